@@ -1,0 +1,31 @@
+"""privcut: differentially private release of graph cut queries.
+
+Every release carries an (epsilon, delta) edge-level guarantee: two graphs on
+the same (public) node set are neighbours when they differ in one edge.
+
+Examples
+--------
+>>> import privcut
+>>> budget = privcut.PrivacyBudget(1.0)
+>>> budget.spend(0.5).epsilon
+0.5
+"""
+
+from privcut.exceptions import (
+    BudgetExceededError,
+    GraphInputError,
+    PrivacyParameterError,
+    PrivcutError,
+)
+from privcut.privacy import PrivacyBudget
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BudgetExceededError",
+    "GraphInputError",
+    "PrivacyBudget",
+    "PrivacyParameterError",
+    "PrivcutError",
+    "__version__",
+]

@@ -1,0 +1,42 @@
+"""Privacy primitives: parameter checks, noise samplers, calibration, composition, budgets.
+
+The bottom layer of privcut: it knows nothing of queries or graphs.
+"""
+
+from privcut.exceptions import BudgetExceededError, PrivacyParameterError
+from privcut.privacy.budget import PrivacyBudget
+from privcut.privacy.calibration import gaussian_delta, gaussian_sigma, gaussian_sigma_classical
+from privcut.privacy.composition import PrivacyCost, advanced_composition, basic_composition
+from privcut.privacy.noise import (
+    discrete_gaussian,
+    discrete_gaussian_tv_bound,
+    discrete_laplace,
+    discrete_laplace_tv_bound,
+    gaussian,
+    laplace,
+)
+from privcut.privacy.random import check_random_state, secure_generator
+from privcut.privacy.validation import check_delta, check_epsilon, check_sensitivity
+
+__all__ = [
+    "BudgetExceededError",
+    "PrivacyBudget",
+    "PrivacyCost",
+    "PrivacyParameterError",
+    "advanced_composition",
+    "basic_composition",
+    "check_delta",
+    "check_epsilon",
+    "check_random_state",
+    "check_sensitivity",
+    "discrete_gaussian",
+    "discrete_gaussian_tv_bound",
+    "discrete_laplace",
+    "discrete_laplace_tv_bound",
+    "gaussian",
+    "gaussian_delta",
+    "gaussian_sigma",
+    "gaussian_sigma_classical",
+    "laplace",
+    "secure_generator",
+]

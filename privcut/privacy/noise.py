@@ -1,0 +1,293 @@
+"""Noise samplers: continuous Laplace and Gaussian, integer discrete Laplace and Gaussian.
+
+Integer data gets integer noise. The continuous samplers add IEEE floats to
+the answer, and the low-order bits of such a sum can reveal the exact answer
+(Mironov, *On significance of the least significant bits for differential
+privacy*, CCS 2012); use them only for answers that are real-valued anyway.
+
+The integer samplers are vectorised and *not* bit-exact: they use
+floating-point logarithms and exponentials. Their distance from the exact
+distribution is bounded, with the bound proved in the docstrings and the
+floating-point claims it rests on checked by the tests:
+:func:`discrete_laplace_tv_bound` and :func:`discrete_gaussian_tv_bound`
+return it. A mechanism that is (epsilon, delta)-DP with exact noise is
+(epsilon, delta + (1 + e^epsilon) * eta)-DP with noise at total variation
+distance eta from exact; for every scale up to 1e5 (epsilon >= 1e-5 for a count) eta
+is below 1e-8.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from privcut.exceptions import PrivacyParameterError
+from privcut.privacy.random import RandomState, check_random_state
+from privcut.privacy.validation import check_positive
+
+__all__ = [
+    "discrete_gaussian",
+    "discrete_gaussian_tv_bound",
+    "discrete_laplace",
+    "discrete_laplace_tv_bound",
+    "gaussian",
+    "laplace",
+]
+
+Size = None | int | tuple[int, ...]
+
+GRID = 2.0**-53
+"""Resolution of ``Generator.random()``: it returns ``k * GRID`` for uniform ``k < 2**53``."""
+
+FLOAT_RTOL = 2.0**-48
+"""Bound on the relative error of ``-scale * log(u)`` and on the absolute error of the
+discrete Gaussian's acceptance probability, as computed in float64 (about 32 ulp; the tests
+measure the actual error against 40-digit arithmetic)."""
+
+MAX_SCALE = 2.0**40
+"""Largest scale the integer samplers take: every draw then stays below 2**46, where float64
+holds integers exactly."""
+
+
+def _check_scale(value: object, name: str) -> float:
+    scale = check_positive(value, name)
+    if scale > MAX_SCALE:
+        raise PrivacyParameterError(
+            f"{name} must be at most 2**40 for integer noise, got {value!r}; "
+            "noise that large swamps any count, so raise epsilon"
+        )
+    return scale
+
+
+def laplace(scale: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
+    """Draw continuous Laplace noise with density ``exp(-|x| / scale) / (2 scale)``.
+
+    Adding ``laplace(sensitivity / epsilon)`` to a real-valued query of l1
+    sensitivity ``sensitivity`` is (epsilon, 0)-DP (Dwork, McSherry, Nissim,
+    Smith 2006; seed 004 Thm 2.3). The output is a float: see the module note
+    on floating-point leaks, and prefer :func:`discrete_laplace` for counts.
+
+    Parameters
+    ----------
+    scale : float
+        The scale b > 0 (standard deviation ``sqrt(2) * b``).
+    size : int or tuple of int, optional
+        Output shape; ``None`` returns a single float.
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` draws from a cryptographically secure generator (use it for real
+        releases); an int or Generator is reproducible, for tests only.
+
+    Returns
+    -------
+    float or numpy.ndarray of float
+
+    Examples
+    --------
+    >>> laplace(1.0, size=3, rng=0).shape
+    (3,)
+    """
+    scale = check_positive(scale, "scale")
+    return check_random_state(rng).laplace(0.0, scale, size)
+
+
+def gaussian(sigma: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
+    """Draw continuous Gaussian noise N(0, sigma**2).
+
+    Calibrate ``sigma`` with :func:`privcut.privacy.gaussian_sigma`. The
+    output is a float: see the module note on floating-point leaks, and
+    prefer :func:`discrete_gaussian` for counts.
+
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation > 0.
+    size : int or tuple of int, optional
+        Output shape; ``None`` returns a single float.
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` draws from a cryptographically secure generator (use it for real
+        releases); an int or Generator is reproducible, for tests only.
+
+    Returns
+    -------
+    float or numpy.ndarray of float
+
+    Examples
+    --------
+    >>> gaussian(2.0, size=(2, 2), rng=0).shape
+    (2, 2)
+    """
+    sigma = check_positive(sigma, "sigma")
+    return check_random_state(rng).normal(0.0, sigma, size)
+
+
+def _geometric(scale: float, shape: tuple[int, ...], generator: np.random.Generator) -> np.ndarray:
+    """``floor(scale * E)`` with ``E = -log(U)`` exponential, as floats holding integers.
+
+    Exactly, ``P(result >= m) = exp(-m / scale)``: a geometric variable on
+    {0, 1, ...}. ``U = 1 - random()`` is uniform on the grid {GRID, 2 GRID, ..., 1}.
+    """
+    u = generator.random(shape)
+    np.subtract(1.0, u, out=u)
+    np.log(u, out=u)
+    u *= -scale
+    return np.floor(u, out=u)
+
+
+def _geometric_tv_bound(scale: float) -> float:
+    """Total variation distance between :func:`_geometric` and the exact geometric law.
+
+    Two sources of error, added:
+
+    * the grid: couple a continuous uniform ``V`` with ``U = GRID * ceil(V / GRID)``;
+      the floors differ only if a boundary ``exp(-m / scale)`` lies between ``V`` and
+      ``U`` or ``V < GRID``: probability at most ``(53 ln2 * scale + 2) * GRID``;
+    * rounding: the computed ``x'`` has ``|x' - x| <= FLOAT_RTOL * x``, so the floor
+      moves only when ``x`` is within relative FLOAT_RTOL of an integer ``m``, a set of
+      probability at most ``2.02 * FLOAT_RTOL * (m / scale) * q**m`` (``q = exp(-1/scale)``)
+      plus one grid step; summed over m this is at most
+      ``2.02 * FLOAT_RTOL * (scale + 2 + 1 / scale)`` plus the grid term again.
+    """
+    boundaries = 53.0 * math.log(2.0) * scale + 2.0
+    return 2.02 * FLOAT_RTOL * (scale + 2.0 + 1.0 / scale) + 2.0 * boundaries * GRID
+
+
+def discrete_laplace_tv_bound(scale: float) -> float:
+    """Bound on the total variation distance of :func:`discrete_laplace` from exact.
+
+    The sampler returns the difference of two independent draws of a geometric
+    sampler; each is within the bound documented in ``_geometric_tv_bound``,
+    so the difference is within twice that.
+
+    Examples
+    --------
+    >>> discrete_laplace_tv_bound(1.0) < 1e-13
+    True
+    """
+    return 2.0 * _geometric_tv_bound(_check_scale(scale, "scale"))
+
+
+def discrete_laplace(scale: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
+    """Draw discrete Laplace (two-sided geometric) noise: ``P(x) ∝ exp(-|x| / scale)``.
+
+    Adding ``discrete_laplace(sensitivity / epsilon)`` to an integer query of l1
+    sensitivity ``sensitivity`` is (epsilon, 0)-DP (Ghosh, Roughgarden,
+    Sundararajan 2009; Canonne, Kamath, Steinke 2020), up to the
+    sampler's distance from exact, :func:`discrete_laplace_tv_bound`.
+
+    The draw is ``G1 - G2`` for independent geometric ``G = floor(-scale * log U)``
+    (the difference of two i.i.d. geometric variables is two-sided geometric),
+    fully vectorised. The
+    variance is ``2 q / (1 - q)**2`` with ``q = exp(-1 / scale)``.
+
+    Parameters
+    ----------
+    scale : float
+        The scale t in (0, 2**40]; the variance is about ``2 t**2`` for large t.
+    size : int or tuple of int, optional
+        Output shape; ``None`` returns a single integer.
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` draws from a cryptographically secure generator (use it for real
+        releases); an int or Generator is reproducible, for tests only.
+
+    Returns
+    -------
+    numpy.int64 or numpy.ndarray of numpy.int64
+
+    Examples
+    --------
+    >>> draws = discrete_laplace(2.0, size=5, rng=0)
+    >>> draws.dtype
+    dtype('int64')
+    """
+    scale = _check_scale(scale, "scale")
+    generator = check_random_state(rng)
+    shape = () if size is None else size
+    draws = _geometric(scale, shape, generator)
+    draws -= _geometric(scale, shape, generator)
+    return draws.astype(np.int64)[()]
+
+
+def _acceptance_rate(sigma: float, t: int) -> float:
+    """A lower bound on the acceptance rate of the discrete Gaussian's rejection loop.
+
+    With proposal ``P(y) = tanh(1/(2t)) q**|y|`` (q = e^{-1/t}) and acceptance
+    ``exp(-(|y| - sigma**2/t)**2 / (2 sigma**2))``, the cross terms cancel and the
+    rate is ``tanh(1/(2t)) exp(-sigma**2 / (2 t**2)) sum_y exp(-y**2 / (2 sigma**2))``;
+    the sum is at least ``max(1, sqrt(2 pi) sigma - 1)``.
+    """
+    gaussian_sum = max(1.0, math.sqrt(2.0 * math.pi) * sigma - 1.0)
+    return math.tanh(0.5 / t) * math.exp(-(sigma**2) / (2.0 * t**2)) * gaussian_sum
+
+
+def discrete_gaussian_tv_bound(sigma: float) -> float:
+    """Bound on the total variation distance of :func:`discrete_gaussian` from exact.
+
+    The rejection loop's proposal is within ``eta`` = :func:`discrete_laplace_tv_bound`
+    of exact and each acceptance probability within ``xi = FLOAT_RTOL + GRID``. With
+    ideal acceptance rate ``rho``, ``sum_y |p'(y) a'(y) - p(y) a(y)| <= 2 eta + xi``,
+    and normalising by the actual rate (at least ``rho - 2 eta - xi``) gives a total
+    variation distance of at most ``(2 eta + xi) / (rho - 2 eta - xi)``.
+
+    Examples
+    --------
+    >>> discrete_gaussian_tv_bound(3.0) < 1e-12
+    True
+    """
+    sigma = _check_scale(sigma, "sigma")
+    t = math.floor(sigma) + 1
+    slack = 2.0 * discrete_laplace_tv_bound(t) + FLOAT_RTOL + GRID
+    return slack / (_acceptance_rate(sigma, t) - slack)
+
+
+def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
+    """Draw discrete Gaussian noise: ``P(x) ∝ exp(-x**2 / (2 sigma**2))`` on the integers.
+
+    Adding it to an integer query of l2 sensitivity Delta satisfies
+    (1/2)(Delta/sigma)**2-zCDP, and (epsilon, delta)-DP for the delta of the
+    continuous Gaussian with the same sigma or less (Canonne, Kamath, Steinke 2020,
+    *The Discrete Gaussian for Differential Privacy*), up to the sampler's distance
+    from exact, :func:`discrete_gaussian_tv_bound`.
+
+    This is their Algorithm 3, vectorised: propose discrete Laplace with scale
+    ``t = floor(sigma) + 1``, accept ``y`` with probability
+    ``exp(-(|y| - sigma**2 / t)**2 / (2 sigma**2))``, and redraw the rejected
+    entries. The acceptance rate is above 0.44 for every sigma (measured on a
+    grid of sigma from 0.01 to 1e5; the proved bound used for the distance
+    from exact is above 0.32), so the loop runs about log(size) rounds on
+    shrinking arrays.
+
+    Parameters
+    ----------
+    sigma : float
+        The scale parameter in (0, 2**40] (the variance is slightly below sigma**2).
+    size : int or tuple of int, optional
+        Output shape; ``None`` returns a single integer.
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` draws from a cryptographically secure generator (use it for real
+        releases); an int or Generator is reproducible, for tests only.
+
+    Returns
+    -------
+    numpy.int64 or numpy.ndarray of numpy.int64
+
+    Examples
+    --------
+    >>> discrete_gaussian(3.0, size=4, rng=0).shape
+    (4,)
+    """
+    sigma = _check_scale(sigma, "sigma")
+    generator = check_random_state(rng)
+    shape = () if size is None else size
+    t = math.floor(sigma) + 1
+    tau = sigma**2 / t
+    draws = np.empty(shape, dtype=np.int64)
+    flat = draws.reshape(-1)
+    pending = np.arange(flat.size)
+    while pending.size:
+        proposal = discrete_laplace(t, pending.size, rng=generator)
+        acceptance = np.exp(-((np.abs(proposal) - tau) ** 2) / (2.0 * sigma**2))
+        accepted = generator.random(pending.size) < acceptance
+        flat[pending[accepted]] = proposal[accepted]
+        pending = pending[~accepted]
+    return draws[()]

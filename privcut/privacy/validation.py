@@ -1,0 +1,105 @@
+"""Validation of privacy parameters, shared by every mechanism.
+
+Every public mechanism calls these checks first, before it reads any private
+data or spends any budget, so that a bad parameter can never cost privacy.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from privcut.exceptions import PrivacyParameterError
+
+__all__ = ["check_delta", "check_epsilon", "check_positive", "check_sensitivity"]
+
+
+def _as_real(value: object, name: str) -> float:
+    """Return ``value`` as a float if it is a real number (not a bool), else raise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise PrivacyParameterError(
+            f"{name} must be a real number, got {value!r} of type {type(value).__name__}; "
+            f"pass a float such as {name}=1.0"
+        )
+    return float(value)
+
+
+def check_positive(value: object, name: str) -> float:
+    """Return ``value`` as a float after checking it is finite and > 0.
+
+    Parameters
+    ----------
+    value : object
+        The candidate parameter.
+    name : str
+        The parameter's name, used in the error message.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    PrivacyParameterError
+        If ``value`` is not a real number, is a bool, NaN, infinite, or <= 0.
+
+    Examples
+    --------
+    >>> check_positive(2, "scale")
+    2.0
+    """
+    number = _as_real(value, name)
+    if not math.isfinite(number) or number <= 0.0:
+        raise PrivacyParameterError(f"{name} must be finite and > 0, got {value!r}")
+    return number
+
+
+def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
+    """Validate a privacy parameter epsilon: a finite float > 0.
+
+    Examples
+    --------
+    >>> check_epsilon(0.5)
+    0.5
+    """
+    return check_positive(epsilon, name)
+
+
+def check_delta(delta: object, name: str = "delta", *, positive: bool = False) -> float:
+    """Validate a privacy parameter delta: a float in [0, 1), or (0, 1) if ``positive``.
+
+    Parameters
+    ----------
+    delta : object
+        The candidate delta.
+    name : str, default "delta"
+        The parameter's name, used in the error message.
+    positive : bool, default False
+        Require delta > 0 (e.g. for the Gaussian mechanism).
+
+    Examples
+    --------
+    >>> check_delta(1e-6)
+    1e-06
+    """
+    number = _as_real(delta, name)
+    if not 0.0 <= number < 1.0 or (positive and number == 0.0):
+        interval = "(0, 1)" if positive else "[0, 1)"
+        raise PrivacyParameterError(
+            f"{name} must lie in {interval}, got {delta!r}; "
+            "delta is a failure probability and should be much smaller than 1/n"
+        )
+    return number
+
+
+def check_sensitivity(sensitivity: object, name: str = "sensitivity") -> float:
+    """Validate a query sensitivity: a finite float > 0.
+
+    Examples
+    --------
+    >>> check_sensitivity(1)
+    1.0
+    """
+    return check_positive(sensitivity, name)

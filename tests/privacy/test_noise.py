@@ -1,0 +1,141 @@
+import math
+from decimal import Decimal, getcontext
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from privcut import PrivacyParameterError
+from privcut.privacy import (
+    discrete_gaussian,
+    discrete_gaussian_tv_bound,
+    discrete_laplace,
+    discrete_laplace_tv_bound,
+    gaussian,
+    laplace,
+)
+from privcut.privacy.noise import FLOAT_RTOL, GRID, MAX_SCALE
+
+FALSE_ALARM = 1e-6
+DRAWS = 200_000
+
+
+def chi_square_p_value(draws, support, pmf):
+    """Chi-square goodness of fit of integer draws to ``pmf`` on ``support`` (tails pooled)."""
+    expected = pmf * draws.size
+    keep = expected >= 20
+    low, high = support[keep][0], support[keep][-1]
+    observed = np.bincount(np.clip(draws, low - 1, high + 1) - (low - 1))
+    observed = np.pad(observed, (0, high - low + 3 - observed.size))
+    expected = np.concatenate(
+        [[expected[support < low].sum()], expected[keep], [expected[support > high].sum()]]
+    )
+    return stats.chisquare(observed, expected * observed.sum() / expected.sum()).pvalue
+
+
+def discrete_laplace_pmf(support, scale):
+    return math.tanh(0.5 / scale) * np.exp(-np.abs(support) / scale)
+
+
+def discrete_gaussian_pmf(support, sigma):
+    weights = np.exp(-(support.astype(float) ** 2) / (2 * sigma**2))
+    return weights / weights.sum()
+
+
+@pytest.mark.parametrize("scale", [0.3, 1.0, 3.7, 50.0])
+def test_discrete_laplace_fits_its_distribution(scale):
+    support = np.arange(-int(60 * scale) - 30, int(60 * scale) + 31)
+    draws = discrete_laplace(scale, DRAWS, rng=1)
+    assert chi_square_p_value(draws, support, discrete_laplace_pmf(support, scale)) > FALSE_ALARM
+
+
+@pytest.mark.parametrize("sigma", [0.4, 1.0, 2.5, 10.0, 120.0])
+def test_discrete_gaussian_fits_its_distribution(sigma):
+    support = np.arange(-int(12 * sigma) - 10, int(12 * sigma) + 11)
+    draws = discrete_gaussian(sigma, DRAWS, rng=2)
+    assert chi_square_p_value(draws, support, discrete_gaussian_pmf(support, sigma)) > FALSE_ALARM
+
+
+def test_secure_default_randomness_has_the_right_distribution():
+    draws = discrete_laplace(2.0, DRAWS)
+    support = np.arange(-150, 151)
+    assert chi_square_p_value(draws, support, discrete_laplace_pmf(support, 2.0)) > FALSE_ALARM
+    assert not np.array_equal(draws[:50], discrete_laplace(2.0, 50))
+
+
+@pytest.mark.parametrize("scale", [0.5, 4.0])
+def test_laplace_fits_its_distribution(scale):
+    draws = laplace(scale, DRAWS, rng=3)
+    assert stats.kstest(draws, stats.laplace(scale=scale).cdf).pvalue > FALSE_ALARM
+
+
+@pytest.mark.parametrize("sigma", [0.5, 4.0])
+def test_gaussian_fits_its_distribution(sigma):
+    draws = gaussian(sigma, DRAWS, rng=4)
+    assert stats.kstest(draws, stats.norm(scale=sigma).cdf).pvalue > FALSE_ALARM
+
+
+@pytest.mark.parametrize("sampler", [laplace, gaussian, discrete_laplace, discrete_gaussian])
+def test_shapes_types_and_reproducibility(sampler):
+    single = sampler(2.0, rng=5)
+    assert np.ndim(single) == 0
+    block = sampler(2.0, (3, 4), rng=5)
+    assert block.shape == (3, 4)
+    np.testing.assert_array_equal(block, sampler(2.0, (3, 4), rng=np.random.default_rng(5)))
+    if sampler in (discrete_laplace, discrete_gaussian):
+        assert isinstance(single, np.int64) and block.dtype == np.int64
+
+
+def test_integer_samplers_refuse_scales_beyond_exact_float_integers():
+    with pytest.raises(PrivacyParameterError, match="2\\*\\*40"):
+        discrete_laplace(MAX_SCALE * 2)
+
+
+def exact_log(u, digits=40):
+    getcontext().prec = digits
+    return Decimal(u).ln()
+
+
+def test_float_log_step_meets_the_error_bound_the_tv_bound_assumes():
+    """The TV bounds rest on |fl(-s log u) - (-s log u)| <= FLOAT_RTOL (-s log u)."""
+    rng = np.random.default_rng(6)
+    grid = np.concatenate(
+        [
+            1.0 - rng.random(2000),
+            np.exp(-rng.uniform(0, 36, 2000)),
+            [GRID, 2 * GRID, 0.5, 1.0 - GRID, 1.0 - 2 * GRID],
+        ]
+    )
+    grid = np.round(grid / GRID) * GRID
+    for scale in (0.3, 1.0, 7.77, 1e3, 3.3e6):
+        computed = np.log(grid.copy()) * -scale
+        worst = 0.0
+        for u, value in zip(grid, computed, strict=True):
+            exact = -Decimal(scale) * exact_log(float(u))
+            if exact != 0:
+                worst = max(worst, abs(float((Decimal(float(value)) - exact) / exact)))
+        assert worst <= FLOAT_RTOL, (scale, worst)
+
+
+def test_float_acceptance_probability_meets_its_error_bound():
+    getcontext().prec = 40
+    for sigma in (0.4, 2.5, 10.0, 1234.5):
+        t = math.floor(sigma) + 1
+        tau = sigma**2 / t
+        ys = np.arange(0, 40 * t, max(1, t // 50))
+        computed = np.exp(-((np.abs(ys) - tau) ** 2) / (2.0 * sigma**2))
+        for y, value in zip(ys, computed, strict=True):
+            z = (Decimal(int(y)) - Decimal(sigma) ** 2 / t) ** 2 / (2 * Decimal(sigma) ** 2)
+            assert abs(Decimal(float(value)) - (-z).exp()) <= Decimal(FLOAT_RTOL)
+
+
+@pytest.mark.parametrize("scale", [1e-3, 0.5, 1.0, 30.0, 1e4, 1e5])
+def test_tv_bounds_are_tiny_for_practical_scales(scale):
+    assert 0 < discrete_laplace_tv_bound(scale) < 1e-8
+    assert 0 < discrete_gaussian_tv_bound(scale) < 1e-8
+
+
+def test_tv_bound_grows_with_the_scale():
+    scales = np.geomspace(1.0, 1e9, 20)
+    bounds = [discrete_laplace_tv_bound(s) for s in scales]
+    assert np.all(np.diff(bounds) > 0)
