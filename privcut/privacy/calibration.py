@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import math
 
-from scipy.optimize import brentq
+import numpy as np
+from scipy.optimize import brentq, minimize_scalar
 from scipy.special import log_ndtr
 
 from privcut.privacy.validation import check_delta, check_epsilon, check_sensitivity
 
-__all__ = ["gaussian_delta", "gaussian_sigma", "gaussian_sigma_classical"]
+__all__ = [
+    "discrete_gaussian_sigma",
+    "gaussian_delta",
+    "gaussian_sigma",
+    "gaussian_sigma_classical",
+    "zcdp_delta",
+]
 
 
 def gaussian_delta(sigma: float, epsilon: float, sensitivity: float = 1.0) -> float:
@@ -106,3 +113,76 @@ def gaussian_sigma_classical(epsilon: float, delta: float, sensitivity: float = 
     delta = check_delta(delta, positive=True)
     sensitivity = check_sensitivity(sensitivity)
     return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
+
+
+def _log_zcdp_delta(rho: float, epsilon: float) -> float:
+    """log of :func:`zcdp_delta` for validated arguments."""
+
+    def log_delta(log_order_minus_one: float) -> float:
+        order_minus_one = math.exp(log_order_minus_one)
+        order = 1.0 + order_minus_one
+        return (
+            order_minus_one * (order * rho - epsilon)
+            + order_minus_one * log_order_minus_one
+            - order * math.log(order)
+        )
+
+    grid = np.linspace(-25.0, 25.0, 201)
+    values = [log_delta(x) for x in grid]
+    best = int(np.argmin(values))
+    low, high = grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)]
+    refined = minimize_scalar(log_delta, bounds=(low, high), method="bounded")
+    return min(0.0, values[best], float(refined.fun))
+
+
+def zcdp_delta(rho: float, epsilon: float) -> float:
+    """The delta for which a rho-zCDP mechanism is (epsilon, delta)-DP.
+
+    Canonne, Kamath, Steinke 2020 (Prop. 12 with Rényi order alpha; zCDP gives
+    Rényi divergence alpha * rho at every order): for every alpha > 1,
+    ``delta = exp((alpha - 1)(alpha rho - epsilon)) / (alpha - 1) * (1 - 1/alpha)**alpha``
+    works; this returns the smallest over a numerical search in alpha (any alpha
+    gives a valid delta, so an imperfect search only loosens the bound).
+    Tighter than the classical ``epsilon = rho + 2 sqrt(rho ln(1/delta))``.
+
+    Examples
+    --------
+    >>> zcdp_delta(0.01, 1.0) < 1e-10
+    True
+    """
+    rho = check_sensitivity(rho, "rho")
+    epsilon = check_epsilon(epsilon)
+    return math.exp(_log_zcdp_delta(rho, epsilon))
+
+
+def discrete_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+    """The smallest sigma for which discrete Gaussian noise is (epsilon, delta)-DP.
+
+    The multivariate discrete Gaussian with parameter sigma, added to an integer
+    query of l2 sensitivity Delta, is (Delta**2 / (2 sigma**2))-zCDP (Canonne,
+    Kamath, Steinke 2020); :func:`zcdp_delta` converts that to (epsilon,
+    delta). The result is rounded up so that the condition holds. It is 4-15%
+    above the continuous :func:`gaussian_sigma` (8% at epsilon=1, delta=1e-5),
+    the price of integer noise without floating-point leaks.
+
+    Examples
+    --------
+    >>> round(discrete_gaussian_sigma(1.0, 1e-5), 2)
+    4.05
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta, positive=True)
+    sensitivity = check_sensitivity(sensitivity)
+
+    def excess(log_rho: float) -> float:
+        return _log_zcdp_delta(math.exp(log_rho), epsilon) - math.log(delta)
+
+    low = high = math.log(epsilon)
+    while excess(low) > 0.0:
+        low -= 1.0
+    while excess(high) <= 0.0:
+        high += 1.0
+    rho = math.exp(brentq(excess, low, high, xtol=1e-13))
+    while _log_zcdp_delta(rho, epsilon) > math.log(delta) - 1e-10:
+        rho *= 1.0 - 1e-12
+    return sensitivity / math.sqrt(2.0 * rho)

@@ -19,6 +19,7 @@ is below 1e-8.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_positive
 
 __all__ = [
+    "Noise",
     "discrete_gaussian",
     "discrete_gaussian_tv_bound",
     "discrete_laplace",
@@ -243,11 +245,11 @@ def discrete_gaussian_tv_bound(sigma: float) -> float:
 def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
     """Draw discrete Gaussian noise: ``P(x) ∝ exp(-x**2 / (2 sigma**2))`` on the integers.
 
-    Adding it to an integer query of l2 sensitivity Delta satisfies
-    (1/2)(Delta/sigma)**2-zCDP, and (epsilon, delta)-DP for the delta of the
-    continuous Gaussian with the same sigma or less (Canonne, Kamath, Steinke 2020,
-    *The Discrete Gaussian for Differential Privacy*), up to the sampler's distance
-    from exact, :func:`discrete_gaussian_tv_bound`.
+    Adding independent draws to each coordinate of an integer query of l2
+    sensitivity Delta is (1/2)(Delta/sigma)**2-zCDP (Canonne, Kamath, Steinke
+    2020, *The Discrete Gaussian for Differential Privacy*); calibrate sigma for
+    (epsilon, delta) with :func:`privcut.privacy.discrete_gaussian_sigma`. Up to
+    the sampler's distance from exact, :func:`discrete_gaussian_tv_bound`.
 
     This is their Algorithm 3, vectorised: propose discrete Laplace with scale
     ``t = floor(sigma) + 1``, accept ``y`` with probability
@@ -291,3 +293,128 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
         flat[pending[accepted]] = proposal[accepted]
         pending = pending[~accepted]
     return draws[()]
+
+
+KINDS = ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
+_SAMPLERS = {
+    "laplace": laplace,
+    "gaussian": gaussian,
+    "discrete_laplace": discrete_laplace,
+    "discrete_gaussian": discrete_gaussian,
+}
+
+
+def _discrete_gaussian_support(sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Support and probabilities of the discrete Gaussian, truncated where mass < 1e-30."""
+    half_width = int(12.0 * sigma) + 12
+    support = np.arange(-half_width, half_width + 1)
+    weights = np.exp(-(support.astype(float) ** 2) / (2.0 * sigma**2))
+    return support, weights / weights.sum()
+
+
+@dataclass(frozen=True)
+class Noise:
+    """Additive noise of one of the four kinds: how to draw it and how large it is.
+
+    Mechanisms describe their noise with this object so that the error they
+    report (:attr:`variance`, :meth:`max_error`) and the sampler's distance from
+    exact (:meth:`tv_bound`) come from the same place as the draws.
+
+    Parameters
+    ----------
+    kind : {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}
+    scale : float
+        The Laplace scale b, or the Gaussian sigma.
+
+    Examples
+    --------
+    >>> noise = Noise.for_laplace(0.5, sensitivity=1.0, integer=True)
+    >>> noise.kind, noise.scale
+    ('discrete_laplace', 2.0)
+    """
+
+    kind: str
+    scale: float
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"noise kind must be one of {KINDS}, got {self.kind!r}")
+        if self.kind.startswith("discrete"):
+            _check_scale(self.scale, "scale")
+        else:
+            check_positive(self.scale, "scale")
+
+    @classmethod
+    def for_laplace(cls, epsilon: float, sensitivity: float, *, integer: bool) -> Noise:
+        """Laplace noise for (epsilon, 0)-DP at l1 ``sensitivity``; discrete if ``integer``."""
+        scale = check_positive(sensitivity, "sensitivity") / check_positive(epsilon, "epsilon")
+        return cls("discrete_laplace" if integer else "laplace", scale)
+
+    @classmethod
+    def for_gaussian(
+        cls, epsilon: float, delta: float, sensitivity: float, *, integer: bool
+    ) -> Noise:
+        """Gaussian noise for (epsilon, delta)-DP at l2 ``sensitivity``; discrete if ``integer``.
+
+        Continuous noise uses the analytic Gaussian calibration, discrete noise the
+        zCDP calibration of :func:`~privcut.privacy.discrete_gaussian_sigma`.
+        """
+        from privcut.privacy.calibration import discrete_gaussian_sigma, gaussian_sigma
+
+        if integer:
+            return cls("discrete_gaussian", discrete_gaussian_sigma(epsilon, delta, sensitivity))
+        return cls("gaussian", gaussian_sigma(epsilon, delta, sensitivity))
+
+    @property
+    def integer(self) -> bool:
+        """Whether draws are integers."""
+        return self.kind.startswith("discrete")
+
+    def sample(self, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
+        """Draw noise of this kind (see the sampler functions for ``rng``)."""
+        return _SAMPLERS[self.kind](self.scale, size, rng=rng)
+
+    @property
+    def variance(self) -> float:
+        """The variance of one draw (exact)."""
+        if self.kind == "laplace":
+            return 2.0 * self.scale**2
+        if self.kind == "gaussian":
+            return self.scale**2
+        if self.kind == "discrete_laplace":
+            q = math.exp(-1.0 / self.scale)
+            return 2.0 * q / (1.0 - q) ** 2
+        if self.scale >= 100.0:  # the discrete Gaussian's variance is sigma**2 to 1e-300 here
+            return self.scale**2
+        support, probabilities = _discrete_gaussian_support(self.scale)
+        return float(probabilities @ support.astype(float) ** 2)
+
+    def max_error(self, k: int, beta: float) -> float:
+        """A bound t with ``P[max_i |Z_i| > t] <= beta`` for ``k`` independent draws.
+
+        Union bound over the k draws with each tail at ``beta / k``: exact tails for
+        Laplace, Gaussian and discrete Laplace (``P[|Z| > x] = 2 q**(x+1) / (1 + q)``);
+        for the discrete Gaussian, ``P[|Z| > x] <= 2 Q(x / sigma) sigma sqrt(2 pi) / N``
+        with N the normalising sum, at least ``max(1, sigma sqrt(2 pi) - 1)``.
+        """
+        from scipy.stats import norm
+
+        tail = beta / k
+        if self.kind == "laplace":
+            return self.scale * math.log(1.0 / tail)
+        if self.kind == "gaussian":
+            return self.scale * float(norm.isf(tail / 2.0))
+        if self.kind == "discrete_laplace":
+            q = math.exp(-1.0 / self.scale)
+            return float(max(0, math.ceil(math.log(tail * (1.0 + q) / 2.0) / math.log(q)) - 1))
+        root = self.scale * math.sqrt(2.0 * math.pi)
+        normaliser = max(1.0, root - 1.0)
+        return float(math.ceil(self.scale * norm.isf(tail * normaliser / (2.0 * root))))
+
+    def tv_bound(self, k: int) -> float:
+        """Bound on the total variation distance of ``k`` draws from exact (0 if continuous)."""
+        if self.kind == "discrete_laplace":
+            return k * discrete_laplace_tv_bound(self.scale)
+        if self.kind == "discrete_gaussian":
+            return k * discrete_gaussian_tv_bound(self.scale)
+        return 0.0

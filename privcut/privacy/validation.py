@@ -13,7 +13,13 @@ import numpy as np
 
 from privcut.exceptions import PrivacyParameterError
 
-__all__ = ["check_delta", "check_epsilon", "check_positive", "check_sensitivity"]
+__all__ = [
+    "check_beta",
+    "check_delta",
+    "check_epsilon",
+    "check_positive",
+    "check_sensitivity",
+]
 
 
 def _as_real(value: object, name: str) -> float:
@@ -103,3 +109,20 @@ def check_sensitivity(sensitivity: object, name: str = "sensitivity") -> float:
     1.0
     """
     return check_positive(sensitivity, name)
+
+
+def check_beta(beta: object) -> float:
+    """Validate a failure probability beta for an error bound: a float in (0, 1).
+
+    Examples
+    --------
+    >>> check_beta(0.05)
+    0.05
+    """
+    number = _as_real(beta, "beta")
+    if not 0.0 < number < 1.0:
+        raise ValueError(
+            f"beta must lie in (0, 1), got {beta!r}; it is the probability "
+            "that the stated error bound fails, e.g. beta=0.05"
+        )
+    return number

@@ -1,0 +1,26 @@
+"""The linear-query core: query matrices, sensitivities and mechanisms.
+
+A graph is a histogram over vertex pairs and a cut query is a linear query,
+so everything in :mod:`privcut.graph` stands on this layer.
+"""
+
+from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
+from privcut.linear.queries import (
+    QueryMatrix,
+    as_query_matrix,
+    check_histogram,
+    l1_sensitivity,
+    l2_sensitivity,
+)
+from privcut.linear.release import LinearRelease
+
+__all__ = [
+    "LinearRelease",
+    "QueryMatrix",
+    "as_query_matrix",
+    "check_histogram",
+    "gaussian_mechanism",
+    "l1_sensitivity",
+    "l2_sensitivity",
+    "laplace_mechanism",
+]

@@ -1,0 +1,215 @@
+"""Linear queries over a histogram: the query matrix F and its sensitivities.
+
+A dataset is a count histogram ``h`` over a universe of ``m`` elements
+(seed 003 §1.1); ``k`` linear queries are the rows of a ``k x m`` matrix ``F``
+and their answers are ``F @ h``. Neighbouring histograms differ by adding or
+removing one element: one coordinate changes by 1. So the l1 and l2
+sensitivities of ``F`` are its largest column l1 and l2 norms (seed 003
+eq. 16, ``||F||_{1->2}``).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import LinearOperator, aslinearoperator
+
+__all__ = [
+    "QueryMatrix",
+    "as_query_matrix",
+    "check_histogram",
+    "l1_sensitivity",
+    "l2_sensitivity",
+]
+
+
+class QueryMatrix:
+    """``k`` linear queries over a universe of ``m`` elements, stored dense, sparse or implicitly.
+
+    Parameters
+    ----------
+    matrix : array_like or scipy.sparse array, shape (k, m)
+        The query matrix F, with finite entries. Use :meth:`implicit` for a
+        matrix known only through products.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        ``(k, m)``.
+    l1_sensitivity, l2_sensitivity : float
+        Largest column l1 and l2 norms: how much the answers move, in l1 and l2,
+        when one element is added to or removed from the histogram.
+    integer : bool
+        Whether every entry is an integer, so that answers on count histograms are
+        integers and mechanisms can add integer noise.
+
+    Examples
+    --------
+    >>> F = QueryMatrix([[1, 1, 0], [0, 1, 1]])
+    >>> F @ [2, 0, 5]
+    array([2., 5.])
+    >>> F.l1_sensitivity, F.l2_sensitivity
+    (2.0, 1.4142135623730951)
+    """
+
+    def __init__(self, matrix: object) -> None:
+        if sp.issparse(matrix):
+            stored = sp.csr_array(matrix, dtype=float)
+            entries = stored.data
+            columns = abs(stored)
+            l1 = columns.sum(axis=0)
+            l2 = np.sqrt(stored.multiply(stored).sum(axis=0))
+        else:
+            stored = np.asarray(matrix, dtype=float)
+            if stored.ndim != 2:
+                raise ValueError(f"a query matrix must be 2-D (k x m), got shape {stored.shape}")
+            entries = stored
+            l1 = np.abs(stored).sum(axis=0)
+            l2 = np.sqrt((stored**2).sum(axis=0))
+        if not np.all(np.isfinite(entries)):
+            raise ValueError("the query matrix has NaN or infinite entries")
+        self._matrix = stored
+        self.shape = stored.shape
+        self.l1_sensitivity = float(np.max(l1, initial=0.0))
+        self.l2_sensitivity = float(np.max(l2, initial=0.0))
+        self.integer = bool(np.all(entries == np.round(entries)))
+
+    @classmethod
+    def implicit(
+        cls,
+        operator: LinearOperator,
+        *,
+        l1_sensitivity: float,
+        l2_sensitivity: float,
+        integer: bool = False,
+    ) -> QueryMatrix:
+        """A query matrix known only through products, e.g. in product form.
+
+        Parameters
+        ----------
+        operator : scipy.sparse.linalg.LinearOperator
+            Computes ``F @ x`` (``matvec``/``matmat``) and ``F.T @ y`` (``rmatvec``).
+        l1_sensitivity, l2_sensitivity : float
+            The largest column l1 and l2 norms of F. They are public facts about
+            the queries, which the caller must prove (e.g. in closed form).
+        integer : bool, default False
+            Whether every entry of F is an integer.
+
+        Examples
+        --------
+        >>> from scipy.sparse.linalg import LinearOperator
+        >>> ones = LinearOperator((1, 4), matvec=lambda x: [x.sum()],
+        ...                       rmatvec=lambda y: np.full(4, y[0]))
+        >>> total = QueryMatrix.implicit(ones, l1_sensitivity=1, l2_sensitivity=1,
+        ...                              integer=True)
+        >>> total @ np.array([1, 2, 3, 4])
+        array([10.])
+        """
+        query = cls.__new__(cls)
+        query._matrix = aslinearoperator(operator)
+        query.shape = tuple(operator.shape)
+        query.l1_sensitivity = _check_norm(l1_sensitivity, "l1_sensitivity")
+        query.l2_sensitivity = _check_norm(l2_sensitivity, "l2_sensitivity")
+        query.integer = bool(integer)
+        return query
+
+    @property
+    def k(self) -> int:
+        """The number of queries."""
+        return self.shape[0]
+
+    @property
+    def m(self) -> int:
+        """The size of the universe."""
+        return self.shape[1]
+
+    @property
+    def is_implicit(self) -> bool:
+        """Whether the matrix is known only through products."""
+        return isinstance(self._matrix, LinearOperator)
+
+    def __matmul__(self, x: object) -> np.ndarray:
+        """``F @ x`` for a vector or a matrix ``x`` with ``m`` rows."""
+        return np.asarray(self._matrix @ np.asarray(x, dtype=float), dtype=float)
+
+    def rmatmul(self, y: object) -> np.ndarray:
+        """``F.T @ y`` for a vector or a matrix ``y`` with ``k`` rows."""
+        y = np.asarray(y, dtype=float)
+        return np.asarray(self._matrix.T @ y, dtype=float)
+
+    def toarray(self) -> np.ndarray:
+        """F as a dense ``k x m`` array (for an implicit matrix: m products)."""
+        if sp.issparse(self._matrix):
+            return self._matrix.toarray()
+        if self.is_implicit:
+            return self @ np.eye(self.m)
+        return self._matrix.copy()
+
+    def __repr__(self) -> str:
+        storage = (
+            "implicit" if self.is_implicit else "sparse" if sp.issparse(self._matrix) else "dense"
+        )
+        return f"QueryMatrix({self.k} x {self.m}, {storage})"
+
+
+def _check_norm(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value >= 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return float(value)
+
+
+def as_query_matrix(F: object) -> QueryMatrix:
+    """Return ``F`` as a :class:`QueryMatrix` (unchanged if it already is one)."""
+    return F if isinstance(F, QueryMatrix) else QueryMatrix(F)
+
+
+def l1_sensitivity(F: object) -> float:
+    """The l1 sensitivity of the queries F: their largest column l1 norm.
+
+    Examples
+    --------
+    >>> l1_sensitivity([[1, 0], [1, 1]])
+    2.0
+    """
+    return as_query_matrix(F).l1_sensitivity
+
+
+def l2_sensitivity(F: object) -> float:
+    """The l2 sensitivity of the queries F: ``||F||_{1->2}``, the largest column l2 norm.
+
+    Seed 003 eq. 16.
+
+    Examples
+    --------
+    >>> l2_sensitivity([[1, 0], [1, 1]])
+    1.4142135623730951
+    """
+    return as_query_matrix(F).l2_sensitivity
+
+
+def check_histogram(h: object, m: int) -> np.ndarray:
+    """Validate a count histogram: ``m`` non-negative integers. Returns an int64 array.
+
+    Raises
+    ------
+    ValueError
+        Naming what is wrong, before any noise is drawn.
+
+    Examples
+    --------
+    >>> check_histogram([3, 0, 1.0], 3)
+    array([3, 0, 1])
+    """
+    try:
+        values = np.asarray(h, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"the histogram must be an array of counts: {error}") from None
+    if values.shape != (m,):
+        raise ValueError(f"the histogram must have shape ({m},) to match F, got {values.shape}")
+    if not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values != np.round(values)):
+        raise ValueError("the histogram must hold non-negative integer counts")
+    return values.astype(np.int64)

@@ -1,0 +1,57 @@
+"""What a linear-query mechanism returns."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["LinearRelease"]
+
+
+@dataclass(frozen=True)
+class LinearRelease:
+    """Noisy answers to linear queries, with the privacy spent and the error promised.
+
+    Attributes
+    ----------
+    answers : numpy.ndarray
+        Estimates of ``F @ h``, one per query.
+    epsilon, delta : float
+        The mechanism's privacy guarantee under add/remove-one neighbours.
+    mechanism : str
+        Which mechanism produced the answers.
+    expected_error : float or None
+        The root-mean-square error per query, ``sqrt(E ||answers - F h||^2 / k)``
+        (seed 003 eq. 5), computed without the data; ``None`` where the theory
+        gives none.
+    max_error : float or None
+        A bound with ``P[max_i |answers_i - (F h)_i| > max_error] <= beta``;
+        ``None`` where the theory gives none.
+    beta : float
+        The failure probability of ``max_error``.
+    sampler_tv : float
+        Bound on the total variation distance of the mechanism's integer noise
+        from exact (0 for continuous noise): the release is
+        ``(epsilon, delta + (1 + e**epsilon) * sampler_tv)``-DP, see
+        :attr:`effective_delta`.
+    details : dict
+        Mechanism-specific facts (noise kind and scale, strategy, budget shares).
+    """
+
+    answers: np.ndarray
+    epsilon: float
+    delta: float
+    mechanism: str
+    expected_error: float | None
+    max_error: float | None
+    beta: float
+    sampler_tv: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def effective_delta(self) -> float:
+        """``delta`` plus the slack of the integer samplers' distance from exact."""
+        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
