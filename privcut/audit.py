@@ -7,8 +7,10 @@ of Differential Privacy*, CCS 2018). For one neighbouring pair ``(D, D')``:
    alone, pick the output event ``E`` and the direction that most clearly show
    ``P[M(D) in E] > e^epsilon P[M(D') in E] + delta`` (largest Wald statistic). Candidate events are
    half-lines of each numeric coordinate (at quantiles, or at every value when
-   there are few), and the likelihood-ratio-ordered unions of output cells
-   (Neyman–Pearson events), which covers discrete and non-numeric outputs.
+   there are few) and of the projection of vector outputs on the difference of
+   the two sides' mean outputs, and the likelihood-ratio-ordered unions of
+   output cells (Neyman–Pearson events), which covers discrete and non-numeric
+   outputs.
 2. *Testing.* Run the mechanism again on fresh samples and test the single
    chosen event with exact one-sided Clopper–Pearson bounds: with
    ``L(alpha/2)`` a lower bound on ``P[M(D) in E]`` and ``U(alpha/2)`` an upper
@@ -179,8 +181,18 @@ def _atom_partition(keys: Iterable[Hashable], name: str) -> _Partition:
     )
 
 
-def _partitions(pooled: np.ndarray) -> list[tuple[_Partition, Callable[[np.ndarray], Any]]]:
-    """Partitions of the output space, each with the column of the outputs it labels."""
+def _partitions(
+    selection: list[np.ndarray],
+) -> list[tuple[_Partition, Callable[[np.ndarray], Any]]]:
+    """Partitions of the output space, each with the function giving the column it labels.
+
+    For vector outputs, besides each coordinate and (if few) whole rows, the outputs'
+    projection on the difference of the two sides' mean outputs: the direction in
+    which an additive-noise mechanism's privacy loss grows, so joint violations
+    that no single coordinate shows are seen. It is estimated from the selection
+    runs only.
+    """
+    pooled = np.concatenate(selection)
     if pooled.dtype == object:
         return [(_atom_partition(pooled, "output"), lambda outputs: outputs)]
     width = pooled.shape[1]
@@ -188,7 +200,17 @@ def _partitions(pooled: np.ndarray) -> list[tuple[_Partition, Callable[[np.ndarr
     for j in range(width):
         name = "output" if width == 1 else f"output[{j}]"
         found.append((_numeric_partition(pooled[:, j], name), lambda outputs, j=j: outputs[:, j]))
-    if width > 1 and len({tuple(row) for row in pooled}) <= MAX_CELLS:
+    if width == 1:
+        return found
+    direction = selection[0].mean(axis=0) - selection[1].mean(axis=0)
+    if np.any(direction):
+
+        def project(outputs: np.ndarray) -> np.ndarray:
+            return outputs @ direction
+
+        name = f"output @ {np.array2string(direction, precision=3, threshold=6)}"
+        found.append((_numeric_partition(project(pooled), name), project))
+    if len({tuple(row) for row in pooled}) <= MAX_CELLS:
 
         def as_rows(outputs: np.ndarray) -> list[tuple[float, ...]]:
             return [tuple(row) for row in outputs]
@@ -340,7 +362,7 @@ def audit(
 
     selection = [_run(mechanism, d, selection_samples, generator, vectorized) for d in pair]
     best = (-np.inf, None)
-    for partition, column in _partitions(np.concatenate(selection)):
+    for partition, column in _partitions(selection):
         cells = len(partition.cell_names)
         counts = [_cell_counts(partition, column(outputs), cells) for outputs in selection]
         events = _candidate_events(*counts, partition.ordered)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
@@ -80,11 +81,18 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> fl
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta, positive=True)
     sensitivity = check_sensitivity(sensitivity)
+    return sensitivity * _unit_gaussian_sigma(epsilon, delta)
+
+
+@lru_cache(maxsize=256)
+def _unit_gaussian_sigma(epsilon: float, delta: float) -> float:
+    """:func:`gaussian_sigma` at sensitivity 1: the privacy curve depends on sigma / Delta
+    only, so sigma scales linearly with the sensitivity."""
 
     def excess(log_sigma: float) -> float:
-        return _log_gaussian_delta(math.exp(log_sigma), epsilon, sensitivity) - math.log(delta)
+        return _log_gaussian_delta(math.exp(log_sigma), epsilon, 1.0) - math.log(delta)
 
-    low = high = math.log(sensitivity / epsilon)
+    low = high = -math.log(epsilon)
     while excess(low) <= 0.0:
         low -= 1.0
     while excess(high) > 0.0:
@@ -92,7 +100,7 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> fl
     sigma = math.exp(brentq(excess, low, high, xtol=1e-14, rtol=1e-15))
     # Round up until the condition holds with a relative margin of 1e-10, which covers the
     # floating-point error of evaluating the privacy curve.
-    while _log_gaussian_delta(sigma, epsilon, sensitivity) > math.log(delta) - 1e-10:
+    while _log_gaussian_delta(sigma, epsilon, 1.0) > math.log(delta) - 1e-10:
         sigma *= 1.0 + 1e-12
     return sigma
 
@@ -173,6 +181,12 @@ def discrete_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta, positive=True)
     sensitivity = check_sensitivity(sensitivity)
+    return sensitivity / math.sqrt(2.0 * _largest_rho(epsilon, delta))
+
+
+@lru_cache(maxsize=256)
+def _largest_rho(epsilon: float, delta: float) -> float:
+    """The largest rho whose zCDP guarantee gives (epsilon, delta)-DP, rounded down."""
 
     def excess(log_rho: float) -> float:
         return _log_zcdp_delta(math.exp(log_rho), epsilon) - math.log(delta)
@@ -185,4 +199,4 @@ def discrete_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1
     rho = math.exp(brentq(excess, low, high, xtol=1e-13))
     while _log_zcdp_delta(rho, epsilon) > math.log(delta) - 1e-10:
         rho *= 1.0 - 1e-12
-    return sensitivity / math.sqrt(2.0 * rho)
+    return rho

@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import ndtri
 
 from privcut.exceptions import PrivacyParameterError
 from privcut.privacy.random import RandomState, check_random_state
@@ -397,19 +398,17 @@ class Noise:
         for the discrete Gaussian, ``P[|Z| > x] <= 2 Q(x / sigma) sigma sqrt(2 pi) / N``
         with N the normalising sum, at least ``max(1, sigma sqrt(2 pi) - 1)``.
         """
-        from scipy.stats import norm
-
         tail = beta / k
         if self.kind == "laplace":
             return self.scale * math.log(1.0 / tail)
         if self.kind == "gaussian":
-            return self.scale * float(norm.isf(tail / 2.0))
+            return self.scale * float(-ndtri(tail / 2.0))
         if self.kind == "discrete_laplace":
             q = math.exp(-1.0 / self.scale)
             return float(max(0, math.ceil(math.log(tail * (1.0 + q) / 2.0) / math.log(q)) - 1))
         root = self.scale * math.sqrt(2.0 * math.pi)
         normaliser = max(1.0, root - 1.0)
-        return float(math.ceil(self.scale * norm.isf(tail * normaliser / (2.0 * root))))
+        return float(math.ceil(-self.scale * ndtri(tail * normaliser / (2.0 * root))))
 
     def tv_bound(self, k: int) -> float:
         """Bound on the total variation distance of ``k`` draws from exact (0 if continuous)."""

@@ -1,0 +1,93 @@
+import numpy as np
+import pytest
+from scipy.sparse.linalg import aslinearoperator
+
+from privcut import PrivacyParameterError
+from privcut.linear import QueryMatrix, gaussian_mechanism, laplace_mechanism
+from tests.auditing import audit_answers
+
+F = np.array([[1, 1, 0, 0, 1], [0, 1, 1, 0, 0], [0, 1, 1, 1, 1]])
+EPSILON, DELTA = 0.5, 1e-3
+
+
+def understated(matrix, l1, l2):
+    """A broken query matrix that claims smaller sensitivities than it has."""
+    return QueryMatrix.implicit(
+        aslinearoperator(np.asarray(matrix, dtype=float)),
+        l1_sensitivity=l1,
+        l2_sensitivity=l2,
+        integer=True,
+    )
+
+
+def test_laplace_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
+    correct = audit_answers(
+        lambda h, rng: laplace_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON
+    )
+    broken = audit_answers(
+        lambda h, rng: laplace_mechanism(understated(F, 1, 1), h, EPSILON, rng=rng),
+        neighbours,
+        EPSILON,
+    )
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
+
+
+def test_gaussian_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
+    correct = audit_answers(
+        lambda h, rng: gaussian_mechanism(F, h, EPSILON, DELTA, rng=rng), neighbours, EPSILON, DELTA
+    )
+    broken = audit_answers(
+        lambda h, rng: gaussian_mechanism(understated(F, 1, 0.5), h, EPSILON, DELTA, rng=rng),
+        neighbours,
+        EPSILON,
+        DELTA,
+    )
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
+
+
+@pytest.mark.parametrize("queries", [F, F / 3.0], ids=["integer", "real"])
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_measured_error_matches_the_promise(queries, mechanism):
+    h = np.array([30, 10, 20, 0, 50])
+    rng = np.random.default_rng(1)
+    releases = [
+        laplace_mechanism(queries, h, EPSILON, beta=0.1, rng=rng)
+        if mechanism == "laplace"
+        else gaussian_mechanism(queries, h, EPSILON, DELTA, beta=0.1, rng=rng)
+        for _ in range(4000)
+    ]
+    errors = np.array([r.answers for r in releases]) - queries @ h
+    promised = releases[0]
+    rms = np.sqrt(np.mean(errors**2))
+    assert rms == pytest.approx(promised.expected_error, rel=0.04)
+    exceed = np.mean(np.abs(errors).max(axis=1) > promised.max_error)
+    assert exceed <= 0.1 + 3 * np.sqrt(0.1 * 0.9 / 4000)
+    assert (promised.details["noise"].startswith("discrete")) == (queries is F)
+
+
+def test_integer_queries_give_integer_answers():
+    answers = laplace_mechanism(F, [1, 2, 3, 4, 5], 1.0, rng=0).answers
+    assert np.array_equal(answers, np.round(answers))
+    assert laplace_mechanism(F, [1, 2, 3, 4, 5], 1.0, rng=0).effective_delta < 1e-10
+
+
+def test_data_independent_queries_are_answered_exactly():
+    release = laplace_mechanism(np.zeros((2, 3)), [1, 2, 3], 1.0, rng=0)
+    np.testing.assert_array_equal(release.answers, [0.0, 0.0])
+    assert release.expected_error == 0.0
+
+
+def test_bad_parameters_are_refused_before_any_noise():
+    generator = np.random.default_rng(0)
+    state = generator.bit_generator.state
+    with pytest.raises(PrivacyParameterError):
+        laplace_mechanism(F, [1, 2, 3, 4, 5], -1.0, rng=generator)
+    with pytest.raises(PrivacyParameterError):
+        gaussian_mechanism(F, [1, 2, 3, 4, 5], 1.0, 0.0, rng=generator)
+    with pytest.raises(ValueError, match="beta"):
+        laplace_mechanism(F, [1, 2, 3, 4, 5], 1.0, beta=1.5, rng=generator)
+    with pytest.raises(ValueError, match="shape"):
+        laplace_mechanism(F, [1, 2, 3], 1.0, rng=generator)
+    assert generator.bit_generator.state == state

@@ -1,0 +1,75 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.linalg import aslinearoperator
+
+from privcut.linear import QueryMatrix, check_histogram, l1_sensitivity, l2_sensitivity
+
+F = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0]])
+
+
+def test_dense_sparse_and_implicit_agree():
+    h = np.array([4, 0, 2, 7])
+    dense, sparse = QueryMatrix(F), QueryMatrix(sp.csr_array(F))
+    implicit = QueryMatrix.implicit(
+        aslinearoperator(sp.csr_array(F)), l1_sensitivity=3, l2_sensitivity=3**0.5, integer=True
+    )
+    for query in (dense, sparse, implicit):
+        np.testing.assert_allclose(query @ h, F @ h)
+        np.testing.assert_allclose(query.rmatmul([1.0, 2.0, 3.0]), F.T @ [1.0, 2.0, 3.0])
+        np.testing.assert_allclose(query.toarray(), F)
+        assert query.shape == (3, 4) and query.k == 3 and query.m == 4
+    assert implicit.is_implicit and not sparse.is_implicit
+
+
+def test_sensitivities_are_the_largest_column_norms():
+    for query in (F, sp.csr_array(F), QueryMatrix(F)):
+        assert l1_sensitivity(query) == 3.0
+        assert l2_sensitivity(query) == pytest.approx(3**0.5)
+    assert l1_sensitivity([[0.5, -2.0], [0.5, 1.0]]) == 3.0
+
+
+def test_sensitivity_is_the_largest_change_over_neighbouring_histograms():
+    rng = np.random.default_rng(0)
+    G = rng.normal(size=(6, 5))
+    h = rng.integers(0, 5, size=5)
+    changes = [G @ (h + e) - G @ h for e in np.eye(5, dtype=int)]
+    assert max(np.abs(c).sum() for c in changes) == pytest.approx(l1_sensitivity(G))
+    assert max(np.linalg.norm(c) for c in changes) == pytest.approx(l2_sensitivity(G))
+
+
+def test_integer_flag():
+    assert QueryMatrix(F).integer
+    assert not QueryMatrix(F / 2).integer
+    assert QueryMatrix(sp.csr_array(F)).integer
+
+
+@pytest.mark.parametrize(
+    "bad", [np.array([[np.nan, 1.0]]), np.ones((2, 2, 2)), np.ones(3), [[1.0, np.inf]]]
+)
+def test_bad_matrices_are_refused(bad):
+    with pytest.raises(ValueError):
+        QueryMatrix(bad)
+
+
+def test_implicit_needs_valid_sensitivities():
+    operator = aslinearoperator(F)
+    with pytest.raises(ValueError, match="l1_sensitivity"):
+        QueryMatrix.implicit(operator, l1_sensitivity=-1, l2_sensitivity=1)
+    with pytest.raises(ValueError, match="l2_sensitivity"):
+        QueryMatrix.implicit(operator, l1_sensitivity=1, l2_sensitivity=float("nan"))
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ([1, 2], "shape"),
+        ([1, -1, 0], "non-negative"),
+        ([1, 0.5, 0], "integer"),
+        ([1, np.nan, 0], "integer"),
+        (["a", 1, 2], "counts"),
+    ],
+)
+def test_bad_histograms_are_refused(bad, message):
+    with pytest.raises(ValueError, match=message):
+        check_histogram(bad, 3)
