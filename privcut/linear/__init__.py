@@ -4,6 +4,12 @@ A graph is a histogram over vertex pairs and a cut query is a linear query,
 so everything in :mod:`privcut.graph` stands on this layer.
 """
 
+from privcut.linear.factorization import (
+    Factorization,
+    binary_tree_strategy,
+    factorization_mechanism,
+    factorize,
+)
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.queries import (
     QueryMatrix,
@@ -15,10 +21,14 @@ from privcut.linear.queries import (
 from privcut.linear.release import LinearRelease
 
 __all__ = [
+    "Factorization",
     "LinearRelease",
     "QueryMatrix",
     "as_query_matrix",
+    "binary_tree_strategy",
     "check_histogram",
+    "factorization_mechanism",
+    "factorize",
     "gaussian_mechanism",
     "l1_sensitivity",
     "l2_sensitivity",
