@@ -168,7 +168,7 @@ def factorize(F: object, strategy: object = "optimized", *, pure: bool = False) 
     >>> repeated = np.ones((100, 1)) @ np.array([[1.0, 1.0, 0.0, 0.0, 1.0]])
     >>> best = factorize(repeated, "optimized")
     >>> round(best.error_factor(pure=False), 2)  # the Gaussian mechanism's is 10
-    1.01
+    1.0
     """
     query = as_query_matrix(F)
     if isinstance(strategy, tuple):
