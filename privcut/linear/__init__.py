@@ -11,6 +11,7 @@ from privcut.linear.factorization import (
     factorize,
 )
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
+from privcut.linear.projection import project_answers, projection_mechanism
 from privcut.linear.queries import (
     QueryMatrix,
     as_query_matrix,
@@ -33,4 +34,6 @@ __all__ = [
     "l1_sensitivity",
     "l2_sensitivity",
     "laplace_mechanism",
+    "project_answers",
+    "projection_mechanism",
 ]
