@@ -10,6 +10,7 @@ from privcut.linear.factorization import (
     factorization_mechanism,
     factorize,
 )
+from privcut.linear.knorm import KNormBody, knorm_mechanism
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.projection import project_answers, projection_mechanism
 from privcut.linear.queries import (
@@ -23,6 +24,7 @@ from privcut.linear.release import LinearRelease
 
 __all__ = [
     "Factorization",
+    "KNormBody",
     "LinearRelease",
     "QueryMatrix",
     "as_query_matrix",
@@ -31,6 +33,7 @@ __all__ = [
     "factorization_mechanism",
     "factorize",
     "gaussian_mechanism",
+    "knorm_mechanism",
     "l1_sensitivity",
     "l2_sensitivity",
     "laplace_mechanism",
