@@ -12,6 +12,7 @@ from privcut.linear.factorization import (
 )
 from privcut.linear.knorm import KNormBody, knorm_mechanism
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
+from privcut.linear.mwem import mwem
 from privcut.linear.projection import project_answers, projection_mechanism
 from privcut.linear.queries import (
     QueryMatrix,
@@ -21,15 +22,19 @@ from privcut.linear.queries import (
     l2_sensitivity,
 )
 from privcut.linear.release import LinearRelease
+from privcut.linear.size import SizeEstimate, dataset_size
+from privcut.linear.small_db import small_db
 
 __all__ = [
     "Factorization",
     "KNormBody",
     "LinearRelease",
     "QueryMatrix",
+    "SizeEstimate",
     "as_query_matrix",
     "binary_tree_strategy",
     "check_histogram",
+    "dataset_size",
     "factorization_mechanism",
     "factorize",
     "gaussian_mechanism",
@@ -37,6 +42,8 @@ __all__ = [
     "l1_sensitivity",
     "l2_sensitivity",
     "laplace_mechanism",
+    "mwem",
     "project_answers",
     "projection_mechanism",
+    "small_db",
 ]

@@ -16,6 +16,7 @@ from scipy.optimize import nnls
 
 from privcut.linear.queries import QueryMatrix, as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
+from privcut.linear.size import check_share, dataset_size
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_positive
@@ -197,10 +198,7 @@ def projection_mechanism(
         n_bound = check_positive(n_bound, "n_bound")
     count_epsilon = 0.0
     if constraint == "count" and n_bound is None:
-        share = check_positive(count_share, "count_share")
-        if share >= 1.0:
-            raise ValueError(f"count_share must lie in (0, 1), got {count_share!r}")
-        count_epsilon = share * epsilon
+        count_epsilon = check_share(count_share) * epsilon
     F = as_query_matrix(F)
     h = check_histogram(h, F.m)
     generator = check_random_state(rng)
@@ -209,11 +207,9 @@ def projection_mechanism(
     noise = Noise.for_gaussian(answer_epsilon, delta, F.l2_sensitivity, integer=F.integer)
     noisy = F @ h + noise.sample(F.k, rng=generator)
     total, tv = n_bound, noise.tv_bound(F.k)
-    if count_epsilon:
-        count_noise = Noise.for_laplace(count_epsilon, 1.0, integer=True)
-        noisy_count = float(h.sum() + count_noise.sample(rng=generator))
-        total = max(0.0, noisy_count + count_noise.max_error(1, beta))
-        tv += count_noise.tv_bound(1)
+    if constraint == "count":
+        size = dataset_size(h, n_bound, count_epsilon, generator)
+        total, tv = size.upper(beta), tv + size.sampler_tv
     answers, _, gap = project_answers(F, noisy, total=None if constraint == "cone" else total)
 
     gaussian_error = math.sqrt(noise.variance)

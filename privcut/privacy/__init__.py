@@ -23,6 +23,7 @@ from privcut.privacy.noise import (
     laplace,
 )
 from privcut.privacy.random import check_random_state, secure_generator
+from privcut.privacy.selection import exponential_mechanism
 from privcut.privacy.validation import (
     check_beta,
     check_delta,
@@ -48,6 +49,7 @@ __all__ = [
     "discrete_gaussian_tv_bound",
     "discrete_laplace",
     "discrete_laplace_tv_bound",
+    "exponential_mechanism",
     "gaussian",
     "gaussian_delta",
     "gaussian_sigma",

@@ -1,0 +1,64 @@
+"""The dataset size: private under add/remove neighbours, so public or bought with noise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from privcut.privacy import Noise
+from privcut.privacy.validation import check_positive
+
+__all__ = ["SizeEstimate", "dataset_size"]
+
+
+@dataclass(frozen=True)
+class SizeEstimate:
+    """A public stand-in for the number of elements ``n = sum(h)``.
+
+    Attributes
+    ----------
+    value : float
+        The caller's public bound, or the noisy count (at least 1).
+    epsilon : float
+        The budget the estimate cost (0 for a public value).
+    noise : Noise or None
+        The noise of the estimate (``None`` for a public value).
+    """
+
+    value: float
+    epsilon: float
+    noise: Noise | None
+
+    def upper(self, beta: float) -> float:
+        """A bound that is at least n with probability 1 - beta (``value`` if public)."""
+        if self.noise is None:
+            return self.value
+        return self.value + self.noise.max_error(1, beta)
+
+    @property
+    def sampler_tv(self) -> float:
+        """Distance of the estimate's noise from exact (0 if public)."""
+        return 0.0 if self.noise is None else self.noise.tv_bound(1)
+
+
+def check_share(count_share: object) -> float:
+    """Validate the share of epsilon spent on a noisy count: a float in (0, 1)."""
+    share = check_positive(count_share, "count_share")
+    if share >= 1.0:
+        raise ValueError(f"count_share must lie in (0, 1), got {count_share!r}")
+    return share
+
+
+def dataset_size(
+    h: np.ndarray, n: float | None, epsilon: float, generator: np.random.Generator
+) -> SizeEstimate:
+    """``n`` if the caller gave it (public), else ``sum(h)`` plus discrete Laplace noise.
+
+    The noisy count is (epsilon, 0)-DP: adding or removing an element changes
+    the count by 1. Call it with validated arguments, after every other check.
+    """
+    if n is not None:
+        return SizeEstimate(float(n), 0.0, None)
+    noise = Noise.for_laplace(epsilon, 1.0, integer=True)
+    return SizeEstimate(max(1.0, float(h.sum() + noise.sample(rng=generator))), epsilon, noise)
