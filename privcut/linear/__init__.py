@@ -10,6 +10,7 @@ from privcut.linear.factorization import (
     factorization_mechanism,
     factorize,
 )
+from privcut.linear.idc import FriezeKannan, Median, MultiplicativeWeights
 from privcut.linear.knorm import KNormBody, knorm_mechanism
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.mwem import mwem
@@ -27,8 +28,11 @@ from privcut.linear.small_db import small_db
 
 __all__ = [
     "Factorization",
+    "FriezeKannan",
     "KNormBody",
     "LinearRelease",
+    "Median",
+    "MultiplicativeWeights",
     "QueryMatrix",
     "SizeEstimate",
     "as_query_matrix",
