@@ -11,13 +11,12 @@ import math
 
 import numpy as np
 
-from privcut.linear.queries import as_query_matrix, check_histogram
+from privcut.linear.queries import as_query_matrix, check_histogram, max_entry
 from privcut.linear.release import LinearRelease
-from privcut.linear.size import check_share, dataset_size
+from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import Noise, check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.selection import exponential_mechanism
-from privcut.privacy.validation import check_positive
 
 __all__ = ["mwem"]
 
@@ -95,15 +94,11 @@ def mwem(
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
     rounds = _check_rounds(rounds)
-    if n is not None:
-        n = check_positive(n, "n")
-    count_epsilon = 0.0 if n is not None else check_share(count_share) * epsilon
+    n, count_epsilon = count_budget(n, count_share, epsilon)
     query = as_query_matrix(F)
     h = check_histogram(h, query.m)
     dense = query.toarray()
-    sensitivity = float(np.abs(dense).max())
-    if sensitivity == 0.0:
-        raise ValueError("every query is identically zero; there is nothing to release")
+    sensitivity = max_entry(dense)
     generator = check_random_state(rng)
 
     size = dataset_size(h, n, count_epsilon, generator)

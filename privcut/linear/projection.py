@@ -16,10 +16,9 @@ from scipy.optimize import nnls
 
 from privcut.linear.queries import QueryMatrix, as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
-from privcut.linear.size import check_share, dataset_size
+from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_positive
 
 __all__ = ["project_answers", "projection_mechanism"]
 
@@ -194,11 +193,9 @@ def projection_mechanism(
     beta = check_beta(beta)
     if constraint not in ("cone", "count"):
         raise ValueError(f"constraint must be 'cone' or 'count', got {constraint!r}")
-    if n_bound is not None:
-        n_bound = check_positive(n_bound, "n_bound")
-    count_epsilon = 0.0
-    if constraint == "count" and n_bound is None:
-        count_epsilon = check_share(count_share) * epsilon
+    n_bound, count_epsilon = count_budget(
+        n_bound, count_share, epsilon, needed=constraint == "count", name="n_bound"
+    )
     F = as_query_matrix(F)
     h = check_histogram(h, F.m)
     generator = check_random_state(rng)

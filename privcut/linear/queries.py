@@ -22,6 +22,7 @@ __all__ = [
     "check_histogram",
     "l1_sensitivity",
     "l2_sensitivity",
+    "max_entry",
 ]
 
 
@@ -189,6 +190,20 @@ def l2_sensitivity(F: object) -> float:
     1.4142135623730951
     """
     return as_query_matrix(F).l2_sensitivity
+
+
+def max_entry(dense: np.ndarray) -> float:
+    """``max |F_ij|``: how much one query's answer moves when an element is added or removed.
+
+    Raises
+    ------
+    ValueError
+        If every entry is zero, so that there is nothing to release.
+    """
+    largest = float(np.abs(dense).max(initial=0.0))
+    if largest == 0.0:
+        raise ValueError("every query is identically zero; there is nothing to release")
+    return largest
 
 
 def check_histogram(h: object, m: int) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_positive
 
-__all__ = ["SizeEstimate", "dataset_size"]
+__all__ = ["SizeEstimate", "check_share", "count_budget", "dataset_size"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,19 @@ def check_share(count_share: object) -> float:
     if share >= 1.0:
         raise ValueError(f"count_share must lie in (0, 1), got {count_share!r}")
     return share
+
+
+def count_budget(
+    n: object, count_share: object, epsilon: float, *, needed: bool = True, name: str = "n"
+) -> tuple[float | None, float]:
+    """Validate a public size ``n`` and the budget a noisy count would take instead.
+
+    Returns ``(n, count_epsilon)``: the validated public size (or ``None``), and
+    ``count_share * epsilon`` when a size is ``needed`` but not given, else 0.
+    """
+    if n is not None:
+        return check_positive(n, name), 0.0
+    return None, check_share(count_share) * epsilon if needed else 0.0
 
 
 def dataset_size(

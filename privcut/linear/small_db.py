@@ -10,9 +10,9 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from privcut.linear.queries import as_query_matrix, check_histogram
+from privcut.linear.queries import as_query_matrix, check_histogram, max_entry
 from privcut.linear.release import LinearRelease
-from privcut.linear.size import check_share, dataset_size
+from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.selection import exponential_mechanism
@@ -105,9 +105,7 @@ def small_db(
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
     alpha = check_positive(alpha, "alpha")
-    if n is not None:
-        n = check_positive(n, "n")
-    count_epsilon = 0.0 if n is not None else check_share(count_share) * epsilon
+    n, count_epsilon = count_budget(n, count_share, epsilon)
     query = as_query_matrix(F)
     if size is None:
         size = max(1, math.ceil(math.log(max(query.k, 2)) / alpha**2))
@@ -122,9 +120,7 @@ def small_db(
         )
     h = check_histogram(h, query.m)
     dense = query.toarray()
-    sensitivity = float(np.abs(dense).max())
-    if sensitivity == 0.0:
-        raise ValueError("every query is identically zero; there is nothing to release")
+    sensitivity = max_entry(dense)
     generator = check_random_state(rng)
 
     estimate = dataset_size(h, n, count_epsilon, generator)
