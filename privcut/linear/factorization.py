@@ -10,7 +10,9 @@ never from the data.
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +33,12 @@ MAX_OPTIMIZED_DOMAIN = 4096
 
 OPTIMIZER_STEPS = 200
 """L-BFGS iterations of the ``"optimized"`` strategy's search."""
+
+CACHE_SIZE = 8
+"""Costly factorizations remembered per process, keyed by the workload's bytes: they depend
+on the queries only, so a workload released again is not searched again."""
+
+_CACHE: OrderedDict[tuple, Factorization] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -178,26 +186,37 @@ def factorize(F: object, strategy: object = "optimized", *, pure: bool = False) 
     dense = query.toarray()
     if strategy == "identity":
         return Factorization(dense, QueryMatrix(sp.eye_array(query.m, format="csr")), "identity")
-    if strategy == "binary-tree":
-        tree = binary_tree_strategy(query.m)
-        return Factorization(_least_squares_reconstruction(dense, tree), tree, "binary-tree")
-    if strategy == "optimized":
-        if query.m > MAX_OPTIMIZED_DOMAIN:
+    if strategy in ("binary-tree", "optimized"):
+        if strategy == "optimized" and query.m > MAX_OPTIMIZED_DOMAIN:
             raise ValueError(
                 f"the optimized strategy inverts an m x m matrix per step and allows "
                 f"m <= {MAX_OPTIMIZED_DOMAIN}, got m = {query.m}; use 'identity', "
                 "'workload', 'binary-tree' or an explicit (R, M)"
             )
-        candidates = [
-            _optimized(dense, pure, rows=max(1, math.ceil(query.m / 16))),
-            factorize(query, "identity"),
-            factorize(query, "workload"),
-        ]
-        return min(candidates, key=lambda candidate: candidate.error_factor(pure))
+        key = (hashlib.sha1(dense.tobytes()).hexdigest(), dense.shape, strategy, pure)
+        if key not in _CACHE:
+            _CACHE[key] = _search(query, dense, strategy, pure)
+            _CACHE[key].R.setflags(write=False)  # shared between callers: keep it intact
+            if len(_CACHE) > CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        return _CACHE[key]
     raise ValueError(
         f"unknown strategy {strategy!r}; use 'identity', 'workload', 'binary-tree', "
         "'optimized' or an explicit (R, M) pair"
     )
+
+
+def _search(query: QueryMatrix, dense: np.ndarray, strategy: str, pure: bool) -> Factorization:
+    """The costly strategies: least squares on the binary tree, or the OPT_0 search."""
+    if strategy == "binary-tree":
+        tree = binary_tree_strategy(query.m)
+        return Factorization(_least_squares_reconstruction(dense, tree), tree, "binary-tree")
+    candidates = [
+        _optimized(dense, pure, rows=max(1, math.ceil(query.m / 16))),
+        factorize(query, "identity"),
+        factorize(query, "workload"),
+    ]
+    return min(candidates, key=lambda candidate: candidate.error_factor(pure))
 
 
 def _explicit(F: QueryMatrix, R: object, M: object) -> Factorization:
