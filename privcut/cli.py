@@ -13,6 +13,14 @@ MECHANISMS = (
     ("gaussian", "privcut.privacy", "continuous Gaussian noise, analytic calibration (Balle-Wang)"),
     ("discrete_laplace", "privcut.privacy", "integer Laplace noise; (epsilon, 0)-DP for counts"),
     ("discrete_gaussian", "privcut.privacy", "integer Gaussian noise (Canonne-Kamath-Steinke)"),
+    ("exponential_mechanism", "privcut.privacy", "private selection (McSherry-Talwar)"),
+    ("laplace_mechanism", "privcut.linear", "linear queries, (epsilon, 0)"),
+    ("gaussian_mechanism", "privcut.linear", "linear queries, (epsilon, delta)"),
+    ("factorization_mechanism", "privcut.linear", "matrix mechanism, optimized strategies"),
+    ("projection_mechanism", "privcut.linear", "Gaussian noise projected onto consistency"),
+    ("knorm_mechanism", "privcut.linear", "K-norm mechanism (Hardt-Talwar), (epsilon, 0)"),
+    ("mwem", "privcut.linear", "multiplicative weights + exponential mechanism"),
+    ("small_db", "privcut.linear", "exponential mechanism over small databases"),
 )
 """The mechanisms privcut provides so far: (name, module, what it guarantees)."""
 
@@ -27,7 +35,7 @@ def _demo(arguments: argparse.Namespace) -> int:
     print(f"privcut {privcut.__version__}")
     print("\nMechanisms available:")
     for name, module, claim in MECHANISMS:
-        print(f"  {module}.{name:<18} {claim}")
+        print(f"  {module + '.' + name:<40} {claim}")
 
     karate = nx.karate_club_graph()
     neighbour = next(neighbouring_graphs(karate))
