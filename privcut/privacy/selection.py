@@ -49,5 +49,6 @@ def exponential_mechanism(
     scores = np.asarray(scores, dtype=float)
     if scores.ndim != 1 or scores.size == 0 or not np.all(np.isfinite(scores)):
         raise ValueError("scores must be a non-empty 1-D array of finite numbers")
-    logits = epsilon * (scores - scores.max()) / (2.0 * sensitivity)
+    with np.errstate(over="ignore"):  # a gap beyond float range is a zero weight, as it should be
+        logits = epsilon * (scores - scores.max()) / (2.0 * sensitivity)
     return int(np.argmax(logits + check_random_state(rng).gumbel(size=scores.size)))
