@@ -1,0 +1,173 @@
+"""The edge universe: a graph as a histogram over vertex pairs (seed 004 §2).
+
+For an undirected ``Graph`` on n nodes the universe is the C(n, 2) unordered
+pairs; for a ``DiGraph`` the n(n - 1) ordered pairs. The histogram holds each
+pair's weight in [0, 1]. Two graphs are neighbours when they differ in one
+pair: one coordinate of the histogram moves by at most 1. The node set is
+public and its order (``list(G)``) fixes the indices.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+from privcut.exceptions import GraphInputError
+
+__all__ = ["EdgeUniverse", "check_graph"]
+
+
+def check_graph(G: object) -> nx.Graph:
+    """Validate an input graph: a NetworkX Graph or DiGraph, no self-loops, weights in [0, 1].
+
+    Raises
+    ------
+    GraphInputError
+        Naming the problem and what to do about it.
+
+    Examples
+    --------
+    >>> check_graph(nx.path_graph(3)).number_of_nodes()
+    3
+    """
+    if not isinstance(G, nx.Graph):
+        raise GraphInputError(
+            f"expected a networkx.Graph or networkx.DiGraph, got {type(G).__name__}"
+        )
+    if G.is_multigraph():
+        raise GraphInputError(
+            "multigraphs are not supported: collapse parallel edges first, e.g. nx.Graph(G) "
+            "(weights must then be re-set to lie in [0, 1])"
+        )
+    loops = list(nx.selfloop_edges(G))
+    if loops:
+        raise GraphInputError(
+            f"the graph has {len(loops)} self-loop(s), e.g. {loops[0]!r}; remove them with "
+            "G.remove_edges_from(nx.selfloop_edges(G))"
+        )
+    for u, v, weight in G.edges(data="weight", default=1.0):
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, (int, float, np.number))
+            or not (0.0 <= float(weight) <= 1.0)
+        ):
+            raise GraphInputError(
+                f"edge ({u!r}, {v!r}) has weight {weight!r}; weights must be numbers in [0, 1] "
+                "(rescale them, or drop the 'weight' attribute for an unweighted graph)"
+            )
+    return G
+
+
+@dataclass(frozen=True)
+class EdgeUniverse:
+    """The vertex pairs of a node set, in a fixed order.
+
+    Attributes
+    ----------
+    nodes : tuple
+        The node labels; node ``nodes[i]`` has index i.
+    directed : bool
+        Ordered pairs (DiGraph) or unordered pairs (Graph).
+
+    Examples
+    --------
+    >>> universe = EdgeUniverse.of(nx.path_graph(3))
+    >>> universe.size, universe.pairs()
+    (3, [(0, 1), (0, 2), (1, 2)])
+    >>> universe.histogram(nx.path_graph(3)).tolist()
+    [1.0, 0.0, 1.0]
+    """
+
+    nodes: tuple
+    directed: bool
+
+    @classmethod
+    def of(cls, G: nx.Graph) -> EdgeUniverse:
+        """The universe of a validated graph's node set."""
+        check_graph(G)
+        return cls(tuple(G.nodes), G.is_directed())
+
+    @property
+    def n(self) -> int:
+        """Number of nodes."""
+        return len(self.nodes)
+
+    @property
+    def size(self) -> int:
+        """Number of vertex pairs: C(n, 2) or n(n - 1)."""
+        return self.n * (self.n - 1) if self.directed else math.comb(self.n, 2)
+
+    def index(self) -> dict[Hashable, int]:
+        """Node label to index."""
+        return {node: i for i, node in enumerate(self.nodes)}
+
+    def indices(self, nodes: Iterable[Hashable]) -> np.ndarray:
+        """Sorted unique indices of a node set; an unknown label raises KeyError naming it."""
+        position = self.index()
+        found = set()
+        for node in nodes:
+            if node not in position:
+                raise KeyError(f"node {node!r} is not in the graph")
+            found.add(position[node])
+        return np.array(sorted(found), dtype=np.intp)
+
+    def indicator(self, nodes: Iterable[Hashable]) -> np.ndarray:
+        """The 0/1 vector of a node set."""
+        vector = np.zeros(self.n)
+        vector[self.indices(nodes)] = 1.0
+        return vector
+
+    def weights(self, values: Mapping[Hashable, float]) -> np.ndarray:
+        """A vector in [0, 1]^V from a mapping node -> value (missing nodes are 0)."""
+        position = self.index()
+        vector = np.zeros(self.n)
+        for node, value in values.items():
+            if node not in position:
+                raise KeyError(f"node {node!r} is not in the graph")
+            number = float(value)
+            if not 0.0 <= number <= 1.0:
+                raise ValueError(
+                    f"rank-1 query weights must lie in [0, 1]; node {node!r} has {value!r}"
+                )
+            vector[position[node]] = number
+        return vector
+
+    def pair_index(self) -> tuple[np.ndarray, np.ndarray]:
+        """Row and column index of every pair, in histogram order (upper triangle row by row
+        for Graph; every off-diagonal cell row by row for DiGraph)."""
+        if self.directed:
+            rows, columns = np.nonzero(~np.eye(self.n, dtype=bool))
+            return rows, columns
+        return np.triu_indices(self.n, k=1)
+
+    def pairs(self) -> list[tuple[Hashable, Hashable]]:
+        """The pairs as node labels, in histogram order."""
+        rows, columns = self.pair_index()
+        return [(self.nodes[i], self.nodes[j]) for i, j in zip(rows, columns, strict=True)]
+
+    def adjacency(self, G: nx.Graph) -> sp.csr_array:
+        """The weighted adjacency matrix (symmetric for Graph) in this node order."""
+        return sp.csr_array(
+            nx.to_scipy_sparse_array(G, nodelist=list(self.nodes), weight="weight", dtype=float)
+        )
+
+    def histogram(self, G: nx.Graph) -> np.ndarray:
+        """The graph's pair weights, in histogram order."""
+        rows, columns = self.pair_index()
+        return np.asarray(self.adjacency(G)[rows, columns]).ravel()
+
+    def graph(self, histogram: np.ndarray, *, keep_zero: bool = False) -> nx.Graph:
+        """A graph on these nodes with the histogram's pair weights (zero pairs omitted)."""
+        H = nx.DiGraph() if self.directed else nx.Graph()
+        H.add_nodes_from(self.nodes)
+        rows, columns = self.pair_index()
+        chosen = np.arange(rows.size) if keep_zero else np.flatnonzero(histogram)
+        H.add_weighted_edges_from(
+            (self.nodes[rows[p]], self.nodes[columns[p]], float(histogram[p])) for p in chosen
+        )
+        return H
