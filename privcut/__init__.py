@@ -17,15 +17,21 @@ from privcut.exceptions import (
     PrivacyParameterError,
     PrivcutError,
 )
+from privcut.graph import CutNormResult, NoisyGraph, cut_norm, cut_value, noisy_graph
 from privcut.privacy import PrivacyBudget
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BudgetExceededError",
+    "CutNormResult",
     "GraphInputError",
+    "NoisyGraph",
     "PrivacyBudget",
     "PrivacyParameterError",
     "PrivcutError",
     "__version__",
+    "cut_norm",
+    "cut_value",
+    "noisy_graph",
 ]

@@ -1,15 +1,19 @@
 """The graph layer: graphs as histograms over vertex pairs, cuts, cut norms, noisy graphs."""
 
+from privcut.graph.cutnorm import CutNormResult, cut_norm, local_improvement
 from privcut.graph.cuts import cut_queries, cut_value, rank1_queries
 from privcut.graph.noisy import NoisyGraph, noisy_graph
 from privcut.graph.universe import EdgeUniverse, check_graph
 
 __all__ = [
+    "CutNormResult",
     "EdgeUniverse",
     "NoisyGraph",
     "check_graph",
+    "cut_norm",
     "cut_queries",
     "cut_value",
+    "local_improvement",
     "noisy_graph",
     "rank1_queries",
 ]
