@@ -1,0 +1,104 @@
+import itertools
+
+import numpy as np
+import pytest
+
+from privcut.graph.cutnorm import MAX_CVXPY, cut_norm
+
+METHODS = ["exact", "spectral", "low-rank", "alon-naor"]
+
+
+def brute_force(A):
+    rows = np.array(list(itertools.product([0, 1], repeat=A.shape[0])), dtype=float)
+    columns = np.array(list(itertools.product([0, 1], repeat=A.shape[1])), dtype=float)
+    return np.abs(rows @ A @ columns.T).max()
+
+
+def hard_matrices(n, count, seed):
+    """Noise residuals, centred residuals and planted blocks, as in the acceptance test."""
+    rng = np.random.default_rng(seed)
+    for index in range(count):
+        upper = np.triu(rng.random((n, n)) < 0.3, k=1)
+        noisy = (upper | upper.T) + np.triu(rng.laplace(size=(n, n)), k=1)
+        noisy = noisy + np.triu(noisy, k=1).T - np.triu(upper | upper.T, k=1).T
+        A = noisy - np.clip(noisy, 0.0, 1.0)
+        if index % 3 >= 1:
+            A = A - A.mean()
+        if index % 3 == 2:
+            S, T = rng.choice(n, n // 4, replace=False), rng.choice(n, n // 4, replace=False)
+            A[np.ix_(S, T)] += 0.5
+            A[np.ix_(T, S)] += 0.5
+        yield A
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_equals_brute_force_over_all_pairs(seed):
+    rng = np.random.default_rng(seed)
+    m, n = rng.integers(1, 9, size=2)
+    A = rng.normal(size=(m, n))
+    result = cut_norm(A, method="exact")
+    assert result.value == pytest.approx(brute_force(A))
+    assert abs(A[np.ix_(result.S, result.T)].sum()) == pytest.approx(result.value)
+    assert result.upper_bound == result.value
+
+
+def test_low_rank_reaches_the_exact_cut_norm_at_n_20():
+    ratios = []
+    for A in hard_matrices(20, 15, seed=1):
+        exact = cut_norm(A, method="exact").value
+        ratios.append(cut_norm(A, method="low-rank", rng=0).value / exact)
+    ratios = np.array(ratios)
+    assert np.sum(ratios > 1 - 1e-9) >= 11
+    assert ratios.mean() >= 0.998
+
+
+@pytest.mark.parametrize("method", ["spectral", "low-rank", "alon-naor"])
+def test_values_are_achieved_and_bounds_are_certified(method):
+    for A in hard_matrices(20, 3, seed=2):
+        exact = cut_norm(A, method="exact").value
+        result = cut_norm(A, method=method, rng=0)
+        assert abs(A[np.ix_(result.S, result.T)].sum()) == pytest.approx(result.value)
+        assert result.value <= exact + 1e-9
+        assert result.upper_bound >= exact - 1e-9
+    if method != "spectral":
+        assert result.upper_bound <= 1.3 * exact
+
+
+def test_low_rank_matches_the_cvxpy_reference():
+    for A in hard_matrices(40, 3, seed=3):
+        reference = cut_norm(A, method="alon-naor", rng=0)
+        fast = cut_norm(A, method="low-rank", rng=0)
+        assert fast.value >= 0.99 * reference.value
+        assert fast.upper_bound <= 1.05 * reference.upper_bound
+
+
+def test_auto_is_exact_for_small_and_certified_for_large():
+    rng = np.random.default_rng(4)
+    small = cut_norm(rng.normal(size=(6, 30)), rng=0)
+    assert small.method == "exact"
+    large = cut_norm(rng.normal(size=(60, 60)), rng=0)
+    assert large.method.startswith("auto") and large.value <= large.upper_bound < np.inf
+
+
+def test_sparse_and_rectangular_inputs():
+    import scipy.sparse as sp
+
+    A = np.array([[0.0, 2.0, -1.0], [1.0, 0.0, 0.0]])
+    assert cut_norm(sp.csr_array(A), method="exact").value == 3.0
+
+
+@pytest.mark.parametrize(
+    ("shape", "method", "message"),
+    [((21, 25), "exact", r"2\*\*21"), ((MAX_CVXPY + 1, 3), "alon-naor", "n <= 120")],
+)
+def test_refusals_name_the_limit(shape, method, message):
+    with pytest.raises(ValueError, match=message):
+        cut_norm(np.ones(shape), method=method)
+
+
+@pytest.mark.parametrize("bad", [np.ones(3), np.full((2, 2), np.nan), np.zeros((0, 2))])
+def test_bad_matrices_are_refused(bad):
+    with pytest.raises(ValueError):
+        cut_norm(bad)
+    with pytest.raises(ValueError, match="method"):
+        cut_norm(np.ones((2, 2)), method="greedy")
