@@ -54,6 +54,9 @@ SMALL = 200
 """Up to this size the low-rank method rounds with more hyperplanes and improves every
 promising start (cheap there)."""
 
+SMALL_RESTARTS = 4
+"""Burer–Monteiro starts for small matrices (each rounded; the best factor is certified)."""
+
 BM_STEPS = 60
 """Most alternating steps of the Burer–Monteiro solver."""
 
@@ -303,8 +306,12 @@ def _round_and_improve(
 def _low_rank(A: np.ndarray, generator: np.random.Generator) -> CutNormResult:
     padded = _pad(A)
     rank = min(MAX_RANK, max(2, math.ceil(math.sqrt(2 * sum(padded.shape)))))
-    U, V = _burer_monteiro(padded, rank, generator)
-    value, S, T = _round_and_improve(A, U, V, generator)
+    restarts = SMALL_RESTARTS if max(A.shape) <= SMALL else 1
+    factors = [_burer_monteiro(padded, rank, generator) for _ in range(restarts)]
+    value, S, T = max(
+        (_round_and_improve(A, U, V, generator) for U, V in factors), key=lambda found: found[0]
+    )
+    U, V = max(factors, key=lambda factor: float(np.sum(factor[0] * (padded @ factor[1]))))
     y = np.concatenate(
         [np.einsum("ij,ij->i", U, padded @ V), np.einsum("ij,ij->i", V, padded.T @ U)]
     )
