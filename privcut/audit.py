@@ -39,7 +39,7 @@ import networkx as nx
 import numpy as np
 from scipy.stats import beta as beta_distribution
 
-from privcut.exceptions import GraphInputError
+from privcut.graph.universe import check_graph
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_delta, check_epsilon
 
@@ -425,7 +425,8 @@ def neighbouring_graphs(
     Raises
     ------
     GraphInputError
-        If ``G`` is a multigraph or not a NetworkX graph.
+        If ``G`` is not a graph privcut accepts (see
+        :func:`privcut.graph.check_graph`).
     KeyError
         If a pair names a node not in ``G``.
 
@@ -436,11 +437,7 @@ def neighbouring_graphs(
     >>> [sorted(H.edges) for H in neighbouring_graphs(path)]
     [[(1, 2)], [(0, 1), (0, 2), (1, 2)], [(0, 1)]]
     """
-    if not isinstance(G, nx.Graph) or G.is_multigraph():
-        raise GraphInputError(
-            f"neighbouring_graphs needs a networkx.Graph or DiGraph, got {type(G).__name__}; "
-            "collapse parallel edges with nx.Graph(G) first"
-        )
+    check_graph(G)
     if pairs is None:
         pairs = (permutations if G.is_directed() else combinations)(G.nodes, 2)
     for u, v in pairs:

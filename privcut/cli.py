@@ -37,7 +37,7 @@ def _demo(arguments: argparse.Namespace) -> int:
     for name, module, claim in MECHANISMS:
         print(f"  {module + '.' + name:<40} {claim}")
 
-    karate = nx.karate_club_graph()
+    karate = nx.Graph(nx.karate_club_graph().edges())  # friendships, without interaction counts
     neighbour = next(neighbouring_graphs(karate))
 
     def noisy_edge_count(G: nx.Graph, rng, size: int):
