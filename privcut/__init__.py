@@ -17,13 +17,22 @@ from privcut.exceptions import (
     PrivacyParameterError,
     PrivcutError,
 )
-from privcut.graph import CutNormResult, NoisyGraph, cut_norm, cut_value, noisy_graph
+from privcut.graph import (
+    CutAnswers,
+    CutNormResult,
+    NoisyGraph,
+    answer_cuts,
+    cut_norm,
+    cut_value,
+    noisy_graph,
+)
 from privcut.privacy import PrivacyBudget
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BudgetExceededError",
+    "CutAnswers",
     "CutNormResult",
     "GraphInputError",
     "NoisyGraph",
@@ -31,6 +40,7 @@ __all__ = [
     "PrivacyParameterError",
     "PrivcutError",
     "__version__",
+    "answer_cuts",
     "cut_norm",
     "cut_value",
     "noisy_graph",

@@ -4,11 +4,15 @@ from privcut.graph.cutnorm import CutNormResult, cut_norm, local_improvement
 from privcut.graph.cuts import cut_queries, cut_value, rank1_queries
 from privcut.graph.noisy import NoisyGraph, noisy_graph
 from privcut.graph.universe import EdgeUniverse, check_graph
+from privcut.graph.workloads import CutAnswers, CutWorkload, answer_cuts
 
 __all__ = [
+    "CutAnswers",
     "CutNormResult",
+    "CutWorkload",
     "EdgeUniverse",
     "NoisyGraph",
+    "answer_cuts",
     "check_graph",
     "cut_norm",
     "cut_queries",

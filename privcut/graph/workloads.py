@@ -1,0 +1,403 @@
+"""Answering a given workload of cut queries (seeds 003 and 001 on the graph's block space).
+
+Every cut (S, T) of a workload is a union of blocks of the coarsest vertex
+partition that refines all the S's and T's, so it is a sum of *block-pair
+counts* (edges between two blocks, or inside one). Those counts form a
+histogram in which an edge flip moves exactly one count by 1, so measuring
+them costs one unit of sensitivity whatever the number of queries
+(``"blocks"``), and the factorization framework applies on that small space
+(``"optimized"``). Everything here except the release itself reads only the
+workload: the analysis, the predicted errors and the choice of strategy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import lsq_linear
+
+from privcut.exceptions import GraphInputError
+from privcut.graph.cuts import cut_queries
+from privcut.graph.noisy import noisy_graph
+from privcut.graph.universe import EdgeUniverse
+from privcut.linear.factorization import MAX_OPTIMIZED_DOMAIN, factorization_mechanism, factorize
+from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
+from privcut.linear.queries import QueryMatrix
+from privcut.privacy import Noise, check_delta, check_epsilon
+from privcut.privacy.calibration import _largest_rho
+from privcut.privacy.random import RandomState, check_random_state
+
+__all__ = ["CutAnswers", "CutWorkload", "answer_cuts"]
+
+MAX_BLOCK_PAIRS = 20_000
+"""Largest block-pair space the ``"blocks"`` strategy and the consistency projection use."""
+
+MAX_OPTIMIZED_PAIRS = 1024
+"""Largest block-pair space the ``"optimized"`` strategy searches (O(P^3) per step)."""
+
+MAX_PROJECTION_ENTRIES = 5_000_000
+"""Largest k x P for the exact block-space consistency projection (else a per-query box)."""
+
+STRATEGIES = ("per-query", "workload", "noisy-graph", "blocks", "optimized")
+
+
+@dataclass(frozen=True)
+class CutWorkload:
+    """The data-independent analysis of a cut workload.
+
+    Attributes
+    ----------
+    universe : EdgeUniverse
+        The node set.
+    S, T : numpy.ndarray, shape (n, k)
+        Indicator vectors of the queries' sets.
+    blocks : numpy.ndarray, shape (n,)
+        Block of each node in the coarsest partition refining every S and T.
+    block_pairs : numpy.ndarray, shape (P, 2)
+        The block pairs (a <= b for Graph, every ordered pair for DiGraph).
+    capacity : numpy.ndarray, shape (P,)
+        Number of vertex pairs in each block pair: the largest count it can hold.
+    W : scipy.sparse.csr_array, shape (k, P) or None
+        Each query as a combination of block-pair counts (None when P is too large).
+    """
+
+    universe: EdgeUniverse
+    S: np.ndarray
+    T: np.ndarray
+    blocks: np.ndarray
+    block_pairs: np.ndarray
+    capacity: np.ndarray
+    W: sp.csr_array | None = field(repr=False)
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def of(
+        cls,
+        universe: EdgeUniverse,
+        queries: Sequence[tuple[Iterable[Hashable], Iterable[Hashable]]],
+    ):
+        """Analyse a workload: the partition, the block pairs and the query coefficients."""
+        if len(queries) == 0:
+            raise ValueError("the workload is empty: give at least one (S, T) pair")
+        S = np.column_stack([universe.indicator(s) for s, _ in queries])
+        T = np.column_stack([universe.indicator(t) for _, t in queries])
+        _, blocks = np.unique(np.hstack([S, T]).astype(bool), axis=0, return_inverse=True)
+        blocks = np.ravel(blocks)
+        count = int(blocks.max()) + 1
+        sizes = np.bincount(blocks, minlength=count).astype(float)
+        if universe.directed:
+            first, second = np.meshgrid(np.arange(count), np.arange(count), indexing="ij")
+            pairs = np.column_stack([first.ravel(), second.ravel()])
+            capacity = sizes[pairs[:, 0]] * sizes[pairs[:, 1]]
+            capacity[pairs[:, 0] == pairs[:, 1]] -= sizes[pairs[pairs[:, 0] == pairs[:, 1], 0]]
+        else:
+            first, second = np.triu_indices(count)
+            pairs = np.column_stack([first, second])
+            same = first == second
+            capacity = np.where(
+                same, sizes[first] * (sizes[first] - 1) / 2, sizes[first] * sizes[second]
+            )
+        W = None
+        if len(pairs) <= MAX_BLOCK_PAIRS:
+            membership = np.zeros((count, universe.n))
+            membership[blocks, np.arange(universe.n)] = 1.0
+            in_S = (membership @ S) > 0  # block x query: the block lies in S
+            in_T = (membership @ T) > 0
+            a, b = pairs[:, 0], pairs[:, 1]
+            coefficient = (in_S[a] & in_T[b]).astype(float)
+            if not universe.directed:
+                coefficient += (in_S[b] & in_T[a]) & (a != b)[:, None]
+                coefficient[a == b] *= 2.0  # A(i, j) and A(j, i) both inside S x T
+            W = sp.csr_array(coefficient.T)
+        return cls(universe, S, T, blocks, pairs, capacity, W)
+
+    @property
+    def k(self) -> int:
+        """Number of queries."""
+        return self.S.shape[1]
+
+    def pair_coefficients(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per query, how many vertex pairs enter with coefficient 1 and with coefficient 2."""
+        sizes_S, sizes_T = self.S.sum(axis=0), self.T.sum(axis=0)
+        both = (self.S * self.T).sum(axis=0)
+        if self.universe.directed:
+            return sizes_S * sizes_T - both, np.zeros(self.k)
+        return sizes_S * sizes_T - both**2, both * (both - 1) / 2
+
+    def queries(self) -> QueryMatrix:
+        """The workload as linear queries over vertex pairs (built once, then cached)."""
+        if "queries" not in self._cache:
+            self._cache["queries"] = cut_queries(self.universe, _as_pairs(self))
+        return self._cache["queries"]
+
+    def capacities(self) -> np.ndarray:
+        """The largest value each query can take on a graph with weights <= 1."""
+        ones, twos = self.pair_coefficients()
+        return ones + 2.0 * twos
+
+    def block_counts(self, G: nx.Graph, adjacency: sp.csr_array | None = None) -> np.ndarray:
+        """The private block-pair counts of G (integers for 0/1 graphs)."""
+        adjacency = (self.universe.adjacency(G) if adjacency is None else adjacency).tocoo()
+        a, b = self.blocks[adjacency.row], self.blocks[adjacency.col]
+        if not self.universe.directed:
+            keep = adjacency.row < adjacency.col
+            a, b = np.minimum(a[keep], b[keep]), np.maximum(a[keep], b[keep])
+            weights = adjacency.data[keep]
+        else:
+            weights = adjacency.data
+        index = {tuple(pair): p for p, pair in enumerate(self.block_pairs.tolist())}
+        counts = np.zeros(len(self.block_pairs))
+        positions = [index[(x, y)] for x, y in zip(a.tolist(), b.tolist(), strict=True)]
+        np.add.at(counts, positions, weights)
+        return counts
+
+
+@dataclass(frozen=True)
+class CutAnswers:
+    """Private answers to a cut workload.
+
+    Attributes
+    ----------
+    values : numpy.ndarray
+        One answer per query, made consistent (non-negative, at most the cut's
+        capacity, and where the block space allows, the answers of some graph).
+    raw : numpy.ndarray
+        The strategy's answers before the consistency step.
+    strategy : str
+        The strategy used.
+    expected_error : numpy.ndarray
+        Per query, the RMS error of the strategy before the consistency step (which
+        never increases the l2 error), computed without the data.
+    epsilon, delta : float
+        The privacy guarantee under edge-level neighbours.
+    predicted : dict
+        Mean predicted per-query RMS error of every strategy considered.
+    """
+
+    values: np.ndarray
+    raw: np.ndarray
+    strategy: str
+    expected_error: np.ndarray
+    epsilon: float
+    delta: float
+    predicted: dict[str, float]
+
+
+def _block_factorization(workload: CutWorkload, pure: bool):
+    """The optimized factorization of the workload on the block-pair space (cached)."""
+    return factorize(workload.W.toarray(), "optimized", pure=pure)
+
+
+def _predict(workload: CutWorkload, epsilon: float, delta: float) -> dict[str, np.ndarray]:
+    """Per-query RMS error of every applicable strategy, from the workload alone (cached
+    on the workload per (epsilon, delta))."""
+    key = ("predictions", epsilon, delta)
+    if key not in workload._cache:
+        workload._cache[key] = _predictions(workload, epsilon, delta)
+    return workload._cache[key]
+
+
+def _predictions(workload: CutWorkload, epsilon: float, delta: float) -> dict[str, np.ndarray]:
+    pure = delta == 0.0
+    predictions = {}
+    pair_noise = Noise.for_laplace(epsilon, 1.0, integer=True)
+    ones, twos = workload.pair_coefficients()
+    predictions["noisy-graph"] = np.sqrt(pair_noise.variance * (ones + 4.0 * twos))
+    queries = workload.queries()
+    noise = (
+        Noise.for_laplace(epsilon, queries.l1_sensitivity, integer=True)
+        if pure
+        else Noise.for_gaussian(epsilon, delta, queries.l2_sensitivity, integer=True)
+    )
+    predictions["workload"] = np.full(workload.k, math.sqrt(noise.variance))
+    predictions["per-query"] = np.array(
+        [math.sqrt(n.variance) for n in _per_query_noise(workload, epsilon, delta)]
+    )
+    if workload.W is not None:
+        unit = (
+            Noise.for_laplace(epsilon, 1.0, integer=True)
+            if pure
+            else Noise.for_gaussian(epsilon, delta, 1.0, integer=True)
+        )
+        predictions["blocks"] = np.sqrt(
+            unit.variance * np.asarray(workload.W.multiply(workload.W).sum(axis=1)).ravel()
+        )
+        if len(workload.block_pairs) <= min(MAX_OPTIMIZED_PAIRS, MAX_OPTIMIZED_DOMAIN):
+            chosen = _block_factorization(workload, pure)
+            sensitivity = chosen.sensitivity(pure)
+            measure = (
+                Noise.for_laplace(epsilon, sensitivity, integer=chosen.M.integer)
+                if pure
+                else Noise.for_gaussian(epsilon, delta, sensitivity, integer=chosen.M.integer)
+            )
+            predictions["optimized"] = np.sqrt(measure.variance) * np.linalg.norm(chosen.R, axis=1)
+    return predictions
+
+
+def _per_query_noise(workload: CutWorkload, epsilon: float, delta: float) -> list[Noise]:
+    """Each query alone, the budget split equally by composition: basic composition of
+    Laplace mechanisms at epsilon / k (pure), or zCDP composition of Gaussian mechanisms at
+    rho / k, rho the largest zCDP budget within (epsilon, delta). A query's sensitivity is
+    its largest pair coefficient: 2 if S n T holds a pair, else 1."""
+    _, twos = workload.pair_coefficients()
+    sensitivity = np.where(twos > 0, 2.0, 1.0)
+    k = workload.k
+    if delta == 0.0:
+        return [Noise.for_laplace(epsilon / k, s, integer=True) for s in sensitivity]
+    rho = _largest_rho(epsilon, delta) / k
+    return [Noise("discrete_gaussian", s / math.sqrt(2.0 * rho)) for s in sensitivity]
+
+
+def _as_pairs(workload: CutWorkload) -> list[tuple[list, list]]:
+    nodes = workload.universe.nodes
+    return [
+        ([nodes[i] for i in np.flatnonzero(s)], [nodes[i] for i in np.flatnonzero(t)])
+        for s, t in zip(workload.S.T, workload.T.T, strict=True)
+    ]
+
+
+def _consistent(workload: CutWorkload, answers: np.ndarray) -> np.ndarray:
+    """Project answers onto answers some graph with weights in [0, 1] could give.
+
+    With a small enough block space: ``W c`` for ``0 <= c <= capacity`` (bounded least
+    squares, solved exactly by BVLS), else the box ``0 <= answer <= capacity`` query by
+    query (exact too). Both sets contain the true
+    answers, so the l2 error never grows (seed 003 §2.3)."""
+    W = workload.W
+    if W is None or W.shape[0] * W.shape[1] > MAX_PROJECTION_ENTRIES:
+        return np.clip(answers, 0.0, workload.capacities())
+    upper = np.maximum(workload.capacity, 1e-12)
+    solution = lsq_linear(W.toarray(), answers, bounds=(0.0, upper), method="bvls")
+    return W @ solution.x
+
+
+def answer_cuts(
+    G: nx.Graph,
+    queries: Sequence[tuple[Iterable[Hashable], Iterable[Hashable]]] | CutWorkload,
+    epsilon: float,
+    *,
+    delta: float = 0.0,
+    strategy: str = "auto",
+    rng: RandomState = None,
+) -> CutAnswers:
+    """Privately answer a given set of cut queries ``G(S, T)``.
+
+    Privacy: (epsilon, delta)-DP under edge-level neighbours (one pair changed by at
+    most 1; G must be 0/1), for every strategy:
+
+    * ``"per-query"``: each query alone with Laplace (delta = 0) or discrete Gaussian
+      noise, the budget split equally by basic (Laplace) or zCDP (Gaussian) composition;
+    * ``"workload"``: the Laplace (delta = 0) or Gaussian mechanism on the whole workload,
+      calibrated to its exact joint l1 or l2 sensitivity over vertex pairs;
+    * ``"noisy-graph"``: randomized response (pure, seed 004 §6.1), cuts read off it;
+    * ``"blocks"``: the block-pair counts (a histogram of sensitivity 1) measured with
+      discrete Laplace or discrete Gaussian noise, each cut a sum of them;
+    * ``"optimized"``: the factorization mechanism's optimized strategy on the
+      block-pair space (seed 003 §2);
+    * ``"auto"``: the strategy with the lowest predicted mean error, a choice made
+      from the workload and the privacy parameters only.
+
+    The answers are then made consistent (post-processing that never increases the
+    l2 error). ``expected_error`` is each strategy's exact per-query RMS error
+    before that step (seed 003 eq. 29).
+
+    Parameters
+    ----------
+    G : networkx.Graph or networkx.DiGraph
+        The private graph (unweighted: weights 0 or 1).
+    queries : sequence of (S, T), or CutWorkload
+        The workload: pairs of node sets, or a :class:`CutWorkload` already analysed
+        (with ``CutWorkload.of``) to answer it repeatedly without redoing the analysis.
+    epsilon : float
+        Privacy parameter > 0.
+    delta : float, default 0.0
+        Privacy parameter in [0, 1); the noisy-graph strategy is always pure.
+    strategy : {"auto", "per-query", "workload", "noisy-graph", "blocks", "optimized"}
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` (secure randomness) for real releases; seeds are for tests only.
+
+    Returns
+    -------
+    CutAnswers
+
+    Examples
+    --------
+    >>> G = nx.planted_partition_graph(4, 10, 0.5, 0.1, seed=0)
+    >>> groups = [set(range(10 * b, 10 * b + 10)) for b in range(4)]
+    >>> workload = [(a, b) for i, a in enumerate(groups) for b in groups[i + 1:]]
+    >>> answers = answer_cuts(G, workload, epsilon=1.0, rng=0)
+    >>> answers.strategy, answers.values.shape
+    ('blocks', (6,))
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    if strategy not in ("auto", *STRATEGIES):
+        raise ValueError(f"strategy must be 'auto' or one of {STRATEGIES}, got {strategy!r}")
+    universe = EdgeUniverse.of(G)
+    adjacency = universe.adjacency(G)
+    if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
+        raise GraphInputError("answer_cuts needs a 0/1 graph: edge weights must be 0 or 1")
+    if isinstance(queries, CutWorkload):
+        if queries.universe != universe:
+            raise ValueError("the CutWorkload was analysed for another node set")
+        workload = queries
+    else:
+        workload = CutWorkload.of(universe, queries)
+    predictions = _predict(workload, epsilon, delta)
+    if strategy == "auto":
+        strategy = min(predictions, key=lambda name: float(np.mean(predictions[name] ** 2)))
+    elif strategy not in predictions:
+        raise ValueError(
+            f"strategy {strategy!r} needs a block-pair space of at most "
+            f"{MAX_OPTIMIZED_PAIRS if strategy == 'optimized' else MAX_BLOCK_PAIRS} pairs; this "
+            f"workload has {len(workload.block_pairs)}"
+        )
+    generator = check_random_state(rng)
+    raw = _release(G, adjacency, workload, strategy, epsilon, delta, generator)
+    return CutAnswers(
+        values=_consistent(workload, raw),
+        raw=raw,
+        strategy=strategy,
+        expected_error=predictions[strategy],
+        epsilon=epsilon,
+        delta=delta,
+        predicted={name: float(np.sqrt(np.mean(p**2))) for name, p in predictions.items()},
+    )
+
+
+def _release(G, adjacency, workload, strategy, epsilon, delta, generator) -> np.ndarray:
+    pure = delta == 0.0
+    if strategy == "noisy-graph":
+        noisy = noisy_graph(G, epsilon, rng=generator)
+        return np.sum(workload.S * (noisy.matrix @ workload.T), axis=0)
+    if strategy == "per-query":
+        exact = np.sum(workload.S * (adjacency @ workload.T), axis=0)
+        return exact + np.array(
+            [noise.sample(rng=generator) for noise in _per_query_noise(workload, epsilon, delta)]
+        )
+    if strategy == "workload":
+        queries = workload.queries()
+        histogram = workload.universe.histogram(G)
+        if pure:
+            return laplace_mechanism(queries, histogram, epsilon, rng=generator).answers
+        return gaussian_mechanism(queries, histogram, epsilon, delta, rng=generator).answers
+    counts = workload.block_counts(G, adjacency)
+    if strategy == "blocks":
+        if "identity" not in workload._cache:
+            workload._cache["identity"] = QueryMatrix(sp.eye_array(len(counts), format="csr"))
+        identity = workload._cache["identity"]
+        measured = (
+            laplace_mechanism(identity, counts, epsilon, rng=generator)
+            if pure
+            else gaussian_mechanism(identity, counts, epsilon, delta, rng=generator)
+        )
+        return workload.W @ measured.answers
+    chosen = _block_factorization(workload, pure)
+    return factorization_mechanism(
+        workload.W.toarray(), counts, epsilon, delta, strategy=(chosen.R, chosen.M), rng=generator
+    ).answers

@@ -1,0 +1,116 @@
+import networkx as nx
+import numpy as np
+import pytest
+
+from privcut import GraphInputError
+from privcut.audit import audit, neighbouring_graphs
+from privcut.graph import EdgeUniverse, cut_value
+from privcut.graph.workloads import CutWorkload, answer_cuts
+
+
+def planted(blocks, size, seed=0):
+    G = nx.planted_partition_graph(blocks, size, 0.3, 0.02, seed=seed)
+    groups = [set(range(size * b, size * b + size)) for b in range(blocks)]
+    nodes = set(G)
+    workload = [(a, b) for i, a in enumerate(groups) for b in groups[i + 1 :]]
+    workload += [(group, nodes - group) for group in groups]
+    return G, workload
+
+
+def test_block_partition_and_coefficients_reproduce_every_cut():
+    G, workload = planted(5, 8)
+    analysis = CutWorkload.of(EdgeUniverse.of(G), workload)
+    assert len(set(analysis.blocks)) == 5
+    truth = [cut_value(G, S, T) for S, T in workload]
+    np.testing.assert_allclose(analysis.W @ analysis.block_counts(G), truth)
+
+
+def test_blocks_beat_per_query_and_noisy_graph_tenfold_on_a_planted_partition():
+    """20 blocks of 50 nodes, the 190 block-pair cuts and the 20 block-vs-rest cuts."""
+    G, workload = planted(20, 50)
+    truth = np.array([cut_value(G, S, T) for S, T in workload])
+    errors = {name: [] for name in ("auto", "per-query", "noisy-graph")}
+    for seed in range(5):
+        for name in errors:
+            answers = answer_cuts(G, workload, 1.0, strategy=name, rng=seed)
+            errors[name].append(np.abs(answers.values - truth).mean())
+            if name == "auto":
+                assert answers.strategy in ("blocks", "optimized")
+    auto = np.mean(errors["auto"])
+    assert auto * 10 <= np.mean(errors["per-query"])
+    assert auto * 10 <= np.mean(errors["noisy-graph"])
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_predicted_errors_match_and_consistency_never_hurts(delta):
+    G, workload = planted(6, 12)
+    truth = np.array([cut_value(G, S, T) for S, T in workload])
+    for strategy in ("per-query", "workload", "noisy-graph", "blocks", "optimized"):
+        raw, final = [], []
+        for seed in range(200):
+            answers = answer_cuts(G, workload, 1.0, delta=delta, strategy=strategy, rng=seed)
+            raw.append(answers.raw - truth)
+            final.append(answers.values - truth)
+            assert (
+                np.linalg.norm(answers.values - truth)
+                <= np.linalg.norm(answers.raw - truth) * (1 + 1e-9) + 1e-9
+            )
+        measured = np.sqrt(np.mean(np.square(raw), axis=0))
+        predicted = answers.expected_error
+        assert np.sqrt(np.mean(measured**2)) == pytest.approx(
+            np.sqrt(np.mean(predicted**2)), rel=0.2
+        ), strategy
+
+
+def test_auto_follows_the_predictions_on_unstructured_workloads():
+    G = nx.gnp_random_graph(120, 0.2, seed=1)
+    rng = np.random.default_rng(2)
+    workload = [
+        (set(np.flatnonzero(rng.random(120) < 0.5)), set(np.flatnonzero(rng.random(120) < 0.5)))
+        for _ in range(2000)
+    ]
+    truth = np.array([cut_value(G, S, T) for S, T in workload])
+    chosen = answer_cuts(G, workload, 1.0, rng=0)
+    assert chosen.strategy == min(chosen.predicted, key=chosen.predicted.get)
+    measured = {}
+    for strategy in chosen.predicted:
+        answers = answer_cuts(G, workload, 1.0, strategy=strategy, rng=1)
+        measured[strategy] = np.sqrt(np.mean((answers.raw - truth) ** 2))
+    assert measured[chosen.strategy] <= 1.2 * min(measured.values())
+
+
+@pytest.mark.parametrize(
+    "strategy", ["per-query", "workload", "noisy-graph", "blocks", "optimized"]
+)
+def test_every_strategy_passes_its_audit_and_an_undercharged_variant_is_caught(strategy):
+    G = nx.Graph([(0, 1), (1, 2), (2, 3), (3, 4)])
+    neighbour = next(neighbouring_graphs(G, pairs=[(0, 2)]))
+    workload = CutWorkload.of(
+        EdgeUniverse.of(G), [({0, 1}, {2, 3, 4}), ({0}, {2}), ({2, 3}, {0, 1, 4})]
+    )
+    epsilon = 0.5
+
+    def release(graph, rng, charged):
+        """``charged`` < 1 spends 1/charged times the epsilon it claims."""
+        return answer_cuts(graph, workload, epsilon / charged, strategy=strategy, rng=rng).raw
+
+    correct = audit(
+        lambda g, rng: release(g, rng, 1.0), (G, neighbour), epsilon, samples=6000, rng=0
+    )
+    broken = audit(
+        lambda g, rng: release(g, rng, 0.2), (G, neighbour), epsilon, samples=6000, rng=0
+    )
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
+
+
+def test_bad_inputs_are_refused():
+    G = nx.path_graph(4)
+    with pytest.raises(ValueError, match="empty"):
+        answer_cuts(G, [], 1.0, rng=0)
+    with pytest.raises(ValueError, match="strategy"):
+        answer_cuts(G, [({0}, {1})], 1.0, strategy="magic", rng=0)
+    with pytest.raises(GraphInputError, match="0/1"):
+        answer_cuts(nx.Graph([(0, 1, {"weight": 0.5})]), [({0}, {1})], 1.0, rng=0)
+    with pytest.raises(KeyError, match="99"):
+        answer_cuts(G, [({0}, {99})], 1.0, rng=0)
