@@ -29,7 +29,7 @@ from privcut.linear.factorization import MAX_OPTIMIZED_DOMAIN, factorization_mec
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.queries import QueryMatrix
 from privcut.privacy import Noise, check_delta, check_epsilon
-from privcut.privacy.calibration import _largest_rho
+from privcut.privacy.calibration import zcdp_budget
 from privcut.privacy.random import RandomState, check_random_state
 
 __all__ = ["CutAnswers", "CutWorkload", "answer_cuts"]
@@ -249,7 +249,7 @@ def _per_query_noise(workload: CutWorkload, epsilon: float, delta: float) -> lis
     k = workload.k
     if delta == 0.0:
         return [Noise.for_laplace(epsilon / k, s, integer=True) for s in sensitivity]
-    rho = _largest_rho(epsilon, delta) / k
+    rho = zcdp_budget(epsilon, delta) / k
     return [Noise("discrete_gaussian", s / math.sqrt(2.0 * rho)) for s in sensitivity]
 
 

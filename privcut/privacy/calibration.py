@@ -16,6 +16,7 @@ __all__ = [
     "gaussian_delta",
     "gaussian_sigma",
     "gaussian_sigma_classical",
+    "zcdp_budget",
     "zcdp_delta",
 ]
 
@@ -161,6 +162,20 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
     rho = check_sensitivity(rho, "rho")
     epsilon = check_epsilon(epsilon)
     return math.exp(_log_zcdp_delta(rho, epsilon))
+
+
+def zcdp_budget(epsilon: float, delta: float) -> float:
+    """The largest rho for which rho-zCDP implies (epsilon, delta)-DP (by :func:`zcdp_delta`).
+
+    Use it to split an (epsilon, delta) budget among Gaussian mechanisms by zCDP
+    composition (rhos add up).
+
+    Examples
+    --------
+    >>> round(zcdp_budget(1.0, 1e-5), 4)
+    0.0306
+    """
+    return _largest_rho(check_epsilon(epsilon), check_delta(delta, positive=True))
 
 
 def discrete_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
