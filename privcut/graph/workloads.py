@@ -45,6 +45,10 @@ MAX_PROJECTION_ENTRIES = 5_000_000
 
 STRATEGIES = ("per-query", "workload", "noisy-graph", "blocks", "optimized")
 
+PREFERENCE = ("blocks", "optimized", "workload", "noisy-graph", "per-query")
+"""Order in which ``"auto"`` breaks ties between equally accurate strategies: the block
+space first, since its consistency projection is the strongest."""
+
 
 @dataclass(frozen=True)
 class CutWorkload:
@@ -350,7 +354,8 @@ def answer_cuts(
         workload = CutWorkload.of(universe, queries)
     predictions = _predict(workload, epsilon, delta)
     if strategy == "auto":
-        strategy = min(predictions, key=lambda name: float(np.mean(predictions[name] ** 2)))
+        candidates = [name for name in PREFERENCE if name in predictions]
+        strategy = min(candidates, key=lambda name: float(f"{np.mean(predictions[name] ** 2):.9g}"))
     elif strategy not in predictions:
         raise ValueError(
             f"strategy {strategy!r} needs a block-pair space of at most "
