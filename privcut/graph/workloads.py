@@ -97,8 +97,8 @@ class CutWorkload:
         if universe.directed:
             first, second = np.meshgrid(np.arange(count), np.arange(count), indexing="ij")
             pairs = np.column_stack([first.ravel(), second.ravel()])
-            capacity = sizes[pairs[:, 0]] * sizes[pairs[:, 1]]
-            capacity[pairs[:, 0] == pairs[:, 1]] -= sizes[pairs[pairs[:, 0] == pairs[:, 1], 0]]
+            same = pairs[:, 0] == pairs[:, 1]
+            capacity = sizes[pairs[:, 0]] * sizes[pairs[:, 1]] - same * sizes[pairs[:, 0]]
         else:
             first, second = np.triu_indices(count)
             pairs = np.column_stack([first, second])
