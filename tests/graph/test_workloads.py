@@ -25,6 +25,18 @@ def test_block_partition_and_coefficients_reproduce_every_cut():
     np.testing.assert_allclose(analysis.W @ analysis.block_counts(G), truth)
 
 
+def test_directed_workloads_use_ordered_block_pairs():
+    D = nx.gnp_random_graph(30, 0.3, seed=1, directed=True)
+    groups = [set(range(0, 10)), set(range(10, 20)), set(range(20, 30))]
+    workload = [(a, b) for a in groups for b in groups]
+    analysis = CutWorkload.of(EdgeUniverse.of(D), workload)
+    truth = [cut_value(D, S, T) for S, T in workload]
+    np.testing.assert_allclose(analysis.W @ analysis.block_counts(D), truth)
+    assert analysis.capacity.tolist() == [90, 100, 100, 100, 90, 100, 100, 100, 90]
+    answers = answer_cuts(D, workload, 1.0, rng=0)
+    assert np.all((answers.values >= 0) & (answers.values <= analysis.capacities() + 1e-9))
+
+
 def test_blocks_beat_per_query_and_noisy_graph_tenfold_on_a_planted_partition():
     """20 blocks of 50 nodes, the 190 block-pair cuts and the 20 block-vs-rest cuts."""
     G, workload = planted(20, 50)
