@@ -49,16 +49,14 @@ class MaxCutError:
 def _adjacency(G: nx.Graph, H: nx.Graph | NoisyGraph) -> tuple[EdgeUniverse, np.ndarray]:
     """The dense difference ``A_H - A_G`` in G's node order, after checking the node sets."""
     universe = EdgeUniverse.of(G)
+    if set(H.nodes) != set(universe.nodes):
+        raise GraphInputError("G and H must have the same node set")
     if isinstance(H, NoisyGraph):
-        if set(H.nodes) != set(universe.nodes):
-            raise GraphInputError("G and H must have the same node set")
         order = {node: i for i, node in enumerate(H.nodes)}
         positions = [order[node] for node in universe.nodes]
         other = H.matrix[np.ix_(positions, positions)]
     else:
-        if set(H.nodes) != set(universe.nodes):
-            raise GraphInputError("G and H must have the same node set")
-        other = EdgeUniverse(universe.nodes, universe.directed).adjacency(H).toarray()
+        other = universe.adjacency(H).toarray()
     return universe, other - universe.adjacency(G).toarray()
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from itertools import combinations_with_replacement
 
 import numpy as np
 
+from privcut.linear.queries import histograms_of_size
 from privcut.privacy.validation import check_positive
 
 __all__ = ["FriezeKannan", "Median", "MultiplicativeWeights"]
@@ -225,10 +225,7 @@ class Median:
                 f"{MAX_MEDIAN_DATABASES:,}. It is only for tiny universes: use "
                 "FriezeKannan or MultiplicativeWeights"
             )
-        multisets = combinations_with_replacement(range(self.m), self.size)
-        indices = np.array(list(multisets), dtype=np.intp).reshape(count, self.size)
-        self.databases = np.zeros((count, self.m), dtype=np.int32)
-        np.add.at(self.databases, (np.repeat(np.arange(count), self.size), indices.ravel()), 1)
+        self.databases = histograms_of_size(self.m, self.size)
         self.alive = np.arange(count)
         self.updates = 0
 

@@ -82,16 +82,20 @@ class KNormBody:
         left, singular, _ = np.linalg.svd(F, full_matrices=False)
         rank = int(np.sum(singular > singular.max(initial=0.0) * 1e-10 * max(F.shape)))
         basis = left[:, :rank]
-        points = basis.T @ F
-        if not triangulate or rank < 2:
-            return cls(basis, points)
-        hull = ConvexHull(np.vstack([points.T, -points.T]), qhull_options="Qt")
+        body = cls(basis, basis.T @ F)
+        return body.triangulated() if triangulate else body
+
+    def triangulated(self) -> KNormBody:
+        """The same body with its triangulation (Qhull), for the exact sampler."""
+        if self.dimension < 2 or self.facets is not None:
+            return self
+        hull = ConvexHull(np.vstack([self.points.T, -self.points.T]), qhull_options="Qt")
         offsets = -hull.equations[:, -1]
         facets = hull.points[hull.simplices]
         volumes = np.abs(np.linalg.det(facets))
-        return cls(
-            basis,
-            points,
+        return KNormBody(
+            self.basis,
+            self.points,
             facets=facets,
             normals=hull.equations[:, :-1] / offsets[:, None],
             weights=volumes / volumes.sum(),
@@ -257,7 +261,7 @@ def knorm_mechanism(
             details={"dimension": 0, "sampler": sampler, "certified": True},
         )
     if sampler == "exact":
-        body = KNormBody.of(dense, triangulate=True)
+        body = body.triangulated()
         expected_error = math.sqrt((d + 1) * (d + 2) * body.second_moment() / query.k) / epsilon
     else:
         expected_error = None

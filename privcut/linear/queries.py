@@ -11,6 +11,7 @@ eq. 16, ``||F||_{1->2}``).
 from __future__ import annotations
 
 import numbers
+from itertools import combinations_with_replacement
 
 import numpy as np
 import scipy.sparse as sp
@@ -20,6 +21,7 @@ __all__ = [
     "QueryMatrix",
     "as_query_matrix",
     "check_histogram",
+    "histograms_of_size",
     "l1_sensitivity",
     "l2_sensitivity",
     "max_entry",
@@ -204,6 +206,23 @@ def max_entry(dense: np.ndarray) -> float:
     if largest == 0.0:
         raise ValueError("every query is identically zero; there is nothing to release")
     return largest
+
+
+def histograms_of_size(m: int, size: int) -> np.ndarray:
+    """Every count histogram of ``size`` elements over a universe of ``m``, one per row.
+
+    There are ``C(m + size - 1, size)`` of them; callers bound that number first.
+
+    Examples
+    --------
+    >>> histograms_of_size(2, 2).tolist()
+    [[2, 0], [1, 1], [0, 2]]
+    """
+    multisets = np.array(list(combinations_with_replacement(range(m), size)), dtype=np.intp)
+    multisets = multisets.reshape(-1, size)
+    histograms = np.zeros((len(multisets), m), dtype=np.int32)
+    np.add.at(histograms, (np.repeat(np.arange(len(multisets)), size), multisets.ravel()), 1)
+    return histograms
 
 
 def check_histogram(h: object, m: int) -> np.ndarray:

@@ -6,11 +6,15 @@ Blum, Ligett, Roth 2008; Dwork & Roth 2014 §4.1 (Alg. 5); seed 000 §1 item 3.
 from __future__ import annotations
 
 import math
-from itertools import combinations_with_replacement
 
 import numpy as np
 
-from privcut.linear.queries import as_query_matrix, check_histogram, max_entry
+from privcut.linear.queries import (
+    as_query_matrix,
+    check_histogram,
+    histograms_of_size,
+    max_entry,
+)
 from privcut.linear.release import LinearRelease
 from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import check_beta, check_epsilon
@@ -24,15 +28,6 @@ MAX_CANDIDATES = 200_000
 """Most candidate databases SmallDB will enumerate."""
 
 _CHUNK = 4096
-
-
-def _candidates(m: int, size: int) -> np.ndarray:
-    """Every histogram of ``size`` elements over a universe of ``m`` (one per row)."""
-    multisets = np.array(list(combinations_with_replacement(range(m), size)), dtype=np.intp)
-    histograms = np.zeros((len(multisets), m), dtype=np.int32)
-    rows = np.repeat(np.arange(len(multisets)), size)
-    np.add.at(histograms, (rows, multisets.ravel()), 1)
-    return histograms
 
 
 def small_db(
@@ -124,7 +119,7 @@ def small_db(
     generator = check_random_state(rng)
 
     estimate = dataset_size(h, n, count_epsilon, generator)
-    candidates = _candidates(query.m, size)
+    candidates = histograms_of_size(query.m, size)
     truth = dense @ h
     scale = estimate.value / size
     scores = np.concatenate(

@@ -5,7 +5,8 @@ import pytest
 
 from privcut.linear import laplace_mechanism
 from privcut.linear.mwem import mwem
-from privcut.linear.small_db import _candidates, small_db
+from privcut.linear.queries import histograms_of_size
+from privcut.linear.small_db import small_db
 from tests.auditing import audit_answers
 
 EPSILON = 0.5
@@ -57,7 +58,7 @@ def test_small_db_selection_is_near_the_best_candidate():
     for run in range(40):
         release = small_db(F, h, 1.0, size=8, n=100, beta=0.1, rng=run)
         error = np.abs(release.answers - F @ h).max()
-        best = np.abs(100 / 8 * (_candidates(6, 8) @ F.T) - F @ h).max(axis=1).min()
+        best = np.abs(100 / 8 * (histograms_of_size(6, 8) @ F.T) - F @ h).max(axis=1).min()
         within.append(error <= best + release.details["selection_slack"])
     assert np.mean(within) >= 0.9
 
