@@ -25,6 +25,7 @@ from privcut.graph import (
     cut_norm,
     cut_value,
     noisy_graph,
+    synthetic_graph,
 )
 from privcut.privacy import PrivacyBudget
 
@@ -44,4 +45,5 @@ __all__ = [
     "cut_norm",
     "cut_value",
     "noisy_graph",
+    "synthetic_graph",
 ]

@@ -13,6 +13,9 @@ from pathlib import Path
 import privcut
 
 MECHANISMS = (
+    ("synthetic_graph", "privcut", "synthetic graph, all cuts close; (epsilon, 0)"),
+    ("noisy_graph", "privcut", "randomized response on every vertex pair; (epsilon, 0)"),
+    ("answer_cuts", "privcut", "a workload of cut queries, optimized strategies"),
     ("laplace", "privcut.privacy", "continuous Laplace noise; (epsilon, 0)-DP for l1 sensitivity"),
     ("gaussian", "privcut.privacy", "continuous Gaussian noise, analytic calibration (Balle-Wang)"),
     ("discrete_laplace", "privcut.privacy", "integer Laplace noise; (epsilon, 0)-DP for counts"),
@@ -32,8 +35,8 @@ MECHANISMS = (
 def _demo(arguments: argparse.Namespace) -> int:
     import networkx as nx
 
-    from privcut.audit import audit, neighbouring_graphs
-    from privcut.privacy import check_epsilon, discrete_laplace
+    from privcut.evaluate import max_cut_error
+    from privcut.privacy import check_epsilon
 
     epsilon = check_epsilon(arguments.epsilon)
     print(f"privcut {privcut.__version__}")
@@ -42,26 +45,31 @@ def _demo(arguments: argparse.Namespace) -> int:
         print(f"  {module + '.' + name:<40} {claim}")
 
     karate = nx.Graph(nx.karate_club_graph().edges())  # friendships, without interaction counts
-    neighbour = next(neighbouring_graphs(karate))
-
-    def noisy_edge_count(G: nx.Graph, rng, size: int):
-        return G.number_of_edges() + discrete_laplace(1.0 / epsilon, size, rng=rng)
-
+    n, m = karate.number_of_nodes(), karate.number_of_edges()
     print(
-        f"\nAuditing a noisy edge count (discrete Laplace, epsilon={epsilon}) on Zachary's "
-        f"karate club and its neighbour with pair {neighbour.graph['flipped']} flipped:"
+        f"\nReleasing a synthetic graph of Zachary's karate club ({n} members, {m} "
+        f"friendships) at epsilon = {epsilon}:"
     )
-    result = audit(
-        noisy_edge_count,
-        (karate, neighbour),
-        epsilon,
-        samples=50_000,
-        vectorized=True,
-        rng=arguments.seed,
+    H = privcut.synthetic_graph(karate, epsilon, rng=arguments.seed)
+    report = H.graph["privcut"]
+    print(
+        f"  guarantee: ({report['epsilon']:g}, {report['delta']:g})-DP for edge-level "
+        "neighbours (one friendship added or removed); the node set is public"
     )
     print(
-        f"  p-value {result.p_value:.3g} (small would refute the claim); "
-        f"epsilon >= {result.epsilon_lower_bound:.3f} with 95% confidence"
+        f"  synthetic graph: {H.number_of_edges()} edges, oracle {report['oracle']}, "
+        f"{report['cuts']} cut constraints, {report['seconds']:.2f} s"
+    )
+    print(
+        f"  claimed: every cut |G(S,T) - H(S,T)| <= {report['cut_error_bound']:.1f} with "
+        f"probability {1 - report['beta']:g}"
+    )
+    measured = max_cut_error(karate, H, rng=arguments.seed)
+    print(
+        f"  measured (reads the private graph, for this demo only): the worst cut error "
+        f"lies in [{measured.lower:.1f}, {measured.upper:.1f}] (certified interval, "
+        f"{measured.method}); the worst cut has |S| = {len(measured.S)}, |T| = "
+        f"{len(measured.T)}"
     )
     return 0
 
@@ -112,15 +120,84 @@ def _write_atomically(path: str, text: str) -> None:
     os.replace(handle.name, target)
 
 
-def _cuts(arguments: argparse.Namespace) -> int:
+def _read_graph(arguments: argparse.Namespace):
+    """The input edge list, with the public node list added when given."""
     from privcut.datasets import read_edgelist
+
+    try:
+        G = read_edgelist(arguments.input, directed=arguments.directed)
+        nodes = None
+        if getattr(arguments, "nodes", None):
+            nodes = [line.strip() for line in Path(arguments.nodes).read_text().splitlines()]
+            nodes = [node for node in nodes if node and node[0] not in "#%"]
+    except OSError as error:
+        raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
+    if nodes is not None:
+        unknown = set(G.nodes) - set(nodes)
+        if unknown:
+            raise privcut.PrivcutError(
+                f"{arguments.input}: nodes {sorted(unknown)[:5]} are not in the node list "
+                f"{arguments.nodes}; add them there"
+            )
+        G.add_nodes_from(nodes)
+    return G
+
+
+def _edge_list(H, report: dict) -> str:
+    """The synthetic graph as an edge list (``u v`` or ``u v weight``), headed by the
+    guarantee; nodes without edges are listed in a comment so the node set survives."""
+    lines = [
+        f"# privcut synthetic graph: ({report['epsilon']:g}, {report['delta']:g})-DP, "
+        f"edge-level; cut_error_bound {report['cut_error_bound']:.6g} "
+        f"(probability {1 - report['beta']:g})",
+    ]
+    isolated = [str(node) for node in H.nodes if H.degree(node) == 0]
+    if isolated:
+        lines.append("# isolated nodes: " + " ".join(isolated))
+    weighted = report["rounding"] is None
+    for u, v, weight in H.edges(data="weight"):
+        lines.append(f"{u} {v} {weight:.6g}" if weighted else f"{u} {v}")
+    return "\n".join(lines) + "\n"
+
+
+def _synthesize(arguments: argparse.Namespace) -> int:
+    from privcut.privacy import check_epsilon
+
+    epsilon = check_epsilon(arguments.epsilon)
+    G = _read_graph(arguments)
+    rounding = None if arguments.rounding == "none" else arguments.rounding
+    H = privcut.synthetic_graph(
+        G,
+        epsilon,
+        oracle=arguments.oracle,
+        rounding=rounding,
+        beta=arguments.beta,
+        integer_weights=not arguments.weighted,
+        rng=arguments.seed,
+        progress=not arguments.quiet,
+    )
+    report = H.graph["privcut"]
+    _write_atomically(arguments.output, _edge_list(H, report))
+    if arguments.report:
+        _write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
+    if not arguments.quiet:
+        print(
+            f"wrote {H.number_of_edges()} edges on {H.number_of_nodes()} nodes to "
+            f"{arguments.output}: ({epsilon:g}, 0)-DP; every cut within "
+            f"{report['cut_error_bound']:.6g} with probability {1 - report['beta']:g}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _cuts(arguments: argparse.Namespace) -> int:
     from privcut.graph import answer_cuts
     from privcut.privacy import check_delta, check_epsilon
 
     epsilon = check_epsilon(arguments.epsilon)
     delta = check_delta(arguments.delta)
+    G = _read_graph(arguments)
     try:
-        G = read_edgelist(arguments.input, directed=arguments.directed)
         queries = _read_queries(arguments.queries)
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
@@ -193,6 +270,42 @@ def _parser() -> argparse.ArgumentParser:
     )
     cuts.add_argument("-o", "--output", help="write the JSON answers here (default stdout)")
     cuts.set_defaults(run=_cuts)
+    synthesize = commands.add_parser(
+        "synthesize", help="release a synthetic graph whose cuts match an edge-list graph"
+    )
+    synthesize.add_argument("input", help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV)")
+    synthesize.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
+    synthesize.add_argument("-o", "--output", required=True, help="edge list to write")
+    synthesize.add_argument(
+        "--nodes",
+        help="file with the public node set, one label per line (default: the nodes that "
+        "appear in the edge list, which are then treated as public)",
+    )
+    synthesize.add_argument("--oracle", default="spectral", choices=["spectral", "alon-naor"])
+    synthesize.add_argument(
+        "--rounding",
+        default="random",
+        choices=["random", "none"],
+        help="'random': a 0/1 graph; 'none': weights in [0, 1] (default random)",
+    )
+    synthesize.add_argument(
+        "--beta", type=float, default=0.05, help="failure probability of the error bound"
+    )
+    synthesize.add_argument(
+        "--weighted",
+        action="store_true",
+        help="the weights are real in [0, 1] (continuous Laplace noise) rather than 0/1",
+    )
+    synthesize.add_argument("--directed", action="store_true", help="read the edges as directed")
+    synthesize.add_argument("--report", help="write the release's report here as JSON")
+    synthesize.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    synthesize.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed the randomness (reproducible, not private; default secure)",
+    )
+    synthesize.set_defaults(run=_synthesize)
     return parser
 
 

@@ -20,11 +20,14 @@ def test_help_lists_the_demo(capsys):
     assert "demo" in capsys.readouterr().out
 
 
-def test_demo_prints_version_mechanisms_and_an_audit(capsys):
+def test_demo_releases_a_synthetic_karate_club_with_its_guarantee_and_errors(capsys):
     assert main(["demo", "--seed", "0"]) == 0
     out = capsys.readouterr().out
-    assert privcut.__version__ in out
-    assert "discrete_laplace" in out and "p-value" in out
+    assert privcut.__version__ in out and "synthetic_graph" in out
+    assert "(1, 0)-DP for edge-level neighbours" in out
+    claimed = float(out.split("<= ")[1].split()[0])
+    lower, upper = (float(v) for v in out.split("lies in [")[1].split("]")[0].split(", "))
+    assert 0 < lower <= upper <= claimed
 
 
 def test_demo_refuses_a_bad_epsilon_before_doing_anything(capsys):
@@ -80,3 +83,56 @@ def test_cuts_reports_a_missing_file(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["cuts", str(tmp_path / "none.txt"), "--queries", "q.txt", "--epsilon", "1"])
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_synthesize_writes_an_edge_list_and_a_report(tmp_path, capsys):
+    import json
+
+    import networkx as nx
+
+    from privcut.datasets import read_edgelist
+
+    edges = tmp_path / "g.txt"
+    edges.write_text("".join(f"{u} {v}\n" for u, v in nx.gnp_random_graph(30, 0.3, seed=1).edges()))
+    nodes = tmp_path / "nodes.txt"
+    nodes.write_text("".join(f"{i}\n" for i in range(32)))  # 30 and 31 have no edges
+    output, report = tmp_path / "out" / "h.txt", tmp_path / "h.json"
+    output.parent.mkdir()
+    arguments = ["synthesize", str(edges), "--epsilon", "2", "--seed", "0", "--nodes", str(nodes)]
+    assert main([*arguments, "-o", str(output), "--report", str(report)]) == 0
+    details = json.loads(report.read_text())
+    assert details["epsilon"] == 2.0 and details["delta"] == 0.0 and details["rounding"] == "random"
+    H = read_edgelist(output)
+    assert set(H.nodes) <= {str(i) for i in range(32)} and H.number_of_edges() > 0
+    assert "cut_error_bound" in output.read_text().splitlines()[0]
+    assert "wrote" in capsys.readouterr().err
+    weighted = tmp_path / "w.txt"
+    assert main([*arguments, "-o", str(weighted), "--rounding", "none", "--quiet"]) == 0
+    assert all(0.0 < w <= 1.0 for _, _, w in read_edgelist(weighted).edges(data="weight"))
+    assert [p.name for p in tmp_path.rglob(".*")] == []
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "message"),
+    [
+        ("1 2\n2\n", [], "g.txt:2: expected"),
+        ("1 2\n1 1\n", [], "self-loop"),
+        ("1 2\n", ["--nodes", "NODES"], "not in the node list"),
+        ("1 2\n", ["--epsilon", "0"], "epsilon"),
+        ("1 2\n", ["--nodes", "MISSING"], "cannot read"),
+    ],
+)
+def test_synthesize_reports_bad_input_before_writing(tmp_path, capsys, content, extra, message):
+    edges = tmp_path / "g.txt"
+    edges.write_text(content)
+    (tmp_path / "nodes.txt").write_text("1\n")
+    extra = [
+        {"NODES": str(tmp_path / "nodes.txt"), "MISSING": str(tmp_path / "no.txt")}.get(a, a)
+        for a in extra
+    ]
+    output = tmp_path / "h.txt"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["synthesize", str(edges), "--epsilon", "1", "-o", str(output), *extra])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not output.exists()

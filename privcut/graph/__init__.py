@@ -1,8 +1,15 @@
-"""The graph layer: graphs as histograms over vertex pairs, cuts, cut norms, noisy graphs."""
+"""The graph layer: graphs as histograms over vertex pairs, cuts, cut norms, noisy and
+synthetic graphs, workloads."""
 
-from privcut.graph.cutnorm import CutNormResult, cut_norm, local_improvement
+from privcut.graph.cutnorm import (
+    CutNormResult,
+    cut_norm,
+    local_improvement,
+    normalized_cut_norm,
+)
 from privcut.graph.cuts import cut_queries, cut_value, rank1_queries
 from privcut.graph.noisy import NoisyGraph, noisy_graph
+from privcut.graph.synthetic import synthetic_from_noisy, synthetic_graph
 from privcut.graph.universe import EdgeUniverse, check_graph
 from privcut.graph.workloads import CutAnswers, CutWorkload, answer_cuts
 
@@ -19,5 +26,8 @@ __all__ = [
     "cut_value",
     "local_improvement",
     "noisy_graph",
+    "normalized_cut_norm",
     "rank1_queries",
+    "synthetic_from_noisy",
+    "synthetic_graph",
 ]

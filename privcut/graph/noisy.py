@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -91,10 +92,14 @@ class NoisyGraph:
         coefficient 1 for a DiGraph), so that one tail at ``beta / 4^n`` covers all:
         O(|V|^{3/2} / epsilon) as in seed 004 Lemma 6.1 and §6.1, with constants.
         """
-        beta = check_beta(beta)
-        n = len(self.nodes)
-        worst = {1.0: n * (n - 1)} if self.directed else {2.0: math.comb(n, 2)}
-        return self.noise.sum_tail(worst, math.log(beta) - n * math.log(4.0))
+        return _uniform_bound(self.noise, len(self.nodes), self.directed, check_beta(beta))
+
+
+@lru_cache(maxsize=256)
+def _uniform_bound(noise: Noise, n: int, directed: bool, beta: float) -> float:
+    """:meth:`NoisyGraph.uniform_error_bound`, cached (it depends on public values only)."""
+    worst = {1.0: n * (n - 1)} if directed else {2.0: math.comb(n, 2)}
+    return noise.sum_tail(worst, math.log(beta) - n * math.log(4.0))
 
 
 def _noise_into(
