@@ -20,6 +20,7 @@ from privcut.exceptions import (
 from privcut.graph import (
     CutAnswers,
     CutNormResult,
+    CutOracle,
     NoisyGraph,
     answer_cuts,
     cut_norm,
@@ -35,6 +36,7 @@ __all__ = [
     "BudgetExceededError",
     "CutAnswers",
     "CutNormResult",
+    "CutOracle",
     "GraphInputError",
     "NoisyGraph",
     "PrivacyBudget",

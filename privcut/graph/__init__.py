@@ -9,6 +9,7 @@ from privcut.graph.cutnorm import (
 )
 from privcut.graph.cuts import cut_queries, cut_value, rank1_queries
 from privcut.graph.noisy import NoisyGraph, noisy_graph
+from privcut.graph.oracle import CutOracle
 from privcut.graph.synthetic import synthetic_from_noisy, synthetic_graph
 from privcut.graph.universe import EdgeUniverse, check_graph
 from privcut.graph.workloads import CutAnswers, CutWorkload, answer_cuts
@@ -16,6 +17,7 @@ from privcut.graph.workloads import CutAnswers, CutWorkload, answer_cuts
 __all__ = [
     "CutAnswers",
     "CutNormResult",
+    "CutOracle",
     "CutWorkload",
     "EdgeUniverse",
     "NoisyGraph",

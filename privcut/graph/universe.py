@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 import networkx as nx
 import numpy as np
@@ -103,18 +104,21 @@ class EdgeUniverse:
         return self.n * (self.n - 1) if self.directed else math.comb(self.n, 2)
 
     def index(self) -> dict[Hashable, int]:
-        """Node label to index."""
+        """Node label to index (built once per universe; do not modify it)."""
+        return self._positions
+
+    @cached_property
+    def _positions(self) -> dict[Hashable, int]:
         return {node: i for i, node in enumerate(self.nodes)}
 
     def indices(self, nodes: Iterable[Hashable]) -> np.ndarray:
         """Sorted unique indices of a node set; an unknown label raises KeyError naming it."""
         position = self.index()
-        found = set()
-        for node in nodes:
-            if node not in position:
-                raise KeyError(f"node {node!r} is not in the graph")
-            found.add(position[node])
-        return np.array(sorted(found), dtype=np.intp)
+        try:
+            found = [position[node] for node in nodes]
+        except KeyError as error:
+            raise KeyError(f"node {error.args[0]!r} is not in the graph") from None
+        return np.unique(np.array(found, dtype=np.intp))
 
     def indicator(self, nodes: Iterable[Hashable]) -> np.ndarray:
         """The 0/1 vector of a node set."""

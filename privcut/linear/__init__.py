@@ -14,6 +14,7 @@ from privcut.linear.idc import FriezeKannan, Median, MultiplicativeWeights
 from privcut.linear.knorm import KNormBody, knorm_mechanism
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.mwem import mwem
+from privcut.linear.online import OnlineRelease, OracleExhaustedWarning, calibrate
 from privcut.linear.projection import project_answers, projection_mechanism
 from privcut.linear.queries import (
     QueryMatrix,
@@ -33,10 +34,13 @@ __all__ = [
     "LinearRelease",
     "Median",
     "MultiplicativeWeights",
+    "OnlineRelease",
+    "OracleExhaustedWarning",
     "QueryMatrix",
     "SizeEstimate",
     "as_query_matrix",
     "binary_tree_strategy",
+    "calibrate",
     "check_histogram",
     "dataset_size",
     "factorization_mechanism",

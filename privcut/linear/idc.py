@@ -150,7 +150,12 @@ class MultiplicativeWeights:
     @property
     def max_updates(self) -> int:
         """B(alpha) = 4 n^2 log|X| / alpha^2 (Thm A.4)."""
-        return math.ceil(4.0 * self.n**2 * math.log(self.m) / self.alpha**2)
+        return self.updates_bound(self.m, self.alpha, self.n)
+
+    @staticmethod
+    def updates_bound(m: int, alpha: float, n: float) -> int:
+        """B(alpha) = 4 n^2 log|X| / alpha^2 (Thm A.4), without building the construction."""
+        return math.ceil(4.0 * n**2 * math.log(m) / alpha**2)
 
     def evaluate(self, query: object) -> float:
         """``n * <Q, D_hat>``."""
@@ -232,7 +237,12 @@ class Median:
     @property
     def max_updates(self) -> int:
         """B(alpha) = n^2 log|X| log k / alpha^2 (Thm A.2)."""
-        return math.ceil(self.n**2 * math.log(self.m) * math.log(max(self.k, 2)) / self.alpha**2)
+        return self.updates_bound(self.m, self.alpha, self.n, self.k)
+
+    @staticmethod
+    def updates_bound(m: int, alpha: float, n: float, k: int) -> int:
+        """B(alpha) = n^2 log|X| log k / alpha^2 (Thm A.2), without building the candidates."""
+        return math.ceil(n**2 * math.log(m) * math.log(max(k, 2)) / alpha**2)
 
     def _answers(self, query: object) -> np.ndarray:
         vector = _as_query(query, self.m)

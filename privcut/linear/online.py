@@ -1,0 +1,584 @@
+"""Online query release with an iterative database construction (seed 004 Algorithm 1).
+
+An analyst asks linear queries one at a time; each is answered from a public
+hypothesis unless the data disagree with it by more than a threshold, in which
+case a noisy answer is released and the hypothesis is updated (an iterative
+database construction, :mod:`privcut.linear.idc`). At most B(alpha) updates are
+ever needed, so the privacy cost is that of B(alpha) noisy answers, whatever the
+number of queries.
+
+Two calibrations, both fixed before the data are touched:
+
+``"paper"``
+    Exactly Algorithm 1: ``Z ~ Lap(sigma)`` on every answer with
+    ``sigma = 1000 sqrt(B) log(4/delta) / epsilon``, threshold
+    ``T = 4 sigma log(2k/beta)``, alpha from eq. (3), promised error ``5T/4``
+    (Thm 4.1 for privacy, Thm 4.9 for accuracy). Discrete Laplace noise (the
+    proof uses only the density ratio under integer shifts).
+``"tight"``
+    The same mechanism analysed as a sequence of at most B(alpha) AboveThreshold
+    instances, each followed by one numeric answer (Dwork & Roth 2014, Alg. 3
+    NumericSparse, with the threshold/query noise split of Lyu, Su & Li 2017,
+    Alg. 1 / Thm 2 with c = 1). Each instance compares
+    ``|Q(D) - round(Q(D_t))| + nu_t`` against ``T + tau`` with ``tau ~ DLap(D/e1)``
+    drawn once per instance and ``nu_t ~ DLap(2D/e2)`` fresh per query; it is
+    (e1 + e2, 0)-DP for any adaptively chosen sequence of D-sensitive queries (the
+    hypothesis depends only on released outputs, so ``|Q(D) - round(Q(D_t))|`` is
+    D-sensitive). The instance ends at the first query above threshold; the
+    threshold noise is then redrawn -- a new instance, accounted as such. The
+    numeric answer gets discrete Laplace (delta = 0: pure composition of the
+    instances and answers) or discrete Gaussian noise (delta > 0: each pure
+    instance is (e^2/2)-zCDP, Bun & Steinke 2016 Prop. 3.3; zCDP composes and
+    converts to (epsilon, delta) by Canonne, Kamath & Steinke 2020 Prop. 12).
+    None of the broken variants of Lyu, Su & Li (no query noise, threshold noise
+    reused across instances, outputting the noisy query value) is used.
+
+Accuracy (tight): with probability 1 - beta every threshold noise, query noise
+and answer noise is within its union bound eta; an update then happens only where
+the hypothesis is off by at least ``alpha_idc = T - eta_tau - eta_nu - 1/2`` and
+the released answer is within ``eta_answer < alpha_idc`` of the truth, which are
+the conditions of Def. 3.1, so at most B(alpha_idc) updates occur; every other
+answer is within ``T + eta_tau + eta_nu + 1/2`` of the truth. The threshold is
+chosen to minimise that promise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+import threading
+import warnings
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from privcut.exceptions import PrivcutError
+from privcut.linear.idc import FriezeKannan, Median, MultiplicativeWeights
+from privcut.linear.queries import check_histogram
+from privcut.linear.size import SizeEstimate, count_budget, dataset_size
+from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
+from privcut.privacy.calibration import zcdp_budget
+from privcut.privacy.random import RandomState, check_random_state
+
+__all__ = [
+    "Calibration",
+    "OnlineRelease",
+    "OracleExhaustedWarning",
+    "calibrate",
+]
+
+CALIBRATIONS = ("tight", "paper")
+IDCS = ("frieze-kannan", "multiplicative-weights", "median")
+_GRID = 400
+"""Candidate IDC accuracies (log-spaced) tried by the tight calibration."""
+_SHARES = (0.5, 0.6, 0.7, 0.8, 0.9)
+"""Fractions of each round's budget given to the comparison (the rest to the answer)."""
+_SPLIT = 1.0 / (1.0 + 2.0 ** (2.0 / 3.0))
+"""Threshold share of a comparison's epsilon (Lyu, Su & Li 2017, Sec. 4.2, c = 1)."""
+
+
+_CONTINUOUS = {"discrete_laplace": "laplace", "discrete_gaussian": "gaussian"}
+
+
+class OracleExhaustedWarning(UserWarning):
+    """A query was answered from the hypothesis alone: the update or query budget is spent."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Algorithm 1's parameters, all fixed before any data access.
+
+    Attributes
+    ----------
+    name : str
+        ``"tight"`` or ``"paper"``.
+    alpha : float
+        The promised maximum error over the first ``max_queries`` answers.
+    alpha_idc : float
+        The accuracy target the iterative construction is built with.
+    max_updates : int
+        B(alpha_idc): above-threshold rounds before the release stops using the data.
+    threshold : float
+        T.
+    comparison : Noise
+        Paper: the noise on every answer; tight: the fresh noise on each comparison.
+    threshold_noise, answer : Noise or None
+        Tight only: the per-instance threshold noise and the numeric answers' noise.
+    epsilon, delta, beta : float
+        The guarantee of this part of the release and the failure probability of alpha.
+    """
+
+    name: str
+    alpha: float
+    alpha_idc: float
+    max_updates: int
+    threshold: float
+    comparison: Noise
+    threshold_noise: Noise | None
+    answer: Noise | None
+    epsilon: float
+    delta: float
+    beta: float
+
+    def to_dict(self) -> dict:
+        state = asdict(self)
+        for key in ("comparison", "threshold_noise", "answer"):
+            noise = getattr(self, key)
+            state[key] = None if noise is None else [noise.kind, noise.scale]
+        return state
+
+    @classmethod
+    def from_dict(cls, state: dict) -> Calibration:
+        state = dict(state)
+        for key in ("comparison", "threshold_noise", "answer"):
+            state[key] = None if state[key] is None else Noise(*state[key])
+        return cls(**state)
+
+
+def _solve_increasing(function: Callable[[float], float], low: float, high: float) -> float:
+    """The root of an increasing function of alpha, by bisection on log alpha."""
+    while function(high) < 0.0:
+        high *= 2.0
+    for _ in range(200):
+        middle = math.sqrt(low * high)
+        if function(middle) < 0.0:
+            low = middle
+        else:
+            high = middle
+        if high / low < 1.0 + 1e-9:
+            break
+    return high
+
+
+def _paper(bound, epsilon, delta, sensitivity, k, beta, alpha) -> Calibration:
+    if delta <= 0.0:
+        raise ValueError(
+            "calibration='paper' is Algorithm 1, which needs delta > 0 (its sigma has "
+            "log(4/delta)); use calibration='tight' for delta = 0"
+        )
+    log_terms = math.log(4.0 / delta)
+
+    def sigma(a: float) -> float:
+        return 1000.0 * sensitivity * math.sqrt(bound(a)) * log_terms / epsilon
+
+    if alpha is None:  # eq. (3): alpha = 3000 sqrt(B(alpha)) log(4/delta) log(k/beta) / epsilon
+        alpha = _solve_increasing(
+            lambda a: a - 3.0 * sigma(a) * math.log(max(k, 2) / beta), 1e-6, 1.0
+        )
+    threshold = 4.0 * sigma(alpha) * math.log(2.0 * k / beta)
+    if not 4.0 * alpha / 3.0 <= threshold <= 2.0 * alpha:
+        raise ValueError(
+            f"Thm 4.9 needs T = {threshold:.4g} in [4 alpha / 3, 2 alpha] = "
+            f"[{4 * alpha / 3:.4g}, {2 * alpha:.4g}]; leave alpha=None to solve eq. (3)"
+        )
+    noise = Noise("discrete_laplace", sigma(alpha))
+    return Calibration(
+        "paper",
+        1.25 * threshold,
+        alpha,
+        bound(alpha),
+        threshold,
+        noise,
+        None,
+        None,
+        epsilon,
+        delta,
+        beta,
+    )
+
+
+def _tight_candidate(bound, alpha_idc, share, epsilon, delta, rho, sensitivity, k, beta):
+    """The tight calibration for one IDC accuracy and one budget share; None if invalid."""
+    c = bound(alpha_idc)
+    if c < 1:
+        return None
+    if delta > 0.0:
+        round_epsilon = math.sqrt(2.0 * share * rho / c)
+        answer_rho = (1.0 - share) * rho / c
+        answer = Noise("discrete_gaussian", sensitivity / math.sqrt(2.0 * answer_rho))
+    else:
+        round_epsilon = share * epsilon / c
+        answer = Noise("discrete_laplace", sensitivity / ((1.0 - share) * epsilon / c))
+    threshold_noise = Noise("discrete_laplace", sensitivity / (_SPLIT * round_epsilon))
+    comparison = Noise("discrete_laplace", 2.0 * sensitivity / ((1 - _SPLIT) * round_epsilon))
+    eta = threshold_noise.max_error(c, beta / 3.0) + comparison.max_error(k, beta / 3.0)
+    eta_answer = answer.max_error(c, beta / 3.0)
+    if eta_answer >= alpha_idc:
+        return None
+    threshold = alpha_idc + eta + 0.5
+    return Calibration(
+        "tight",
+        threshold + eta + 0.5,
+        alpha_idc,
+        c,
+        threshold,
+        comparison,
+        threshold_noise,
+        answer,
+        epsilon,
+        delta,
+        beta,
+    )
+
+
+def _tight(bound, epsilon, delta, sensitivity, k, beta, alpha, scale) -> Calibration:
+    rho = zcdp_budget(epsilon, delta) if delta > 0.0 else 0.0
+    targets = [alpha] if alpha is not None else np.geomspace(1e-3, 1e3, _GRID) * scale
+    candidates = [
+        _tight_candidate(bound, float(a), share, epsilon, delta, rho, sensitivity, k, beta)
+        for a in targets
+        for share in _SHARES
+    ]
+    candidates = [c for c in candidates if c is not None]
+    if not candidates:
+        raise ValueError(
+            f"no tight calibration exists for alpha={alpha!r}: the answers' noise would "
+            "exceed it; leave alpha=None to choose it"
+        )
+    return min(candidates, key=lambda c: c.alpha)
+
+
+def calibrate(
+    bound: Callable[[float], int],
+    epsilon: float,
+    delta: float,
+    *,
+    max_queries: int,
+    beta: float = 0.05,
+    calibration: str = "tight",
+    sensitivity: float = 1.0,
+    alpha: float | None = None,
+    scale: float = 1.0,
+) -> Calibration:
+    """Choose Algorithm 1's parameters from public values only.
+
+    Parameters
+    ----------
+    bound : callable
+        ``B(alpha)``, the iterative construction's update bound (non-increasing).
+    epsilon, delta : float
+        The budget of the online part.
+    max_queries : int
+        k, the number of answers the guarantee covers.
+    beta : float
+        Failure probability of the promised alpha.
+    calibration : {"tight", "paper"}
+        See the module docstring.
+    sensitivity : float
+        The queries' sensitivity (integer for integer data).
+    alpha : float, optional
+        The construction's accuracy target; default: the paper's eq. (3), or the
+        value minimising the promised error (tight).
+    scale : float
+        A public size that centres the tight search (e.g. the largest answer).
+
+    Examples
+    --------
+    >>> bound = lambda a: math.ceil(1e8 / a**2)
+    >>> tight = calibrate(bound, 1.0, 1e-6, max_queries=1000, scale=1e4)
+    >>> paper = calibrate(bound, 1.0, 1e-6, max_queries=1000, calibration="paper")
+    >>> tight.alpha < paper.alpha / 50
+    True
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    beta = check_beta(beta)
+    if calibration not in CALIBRATIONS:
+        raise ValueError(f"calibration must be one of {CALIBRATIONS}, got {calibration!r}")
+    if calibration == "paper":
+        return _paper(bound, epsilon, delta, sensitivity, max_queries, beta, alpha)
+    return _tight(bound, epsilon, delta, sensitivity, max_queries, beta, alpha, scale)
+
+
+class SparseVector:
+    """The data-touching loop of Algorithm 1 under a fixed :class:`Calibration`.
+
+    ``step(true_answer, hypothesis_answer)`` reads the data through
+    ``true_answer()`` only while updates remain; it returns the released answer
+    and whether it was an update round.
+    """
+
+    def __init__(self, calibration: Calibration, max_queries: int, generator):
+        self.calibration = calibration
+        self.max_queries = int(max_queries)
+        self.generator = generator
+        self.queries_answered = 0
+        self.updates = 0
+        self.threshold_draw = self._draw_threshold()
+
+    def _draw_threshold(self) -> float:
+        noise = self.calibration.threshold_noise
+        return 0.0 if noise is None else float(noise.sample(rng=self.generator))
+
+    @property
+    def exhausted(self) -> bool:
+        return (
+            self.updates >= self.calibration.max_updates
+            or self.queries_answered >= self.max_queries
+        )
+
+    def _sample(self, noise: Noise, integer: bool) -> float:
+        """A draw of ``noise``, or of its continuous counterpart (same scale, same privacy
+        for real shifts) when the query's answers are not integers: integer noise on a
+        real answer would reveal its fractional part."""
+        if not integer:
+            noise = Noise(_CONTINUOUS.get(noise.kind, noise.kind), noise.scale)
+        return float(noise.sample(rng=self.generator))
+
+    def step(
+        self, true_answer: Callable[[], float], hypothesis: float, *, integer: bool = True
+    ) -> tuple[float, bool]:
+        """One query: compare, and release either the hypothesis or a noisy answer.
+        ``integer`` declares (from the query alone) that every answer is an integer."""
+        calibration = self.calibration
+        answer = true_answer()
+        self.queries_answered += 1
+        if calibration.name == "paper":
+            noisy = answer + self._sample(calibration.comparison, integer)
+            if abs(noisy - hypothesis) <= calibration.threshold:
+                return hypothesis, False
+        else:
+            gap = abs(answer - round(hypothesis))
+            noise = float(calibration.comparison.sample(rng=self.generator))
+            if gap + noise < calibration.threshold + self.threshold_draw:
+                return hypothesis, False
+            noisy = answer + self._sample(calibration.answer, integer)
+        self.updates += 1
+        if not self.exhausted:
+            self.threshold_draw = self._draw_threshold()  # a new AboveThreshold instance
+        return noisy, True
+
+    def state(self) -> dict:
+        return {
+            "calibration": self.calibration.to_dict(),
+            "max_queries": self.max_queries,
+            "queries_answered": self.queries_answered,
+            "updates": self.updates,
+            "threshold_draw": self.threshold_draw,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict, generator) -> SparseVector:
+        engine = cls.__new__(cls)
+        engine.calibration = Calibration.from_dict(state["calibration"])
+        engine.max_queries = int(state["max_queries"])
+        engine.generator = generator
+        engine.queries_answered = int(state["queries_answered"])
+        engine.updates = int(state["updates"])
+        engine.threshold_draw = float(state["threshold_draw"])
+        return engine
+
+
+def write_state(path: str | os.PathLike, kind: str, payload: dict) -> None:
+    """Write ``payload`` as JSON with a SHA-256 checksum, atomically (temporary file in the
+    same folder, fsync, rename): a crash leaves either the old file or the new one."""
+    body = json.dumps(payload, sort_keys=True)
+    document = {"format": kind, "sha256": hashlib.sha256(body.encode()).hexdigest(), "body": body}
+    target = Path(path)
+    with tempfile.NamedTemporaryFile(
+        "w", dir=target.parent, delete=False, prefix=f".{target.name}."
+    ) as handle:
+        json.dump(document, handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(handle.name, target)
+
+
+def read_state(path: str | os.PathLike, kind: str) -> dict:
+    """Read a file written by :func:`write_state`; refuse a corrupt or foreign one."""
+    try:
+        document = json.loads(Path(path).read_text())
+        body = document["body"]
+        checksum = document["sha256"]
+        found_kind = document["format"]
+    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+        raise PrivcutError(f"{path}: not a privcut state file (truncated or corrupt)") from None
+    if found_kind != kind:
+        raise PrivcutError(f"{path}: holds a {found_kind!r}, not a {kind!r}")
+    if hashlib.sha256(body.encode()).hexdigest() != checksum:
+        raise PrivcutError(f"{path}: checksum mismatch; the file was altered or corrupted")
+    return json.loads(body)
+
+
+def _idc_for_histogram(idc: str, m: int, n: float, k: int) -> tuple[Callable, Callable]:
+    """``(bound, make)`` for an IDC on histograms with at most n elements (``||h||^2 <= n^2``
+    for Frieze–Kannan). Multiplicative weights and median assume exactly n elements, so
+    they get one more, slack, element that holds ``n - sum(h)`` and no query touches."""
+    if idc == "frieze-kannan":
+        return (
+            lambda a: FriezeKannan(m, a, n * n).max_updates,
+            lambda a: FriezeKannan(m, a, n * n),
+        )
+    if idc == "multiplicative-weights":
+        return (
+            lambda a: MultiplicativeWeights.updates_bound(m + 1, a, n),
+            lambda a: MultiplicativeWeights(m + 1, a, n),
+        )
+    if idc == "median":
+        return (
+            lambda a: Median.updates_bound(m + 1, a, n, k),
+            lambda a: Median(m + 1, a, n, k),
+        )
+    raise ValueError(f"idc must be one of {IDCS}, got {idc!r}")
+
+
+@lru_cache(maxsize=64)
+def _histogram_calibration(
+    idc: str,
+    m: int,
+    n: float,
+    k: int,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    calibration: str,
+    alpha: float | None,
+) -> Calibration:
+    """:func:`calibrate` for an IDC on histograms: public values only, so cached."""
+    bound = _idc_for_histogram(idc, m, n, k)[0]
+    return calibrate(
+        bound,
+        epsilon,
+        delta,
+        max_queries=k,
+        beta=beta,
+        calibration=calibration,
+        alpha=alpha,
+        scale=n,
+    )
+
+
+class OnlineRelease:
+    """Answer linear queries on a count histogram one at a time (seed 004 Algorithm 1).
+
+    Privacy: (epsilon, delta)-DP for add/remove-one-element neighbours over the
+    whole adaptive transcript (Thm 4.1 for ``calibration="paper"``; the sparse-vector
+    analysis of the module docstring for ``"tight"``), plus, when ``n`` is not
+    given, ``count_share * epsilon`` of it spent first on a noisy element count
+    (basic composition). Queries must have entries in [-1, 1] (sensitivity 1;
+    [0, 1] for the multiplicative weights and median constructions).
+
+    Accuracy: ``.alpha`` bounds the error of the first ``max_queries`` answers
+    with probability ``1 - beta`` (Thm 4.9, or the tight analysis), for any
+    adaptively chosen queries.
+
+    Parameters
+    ----------
+    h : array_like
+        The private count histogram.
+    epsilon, delta : float
+        The privacy budget.
+    max_queries : int
+        Answers covered by the guarantee; later ones come from the hypothesis alone.
+    idc : {"frieze-kannan", "multiplicative-weights", "median"}
+        The iterative database construction.
+    n : float, optional
+        A public upper bound on the number of elements; without it a noisy count
+        buys one with ``count_share`` of epsilon.
+    count_share : float, default 0.1
+    alpha : float, optional
+        The construction's accuracy target (default: solved, see :func:`calibrate`).
+    beta : float, default 0.05
+    calibration : {"tight", "paper"}
+    rng : None, int or numpy.random.Generator
+
+    Examples
+    --------
+    >>> h = np.array([400, 0, 250, 100])
+    >>> release = OnlineRelease(h, 1.0, 1e-6, max_queries=50, n=1000, rng=0)
+    >>> abs(release.answer([1, 1, 1, 1]) - 750) <= release.alpha
+    True
+    """
+
+    def __init__(
+        self,
+        h: object,
+        epsilon: float,
+        delta: float = 0.0,
+        *,
+        max_queries: int,
+        idc: str = "frieze-kannan",
+        n: float | None = None,
+        count_share: float = 0.1,
+        alpha: float | None = None,
+        beta: float = 0.05,
+        calibration: str = "tight",
+        rng: RandomState = None,
+    ) -> None:
+        epsilon, delta, beta = check_epsilon(epsilon), check_delta(delta), check_beta(beta)
+        max_queries = _check_count(max_queries, "max_queries")
+        if idc not in IDCS:
+            raise ValueError(f"idc must be one of {IDCS}, got {idc!r}")
+        n, count_epsilon = count_budget(n, count_share, epsilon)
+        self.h = check_histogram(h, np.size(h))
+        generator = check_random_state(rng)
+        size = dataset_size(self.h, n, count_epsilon, generator)  # spend before answering
+        bound_n = size.upper(beta / 4.0) if size.noise is not None else size.value
+        self.size: SizeEstimate = size
+        self.calibration = _histogram_calibration(
+            idc,
+            self.h.size,
+            bound_n,
+            max_queries,
+            epsilon - count_epsilon,
+            delta,
+            beta * (0.75 if size.noise is not None else 1.0),
+            calibration,
+            alpha,
+        )
+        make = _idc_for_histogram(idc, self.h.size, bound_n, max_queries)[1]
+        self.idc = make(self.calibration.alpha_idc)
+        self.epsilon, self.delta, self.beta = epsilon, delta, beta
+        self._engine = SparseVector(self.calibration, max_queries, generator)
+        self._lock = threading.Lock()
+        self._low = -1.0 if idc == "frieze-kannan" else 0.0
+
+    alpha = property(lambda self: self.calibration.alpha, doc="The promised max error.")
+    max_updates = property(lambda self: self.calibration.max_updates, doc="B(alpha).")
+    queries_answered = property(lambda self: self._engine.queries_answered)
+    updates = property(lambda self: self._engine.updates)
+    exhausted = property(lambda self: self._engine.exhausted)
+
+    def answer(self, query: object) -> float:
+        """Answer one linear query (a vector of length m)."""
+        vector = np.asarray(query, dtype=float)
+        if vector.shape != self.h.shape:
+            raise ValueError(f"a query must be a vector of length {self.h.size}")
+        if vector.min(initial=0.0) < self._low or vector.max(initial=0.0) > 1.0:
+            raise ValueError(f"query entries must lie in [{self._low:g}, 1] (sensitivity 1)")
+        if self.idc.m > vector.size:  # the slack element
+            vector = np.append(vector, 0.0)
+        integer = bool(np.all(vector == np.round(vector)))
+        with self._lock:
+            hypothesis = self.idc.evaluate(vector)
+            if self._engine.exhausted:
+                _warn_exhausted()
+                return hypothesis
+            value, updated = self._engine.step(
+                lambda: float(vector[: self.h.size] @ self.h), hypothesis, integer=integer
+            )
+            if updated:
+                self.idc.update(vector, value)
+            return value
+
+
+def _check_count(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _warn_exhausted() -> None:
+    warnings.warn(
+        "answered from the hypothesis alone (no data access): the update or query budget "
+        "is spent; the error promise covers only the first max_queries answers",
+        OracleExhaustedWarning,
+        stacklevel=3,
+    )

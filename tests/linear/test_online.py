@@ -1,0 +1,147 @@
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from privcut.audit import audit
+from privcut.linear import OnlineRelease, OracleExhaustedWarning, calibrate
+from privcut.linear import online as online_module
+from privcut.privacy.calibration import zcdp_budget
+
+
+def fk_bound(alpha):
+    return math.ceil(1e4 * 19900 * 4 / alpha**2)
+
+
+def test_tight_calibration_is_far_below_the_papers():
+    tight = calibrate(fk_bound, 1.0, 1e-6, max_queries=5000, sensitivity=2.0, scale=1e4)
+    paper = calibrate(fk_bound, 1.0, 1e-6, max_queries=5000, sensitivity=2.0, calibration="paper")
+    assert tight.alpha * 50 < paper.alpha
+    # Thm 4.9's promise and its condition T in [4 alpha / 3, 2 alpha]
+    assert paper.alpha == pytest.approx(1.25 * paper.threshold)
+    assert 4 * paper.alpha_idc / 3 <= paper.threshold <= 2 * paper.alpha_idc
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_tight_calibration_spends_exactly_its_budget_and_keeps_its_promise(delta):
+    epsilon, sensitivity, k, beta = 1.0, 2.0, 5000, 0.05
+    c = calibrate(fk_bound, epsilon, delta, max_queries=k, sensitivity=sensitivity, scale=1e4)
+    threshold_epsilon = sensitivity / c.threshold_noise.scale
+    comparison_epsilon = 2 * sensitivity / c.comparison.scale
+    round_epsilon = threshold_epsilon + comparison_epsilon
+    if delta == 0.0:
+        answer_epsilon = sensitivity / c.answer.scale
+        assert c.max_updates * (round_epsilon + answer_epsilon) <= epsilon * (1 + 1e-12)
+    else:
+        answer_rho = sensitivity**2 / (2 * c.answer.scale**2)
+        spent = c.max_updates * (round_epsilon**2 / 2 + answer_rho)
+        assert spent <= zcdp_budget(epsilon, delta) * (1 + 1e-12)
+    eta = c.threshold_noise.max_error(c.max_updates, beta / 3) + c.comparison.max_error(k, beta / 3)
+    assert c.threshold == pytest.approx(c.alpha_idc + eta + 0.5)
+    assert c.alpha == pytest.approx(c.threshold + eta + 0.5)
+    assert c.answer.max_error(c.max_updates, beta / 3) < c.alpha_idc
+    assert c.max_updates == fk_bound(c.alpha_idc)
+
+
+def test_calibration_refuses_what_it_cannot_promise():
+    with pytest.raises(ValueError, match="needs delta > 0"):
+        calibrate(fk_bound, 1.0, 0.0, max_queries=10, calibration="paper")
+    with pytest.raises(ValueError, match=r"Thm 4\.9"):
+        calibrate(fk_bound, 1.0, 1e-6, max_queries=10, calibration="paper", alpha=1.0)
+    with pytest.raises(ValueError, match="calibration must be"):
+        calibrate(fk_bound, 1.0, 1e-6, max_queries=10, calibration="loose")
+    with pytest.raises(ValueError, match="no tight calibration"):
+        calibrate(fk_bound, 1.0, 1e-6, max_queries=10, alpha=1e-3)
+
+
+@pytest.mark.parametrize("idc", ["frieze-kannan", "multiplicative-weights", "median"])
+def test_answers_stay_within_alpha(idc):
+    rng = np.random.default_rng(0)
+    h = rng.integers(0, 3, 6)
+    n = 20 if idc == "median" else 40
+    release = OnlineRelease(h, 2.0, 1e-3, max_queries=200, idc=idc, n=n, rng=1)
+    for _ in range(200):
+        query = rng.integers(0, 2, 6)
+        assert abs(release.answer(query) - query @ h) <= release.alpha
+    assert release.queries_answered == 200 and release.exhausted
+
+
+def test_noisy_count_replaces_a_missing_size():
+    release = OnlineRelease(np.array([5, 7, 0]), 1.0, max_queries=5, rng=0)
+    assert release.size.epsilon == pytest.approx(0.1)
+    assert release.calibration.epsilon == pytest.approx(0.9)
+
+
+def test_after_max_queries_answers_come_from_the_hypothesis_with_a_warning():
+    release = OnlineRelease(np.array([50, 0]), 1.0, max_queries=2, n=100, rng=0)
+    release.answer([1, 0])
+    release.answer([1, 0])
+    with pytest.warns(OracleExhaustedWarning, match="hypothesis alone"):
+        value = release.answer([1, 1])
+    assert value == release.idc.evaluate(np.array([1.0, 1.0]))
+    assert release.queries_answered == 2
+
+
+def test_bad_queries_and_parameters_are_refused():
+    release = OnlineRelease(np.array([1, 2]), 1.0, max_queries=3, n=10, rng=0)
+    with pytest.raises(ValueError, match="length 2"):
+        release.answer([1, 0, 0])
+    with pytest.raises(ValueError, match=r"\[-1, 1\]"):
+        release.answer([2, 0])
+    mw = OnlineRelease(np.array([1, 2]), 1.0, max_queries=3, n=10, idc="multiplicative-weights")
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        mw.answer([-1, 0])
+    with pytest.raises(ValueError, match="max_queries"):
+        OnlineRelease(np.array([1]), 1.0, max_queries=0)
+    with pytest.raises(ValueError, match="idc must be"):
+        OnlineRelease(np.array([1]), 1.0, max_queries=1, idc="svd")
+    with pytest.raises(ValueError, match="median construction would hold"):
+        OnlineRelease(np.ones(50, dtype=int), 1.0, 0.5, max_queries=10, idc="median", n=1e4)
+
+
+def _straddling_pair(calibration, epsilon, delta):
+    """Counts N, N + 1 on either side of the threshold of a first query [1, 0]."""
+    probe = OnlineRelease(
+        np.array([0, 0]), epsilon, delta, max_queries=3, n=1e6, calibration=calibration, rng=0
+    )
+    count = math.floor(probe.calibration.threshold)
+    return np.array([count, 0]), np.array([count + 1, 0])
+
+
+def _transcript(calibration, epsilon, delta):
+    def run(h, rng):
+        release = OnlineRelease(
+            h, epsilon, delta, max_queries=3, n=1e6, calibration=calibration, rng=rng
+        )
+        first = release.answer([1, 0])
+        second = release.answer([1, 1] if first > 0 else [0, 1])
+        return first, second, release.answer([1, 0])
+
+    return run
+
+
+def _without_noise(engine, true_answer, hypothesis, integer=True):
+    """Broken Algorithm 1: compares and releases the exact answer."""
+    answer = true_answer()
+    engine.queries_answered += 1
+    if abs(answer - hypothesis) <= engine.calibration.threshold:
+        return hypothesis, False
+    engine.updates += 1
+    return answer, True
+
+
+@pytest.mark.parametrize(("calibration", "delta"), [("paper", 1e-3), ("tight", 0.0)])
+def test_online_release_passes_its_audit_and_catches_a_noiseless_comparison(
+    calibration, delta, monkeypatch
+):
+    epsilon = 1.0
+    pair = _straddling_pair(calibration, epsilon, delta)
+    run = _transcript(calibration, epsilon, delta)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OracleExhaustedWarning)
+        correct = audit(run, pair, epsilon, delta, samples=3000, rng=0)
+        monkeypatch.setattr(online_module.SparseVector, "step", _without_noise)
+        broken = audit(run, pair, epsilon, delta, samples=300, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
