@@ -25,6 +25,7 @@ from privcut.graph import (
     answer_cuts,
     cut_norm,
     cut_value,
+    iterative_construction,
     noisy_graph,
     synthetic_graph,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "answer_cuts",
     "cut_norm",
     "cut_value",
+    "iterative_construction",
     "noisy_graph",
     "synthetic_graph",
 ]

@@ -1,6 +1,7 @@
 """The graph layer: graphs as histograms over vertex pairs, cuts, cut norms, noisy and
 synthetic graphs, workloads."""
 
+from privcut.graph.construction import iterative_construction
 from privcut.graph.cutnorm import (
     CutNormResult,
     cut_norm,
@@ -26,6 +27,7 @@ __all__ = [
     "cut_norm",
     "cut_queries",
     "cut_value",
+    "iterative_construction",
     "local_improvement",
     "noisy_graph",
     "normalized_cut_norm",

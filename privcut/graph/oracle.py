@@ -99,6 +99,15 @@ class _FactoredFriezeKannan:
         self.V = np.vstack([self.V, query[1]])
         return True
 
+    def matrix(self) -> np.ndarray:
+        """The hypothesis as a dense n x n matrix (zero diagonal)."""
+        H = np.full((self.n, self.n), self.start)
+        H += (self.U.T * self.steps) @ self.V
+        if not self.directed:
+            H += (self.V.T * self.steps) @ self.U
+        np.fill_diagonal(H, 0.0)
+        return H
+
     def state(self) -> dict:
         return {"steps": self.steps.tolist(), "U": self.U.tolist(), "V": self.V.tolist()}
 
@@ -114,7 +123,7 @@ class _PairConstruction:
     (Thm A.2, A.4), and the slack holds ``n - |E|`` for the public bound n >= |E|."""
 
     def __init__(self, idc, universe: EdgeUniverse, sensitivity: float):
-        self.idc, self.sensitivity = idc, sensitivity
+        self.idc, self.sensitivity, self.n = idc, sensitivity, universe.n
         self.rows, self.columns = universe.pair_index()
         self.directed = universe.directed
 
@@ -133,6 +142,15 @@ class _PairConstruction:
 
     def update(self, query, noisy_answer: float) -> bool:
         return self.idc.update(self._vector(query), float(noisy_answer) / self.sensitivity)
+
+    def matrix(self) -> np.ndarray:
+        """The hypothesis as a dense n x n matrix (zero diagonal)."""
+        pairs = self.idc.hypothesis()[:-1]  # the slack element holds no pair
+        H = np.zeros((self.n, self.n))
+        H[self.rows, self.columns] = pairs
+        if not self.directed:
+            H[self.columns, self.rows] = pairs
+        return H
 
     def state(self) -> dict:
         if isinstance(self.idc, MultiplicativeWeights):

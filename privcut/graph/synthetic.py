@@ -210,6 +210,15 @@ def _rounding_bound(x: np.ndarray, directed: bool, beta: float) -> float:
     return linear + math.sqrt(linear**2 + 2.0 * variance * log_terms)
 
 
+def _round(x: np.ndarray, directed: bool, generator: np.random.Generator) -> np.ndarray:
+    """Each pair an edge independently with probability x (one draw per unordered pair)."""
+    draws = generator.random(x.shape)
+    if not directed:
+        draws = np.triu(draws, k=1)
+        draws += draws.T
+    return draws < x
+
+
 def _graph(universe: EdgeUniverse, x: np.ndarray, rounded: np.ndarray | None) -> nx.Graph:
     rows, columns = universe.pair_index()
     if rounded is None:
@@ -337,11 +346,7 @@ def synthetic_from_noisy(
     start = time.perf_counter()
     rounded, rounding_bound = None, 0.0
     if rounding == "random":
-        draws = generator.random(x.shape)
-        if not noisy.directed:
-            draws = np.triu(draws, k=1)
-            draws += draws.T
-        rounded = draws < x
+        rounded = _round(x, noisy.directed, generator)
         rounding_bound = _rounding_bound(x, noisy.directed, beta / 2.0)
     H = _graph(noisy.universe, x, rounded)
     timings["rounding"] = time.perf_counter() - start

@@ -11,6 +11,7 @@ from privcut.linear.factorization import (
     factorize,
 )
 from privcut.linear.idc import FriezeKannan, Median, MultiplicativeWeights
+from privcut.linear.iterative import IterativeConstruction
 from privcut.linear.knorm import KNormBody, knorm_mechanism
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.mwem import mwem
@@ -30,6 +31,7 @@ from privcut.linear.small_db import small_db
 __all__ = [
     "Factorization",
     "FriezeKannan",
+    "IterativeConstruction",
     "KNormBody",
     "LinearRelease",
     "Median",

@@ -1,0 +1,152 @@
+import networkx as nx
+import numpy as np
+import pytest
+
+from privcut import GraphInputError, iterative_construction
+from privcut.audit import audit
+from privcut.evaluate import max_cut_error
+from privcut.graph import construction as construction_module
+from privcut.linear.iterative import IterativeConstruction, access_epsilon
+from privcut.privacy.calibration import zcdp_budget
+
+
+def first_query(distinguisher):
+    def mechanism(graph, rng):
+        H = iterative_construction(
+            graph, 1.0, 1e-3, distinguisher=distinguisher, max_edges=10, rng=rng
+        )
+        first = H.graph["privcut"]["rounds_log"][0]
+        return tuple(first["S"]), tuple(first["T"])
+
+    return mechanism
+
+
+def noiseless_power_method(self, construction, epsilon0, generator):
+    """Broken: the power method without its Gaussian noise."""
+    H = construction.matrix()
+    x = generator.standard_normal(self.n)
+    x /= np.linalg.norm(x)
+    for _ in range(self.iterations):
+        y = self.adjacency @ x - H @ x
+        x = y / max(np.linalg.norm(y), 1e-300)
+    side = (x > 0).astype(float)
+    return side, side
+
+
+def argmax_exponential(self, construction, epsilon0, generator):
+    """Broken: the best candidate instead of a sample from the exponential mechanism."""
+    H = construction.matrix()
+    truth = np.einsum("kn,kn->k", self.S, (self.adjacency @ self.T.T).T)
+    guess = np.einsum("kn,kn->k", self.S @ H, self.T)
+    chosen = int(np.argmax(np.abs(truth - guess)))
+    return self.S[chosen], self.T[chosen]
+
+
+def search_on_the_graph(name, G, adjacency, n, rr_epsilon, family_size, generator):
+    """Broken: the 'noisy-graph' search run on the adjacency itself."""
+    return construction_module.CutNormSearch(adjacency.toarray(), name)
+
+
+@pytest.mark.parametrize(
+    ("distinguisher", "target", "broken"),
+    [
+        ("power-method", "PowerMethod.__call__", noiseless_power_method),
+        ("exponential", "Exponential.__call__", argmax_exponential),
+        ("noisy-graph", "_distinguisher", search_on_the_graph),
+    ],
+)
+def test_each_private_distinguisher_passes_its_audit_and_a_leaky_one_is_caught(
+    distinguisher, target, broken, monkeypatch
+):
+    """A path with an isolated node, and the neighbour that connects it: an exact search
+    tells them apart by whether the node is in the first proposed cut."""
+    G = nx.path_graph(4)
+    G.add_node(4)
+    neighbour = G.copy()
+    neighbour.add_edge(3, 4)
+    mechanism = first_query(distinguisher)
+    correct = audit(mechanism, (G, neighbour), 1.0, 1e-3, samples=1000, rng=0)
+    owner, _, attribute = target.rpartition(".")
+    patched = getattr(construction_module, owner) if owner else construction_module
+    monkeypatch.setattr(patched, attribute, broken)
+    leaky = audit(mechanism, (G, neighbour), 1.0, 1e-3, samples=300, rng=0)
+    assert correct.p_value >= 0.01
+    assert leaky.p_value <= 1e-3
+
+
+@pytest.mark.parametrize("accountant", ["zcdp", "paper"])
+def test_rounds_compose_to_the_budget(accountant):
+    epsilon0 = access_epsilon(1.0, 1e-6, 40, accountant)
+    if accountant == "zcdp":  # 40 pure accesses, each epsilon0^2 / 2 zCDP
+        assert 40 * epsilon0**2 / 2 == pytest.approx(zcdp_budget(1.0, 1e-6))
+    else:  # Thm 7.2 with B = 20 rounds
+        assert epsilon0 == pytest.approx(1.0 / (4 * np.sqrt(20 * np.log(1e6))))
+    assert access_epsilon(1.0, 0.0, 40, accountant) == pytest.approx(1.0 / 40)
+
+
+def test_alpha_covers_the_check_noise():
+    ic = IterativeConstruction(1.0, 1e-6, bound=lambda a: int(np.ceil(1e6 / a**2)))
+    eta = ic.check.max_error(ic.rounds, ic.beta / 2)
+    assert ic.alpha == pytest.approx(4 * eta, rel=1e-6)
+    assert ic.rounds == int(np.ceil(1e6 / (ic.alpha / 2) ** 2))
+
+
+@pytest.mark.parametrize("distinguisher", ["power-method", "exponential", "noisy-graph"])
+def test_release_reports_its_rounds_and_stays_within_the_measured_range(distinguisher):
+    G = nx.planted_partition_graph(2, 30, 0.7, 0.1, seed=1)
+    H = iterative_construction(G, 1.0, 1e-6, distinguisher=distinguisher, rng=0)
+    report = H.graph["privcut"]
+    assert report["private"] and report["distinguisher"] == distinguisher
+    assert 1 <= report["rounds"] <= report["max_rounds"]
+    assert report["updates"] == sum(r["updated"] for r in report["rounds_log"])
+    assert report["budget"]["edge count"] == pytest.approx(0.1)
+    assert list(H.nodes) == list(G.nodes)
+    assert all(0.0 < w <= 1.0 for _, _, w in H.edges(data="weight"))
+    assert max_cut_error(G, H, rng=0).lower <= report["alpha"]
+
+
+def test_exact_search_needs_an_explicit_opt_in_and_is_labelled():
+    G = nx.planted_partition_graph(2, 30, 0.7, 0.1, seed=2)
+    with pytest.raises(ValueError, match="NOT private"):
+        iterative_construction(G, 1.0, 1e-6, distinguisher="exact")
+    H = iterative_construction(G, 1.0, 1e-6, distinguisher="exact", allow_nonprivate=True)
+    report = H.graph["privcut"]
+    assert not report["private"] and "NOT PRIVATE" in report["mechanism"]
+
+
+def test_exact_search_learns_a_planted_partition():
+    """With a perfect distinguisher the construction updates towards the blocks."""
+    G = nx.planted_partition_graph(2, 100, 0.6, 0.05, seed=0)
+    H = iterative_construction(G, 1.0, 1e-6, distinguisher="exact", allow_nonprivate=True, rng=0)
+    uniform = iterative_construction(G, 1.0, 1e-6, distinguisher="exponential", rng=0)
+    assert H.graph["privcut"]["updates"] > 0
+    assert max_cut_error(G, H, rng=0).upper < max_cut_error(G, uniform, rng=0).lower
+
+
+def test_random_rounding_and_multiplicative_weights():
+    G = nx.gnp_random_graph(30, 0.3, seed=3)
+    H = iterative_construction(
+        G,
+        1.0,
+        1e-6,
+        idc="multiplicative-weights",
+        distinguisher="noisy-graph",
+        rounding="random",
+        rng=0,
+    )
+    assert H.graph["privcut"]["idc"] == "multiplicative-weights"
+    assert all("weight" not in data for _, _, data in H.edges(data=True))
+
+
+def test_bad_options_are_refused():
+    G = nx.path_graph(5)
+    with pytest.raises(ValueError, match="distinguisher must be"):
+        iterative_construction(G, 1.0, 1e-6, distinguisher="svd")
+    with pytest.raises(ValueError, match="idc must be"):
+        iterative_construction(G, 1.0, 1e-6, idc="median")
+    with pytest.raises(ValueError, match="needs delta > 0"):
+        iterative_construction(G, 1.0, 0.0)
+    with pytest.raises(GraphInputError, match="undirected"):
+        iterative_construction(nx.DiGraph([(0, 1)]), 1.0, 1e-6)
+    with pytest.raises(ValueError, match="accountant must be"):
+        iterative_construction(G, 1.0, 1e-6, distinguisher="exponential", accountant="rdp")
