@@ -33,8 +33,7 @@ MECHANISMS = (
 
 
 def _demo(arguments: argparse.Namespace) -> int:
-    import networkx as nx
-
+    from privcut.datasets import load
     from privcut.evaluate import max_cut_error
     from privcut.privacy import check_epsilon
 
@@ -44,7 +43,7 @@ def _demo(arguments: argparse.Namespace) -> int:
     for name, module, claim in MECHANISMS:
         print(f"  {module + '.' + name:<40} {claim}")
 
-    karate = nx.Graph(nx.karate_club_graph().edges())  # friendships, without interaction counts
+    karate = load("karate")  # bundled: friendships, without interaction counts
     n, m = karate.number_of_nodes(), karate.number_of_edges()
     print(
         f"\nReleasing a synthetic graph of Zachary's karate club ({n} members, {m} "
@@ -121,9 +120,19 @@ def _write_atomically(path: str, text: str) -> None:
 
 
 def _read_graph(arguments: argparse.Namespace):
-    """The input edge list, with the public node list added when given."""
-    from privcut.datasets import read_edgelist
+    """The input graph: a bundled dataset or an edge list, with the public node list added
+    when given."""
+    from privcut.datasets import load, read_edgelist
 
+    if getattr(arguments, "dataset", None):
+        if arguments.input:
+            raise privcut.PrivcutError("give either an input edge list or --dataset, not both")
+        try:
+            return load(arguments.dataset)
+        except ValueError as error:
+            raise privcut.PrivcutError(str(error)) from None
+    if not arguments.input:
+        raise privcut.PrivcutError("give an input edge list or --dataset NAME")
     try:
         G = read_edgelist(arguments.input, directed=arguments.directed)
         nodes = None
@@ -153,10 +162,12 @@ def _edge_list(H, report: dict) -> str:
     ]
     isolated = [str(node) for node in H.nodes if H.degree(node) == 0]
     if isolated:
-        lines.append("# isolated nodes: " + " ".join(isolated))
+        lines.append("# nodes: " + json.dumps(isolated))
     weighted = report["rounding"] is None
+    separator = "," if any(" " in str(node) for node in H.nodes) else " "
     for u, v, weight in H.edges(data="weight"):
-        lines.append(f"{u} {v} {weight:.6g}" if weighted else f"{u} {v}")
+        fields = [str(u), str(v)] + ([f"{weight:.6g}"] if weighted else [])
+        lines.append(separator.join(fields))
     return "\n".join(lines) + "\n"
 
 
@@ -273,7 +284,10 @@ def _parser() -> argparse.ArgumentParser:
     synthesize = commands.add_parser(
         "synthesize", help="release a synthetic graph whose cuts match an edge-list graph"
     )
-    synthesize.add_argument("input", help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV)")
+    synthesize.add_argument(
+        "input", nargs="?", help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV)"
+    )
+    synthesize.add_argument("--dataset", help="a bundled graph instead of INPUT (see demo)")
     synthesize.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
     synthesize.add_argument("-o", "--output", required=True, help="edge list to write")
     synthesize.add_argument(

@@ -136,3 +136,20 @@ def test_synthesize_reports_bad_input_before_writing(tmp_path, capsys, content, 
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
     assert not output.exists()
+
+
+def test_synthesize_reads_a_bundled_dataset(tmp_path, capsys):
+    from privcut.datasets import read_edgelist
+
+    output = tmp_path / "davis.csv"
+    assert main(["synthesize", "--dataset", "davis", "--epsilon", "1", "-o", str(output)]) == 0
+    H = read_edgelist(output)
+    assert "Evelyn Jefferson" in H and H.number_of_nodes() <= 32
+    for arguments, message in (
+        (["--dataset", "enron"], "no bundled graph"),
+        ([str(output), "--dataset", "davis"], "not both"),
+        ([], "give an input edge list or --dataset"),
+    ):
+        with pytest.raises(SystemExit):
+            main(["synthesize", *arguments, "--epsilon", "1", "-o", str(tmp_path / "x.txt")])
+        assert message in capsys.readouterr().err

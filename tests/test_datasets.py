@@ -32,3 +32,37 @@ def test_reads_snap_and_csv_lists(tmp_path):
 def test_malformed_lines_name_the_line(tmp_path, text, message):
     with pytest.raises(GraphInputError, match=f"edges.txt:\\d+: .*{message}"):
         read_edgelist(write(tmp_path, text))
+
+
+def test_bundled_graphs_load_offline_with_provenance():
+    from privcut.datasets import load, names, provenance
+
+    assert names() == ["davis", "florentine", "karate", "les-miserables"]
+    karate = load("karate")
+    assert (karate.number_of_nodes(), karate.number_of_edges()) == (34, 78)
+    sizes = {name: (load(name).number_of_nodes(), load(name).number_of_edges()) for name in names()}
+    assert sizes["les-miserables"] == (77, 254) and sizes["florentine"] == (15, 20)
+    assert sizes["davis"] == (32, 89) and load("davis").has_edge("Evelyn Jefferson", "E1")
+    for name in names():
+        text = provenance(name)
+        assert "Source:" in text and "Licence:" in text and "NetworkX" in text
+    with pytest.raises(ValueError, match="no bundled graph 'enron'"):
+        load("enron")
+
+
+def test_declared_nodes_survive_without_edges(tmp_path):
+    G = read_edgelist(write(tmp_path, '# nodes: ["a", "z"]\na b\n'))
+    assert sorted(G.nodes) == ["a", "b", "z"] and G.degree("z") == 0
+    with pytest.raises(GraphInputError, match=r"edges.txt:2: '# nodes:' must be"):
+        read_edgelist(write(tmp_path, "a b\n# nodes: z\n"))
+
+
+def test_generators_record_their_public_groups():
+    from privcut.datasets import dense_gnp, planted_partition
+
+    G = planted_partition(4, 10, 0.9, 0.0, seed=3)
+    groups = G.graph["groups"]
+    assert all(groups[u] == groups[v] for u, v in G.edges())
+    assert (
+        dense_gnp(30, 0.5, seed=2).number_of_edges() == dense_gnp(30, 0.5, seed=2).number_of_edges()
+    )

@@ -50,6 +50,10 @@ measured, rank 16 already gives certificates within 1.2x at n = 1000-2000)."""
 SVD_TOL = 1e-3
 """Relative tolerance of the singular vectors that seed the spectral sweeps."""
 
+DENSE_SVD = 200
+"""Up to this size the singular vectors come from a dense SVD (exact, and robust to
+degenerate matrices where ARPACK fails)."""
+
 SWEEP_SIZES = 64
 """Prefix sizes (geometrically spaced) scored by the normalized spectral sweep."""
 
@@ -190,13 +194,25 @@ def _best_of(
     return max((local_improvement(A, rows) for rows in ranked[:keep]), key=lambda f: f[0])
 
 
+def _top_singular(
+    A: np.ndarray, k: int, generator: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """The top k left singular vectors (columns, by decreasing value) and values: dense for
+    small or zero matrices, else ARPACK, which stops when the residual is below tol * sigma,
+    so sigma_1 <= sigma_hat (1 + tol)."""
+    if min(A.shape) <= DENSE_SVD or not np.any(A):
+        U, sigma, _ = np.linalg.svd(A, full_matrices=False)
+        return U[:, :k], sigma[:k]
+    U, sigma, _ = svds(A, k=k, tol=SVD_TOL, random_state=int(generator.integers(2**31)))
+    order = np.argsort(-sigma)
+    return U[:, order], sigma[order]
+
+
 def _spectral(A: np.ndarray, generator: np.random.Generator) -> CutNormResult:
     k = min(2, min(A.shape) - 1)
-    U, sigma, _ = svds(A, k=k, tol=SVD_TOL, random_state=int(generator.integers(2**31)))
-    U = U[:, np.argsort(-sigma)]
+    U, sigma = _top_singular(A, k, generator)
     starts = [sign * U[:, j] > 0 for j in range(k) for sign in (1.0, -1.0)]
     value, S, T = _best_of(A, starts + _sweep_starts(A, U[:, 0]))
-    # ARPACK stops when the residual is below tol * sigma, so sigma_1 <= sigma_hat (1 + tol).
     top = float(sigma.max()) * (1.0 + SVD_TOL)
     bound = min(math.sqrt(A.shape[0] * A.shape[1]) * top, _mass_bound(A))
     return CutNormResult(value, S, T, max(bound, value), "spectral")
@@ -518,8 +534,7 @@ def normalized_cut_norm(
         return _scaled_exact(matrix, scale)
     generator = check_random_state(rng)
     k = min(2, min(matrix.shape) - 1)
-    U, sigma, _ = svds(matrix, k=k, tol=SVD_TOL, random_state=int(generator.integers(2**31)))
-    U = U[:, np.argsort(-sigma)]
+    U, sigma = _top_singular(matrix, k, generator)
     sizes = np.unique(np.geomspace(1, matrix.shape[0], SWEEP_SIZES).astype(int))
     starts = [sign * U[:, j] > 0 for j in range(k) for sign in (1.0, -1.0)]
     for order in (np.argsort(-U[:, 0]), np.argsort(U[:, 0])):

@@ -1,0 +1,171 @@
+"""Graphs to work with: bundled real graphs, edge-list reading, and generators.
+
+The bundled graphs (:func:`names`, :func:`load`) are small classics exported from
+NetworkX to plain edge lists in ``privcut/datasets/data/``, each headed by its
+provenance and licence (:func:`provenance`); they load offline.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from importlib import resources
+from pathlib import Path
+
+import networkx as nx
+
+from privcut.datasets.generators import dense_gnp, planted_partition, stochastic_block_model
+from privcut.exceptions import GraphInputError
+
+__all__ = [
+    "dense_gnp",
+    "load",
+    "names",
+    "planted_partition",
+    "provenance",
+    "read_edgelist",
+    "stochastic_block_model",
+]
+
+_NODES = "# nodes:"
+"""A comment declaring nodes (a JSON list) that belong to the graph even without edges."""
+
+
+def _bundled() -> dict[str, resources.abc.Traversable]:
+    folder = resources.files("privcut.datasets") / "data"
+    return {
+        entry.name.rsplit(".", 1)[0]: entry
+        for entry in folder.iterdir()
+        if entry.name.endswith((".txt", ".csv"))
+    }
+
+
+def names() -> list[str]:
+    """The bundled graphs.
+
+    Examples
+    --------
+    >>> names()
+    ['davis', 'florentine', 'karate', 'les-miserables']
+    """
+    return sorted(_bundled())
+
+
+def _entry(name: str):
+    bundled = _bundled()
+    if name not in bundled:
+        raise ValueError(f"no bundled graph {name!r}; choose one of {sorted(bundled)}")
+    return bundled[name]
+
+
+def load(name: str) -> nx.Graph:
+    """Load a bundled graph by name (node labels are strings, edges unweighted).
+
+    Examples
+    --------
+    >>> G = load("karate")
+    >>> G.number_of_nodes(), G.number_of_edges()
+    (34, 78)
+    """
+    with resources.as_file(_entry(name)) as path:
+        G = read_edgelist(path)
+    G.graph["name"] = name
+    return G
+
+
+def provenance(name: str) -> str:
+    """The provenance and licence note at the head of a bundled graph's file.
+
+    Examples
+    --------
+    >>> "Zachary" in provenance("karate")
+    True
+    """
+    lines = _entry(name).read_text(encoding="utf-8").splitlines()
+    return "\n".join(
+        line[2:] for line in lines if line.startswith("# ") and not line.startswith(_NODES)
+    )
+
+
+def read_edgelist(path: str | Path, *, directed: bool = False) -> nx.Graph:
+    """Read an edge list: one edge ``u v`` (whitespace) or ``u,v`` (comma) per line.
+
+    Lines starting with ``#`` or ``%`` and blank lines are skipped (SNAP headers),
+    except ``# nodes: [...]``, a JSON list of node labels that belong to the graph
+    even without edges (how privcut writes isolated nodes). A third column, if
+    present, is the edge weight and must lie in [0, 1]. Node labels are kept as
+    strings. Self-loops and duplicate edges are refused.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    directed : bool, default False
+        Build a DiGraph.
+
+    Returns
+    -------
+    networkx.Graph or networkx.DiGraph
+
+    Raises
+    ------
+    GraphInputError
+        Naming the file, the line and what is wrong with it.
+    FileNotFoundError
+        If the file does not exist.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+    ...     _ = f.write("# a SNAP header\\n1 2\\n2 3\\n")
+    >>> sorted(read_edgelist(f.name).edges())
+    [('1', '2'), ('2', '3')]
+    >>> os.remove(f.name)
+    """
+    path = Path(path)
+    G = nx.DiGraph() if directed else nx.Graph()
+    with path.open(newline="") as handle:
+        for number, line in enumerate(handle, start=1):
+            text = line.strip()
+            if text.startswith(_NODES):
+                G.add_nodes_from(_declared_nodes(text, path, number))
+                continue
+            if not text or text[0] in "#%":
+                continue
+            fields = next(csv.reader([text])) if "," in text else text.split()
+            fields = [field.strip() for field in fields]
+            if len(fields) not in (2, 3) or not all(fields):
+                raise GraphInputError(
+                    f"{path}:{number}: expected 'u v' or 'u v weight' (or comma-separated), "
+                    f"got {text!r}"
+                )
+            u, v = fields[0], fields[1]
+            if u == v:
+                raise GraphInputError(f"{path}:{number}: self-loop {u!r}; remove it")
+            if G.has_edge(u, v):
+                raise GraphInputError(f"{path}:{number}: duplicate edge ({u!r}, {v!r})")
+            weight = 1.0
+            if len(fields) == 3:
+                try:
+                    weight = float(fields[2])
+                except ValueError:
+                    raise GraphInputError(
+                        f"{path}:{number}: weight {fields[2]!r} is not a number"
+                    ) from None
+                if not 0.0 <= weight <= 1.0:
+                    raise GraphInputError(
+                        f"{path}:{number}: weight {weight} is outside [0, 1]; rescale the weights"
+                    )
+            G.add_edge(u, v, weight=weight)
+    return G
+
+
+def _declared_nodes(text: str, path: Path, number: int) -> list[str]:
+    try:
+        nodes = json.loads(text[len(_NODES) :])
+    except json.JSONDecodeError:
+        nodes = None
+    if not isinstance(nodes, list):
+        raise GraphInputError(f"{path}:{number}: '# nodes:' must be followed by a JSON list")
+    return [str(node) for node in nodes]
