@@ -28,8 +28,9 @@ Distinguishers (each returns a cut (S, T) as two 0/1 vectors):
     the worst cut of ``z - H_t`` by the cut-norm oracle: post-processing, so rounds
     cost only their check.
 ``"exact"``
-    The exact cut norm of ``A - H_t``: not private, for research only; refused
-    unless ``allow_nonprivate=True`` and labelled in the report.
+    The cut-norm search on ``A - H_t`` itself (exact enumeration up to 20 nodes, else
+    the better of the spectral and low-rank methods): not private, for research only;
+    refused unless ``allow_nonprivate=True`` and labelled in the report.
 """
 
 from __future__ import annotations
