@@ -115,8 +115,8 @@ class _Projection:
     twice). The dual's gradient is the constraint violation (Danskin).
     """
 
-    def __init__(self, centre: np.ndarray, z: np.ndarray, directed: bool):
-        self.centre, self.z, self.directed = centre, z, directed
+    def __init__(self, centre: np.ndarray, directed: bool):
+        self.centre, self.directed = centre, directed
         self.half = 0.5 if directed else 0.25  # sum over pairs = this x the matrix norm
 
     def primal(self, constraints: _Constraints, mu: np.ndarray) -> np.ndarray:
@@ -171,7 +171,7 @@ def size_scale(n: int) -> np.ndarray:
 
 
 def _separate(
-    B: np.ndarray, oracle: str, levels: np.ndarray, generator: np.random.Generator
+    B: np.ndarray, oracle: str, levels: np.ndarray | None, generator: np.random.Generator
 ) -> CutNormResult:
     """The oracle's worst cut of B: scaled by size (``"spectral"``) or plain
     (``"alon-naor"``, the low-rank Alon–Naor solver); exact enumeration for at most
@@ -183,7 +183,7 @@ def _separate(
 
 
 def _threshold(
-    noisy: NoisyGraph, oracle: str, levels: np.ndarray, generator: np.random.Generator
+    noisy: NoisyGraph, oracle: str, levels: np.ndarray | None, generator: np.random.Generator
 ) -> float:
     """The oracle's value on fresh noise of the same law (median of a few draws): the
     typical ``||z - A||`` as the oracle sees it, computed without the data."""
@@ -240,9 +240,11 @@ def _check_options(oracle: str, rounding: str | None, max_iterations: int) -> No
         raise ValueError(f"oracle must be one of {ORACLES}, got {oracle!r}")
     if rounding not in ROUNDINGS:
         raise ValueError(f"rounding must be 'random' or None, got {rounding!r}")
-    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int):
-        raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
-    if max_iterations < 1:
+    if (
+        isinstance(max_iterations, bool)
+        or not isinstance(max_iterations, int)
+        or max_iterations < 1
+    ):
         raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
 
 
@@ -251,7 +253,7 @@ def _consistent_weights(
     centre: np.ndarray,
     tau: float,
     oracle: str,
-    levels: np.ndarray,
+    levels: np.ndarray | None,
     max_iterations: int,
     generator: np.random.Generator,
     progress: bool,
@@ -259,7 +261,7 @@ def _consistent_weights(
 ) -> tuple[np.ndarray, dict]:
     """Cutting planes: separate ``x - z``, add the violated cut, re-project ``centre``."""
     z = noisy.matrix
-    projection = _Projection(centre, z, noisy.directed)
+    projection = _Projection(centre, noisy.directed)
     constraints = _Constraints(z.shape[0])
     mu = np.zeros(0)
     x = projection.primal(constraints, mu)
@@ -280,7 +282,7 @@ def _consistent_weights(
         start = time.perf_counter()
         sign = 1.0 if residual[np.ix_(found.S, found.T)].sum() > 0 else -1.0
         del residual
-        level = tau * levels[found.S.size - 1, found.T.size - 1]
+        level = tau if levels is None else tau * levels[found.S.size - 1, found.T.size - 1]
         if not constraints.add(found.S, found.T, sign, level, z):
             break  # a cut already at its multiplier cap: tau is infeasible there
         mu = projection.solve(constraints, np.append(mu, 0.0))
@@ -330,7 +332,7 @@ def synthetic_from_noisy(
     timings = {"noise": 0.0, "threshold": 0.0, "oracle": 0.0, "solver": 0.0}
     start = time.perf_counter()
     n = len(noisy.nodes)
-    levels = size_scale(n) if oracle == "spectral" else np.ones((n, n))
+    levels = size_scale(n) if oracle == "spectral" else None
     if tau is None:
         tau = _threshold(noisy, oracle, levels, generator)
     timings["threshold"] = time.perf_counter() - start
