@@ -84,6 +84,10 @@ class PowerMethod:
     def __init__(self, adjacency, n: int, iterations: int = POWER_ITERATIONS):
         self.adjacency, self.n, self.iterations = adjacency, n, iterations
 
+    def cost(self, epsilon0: float) -> dict:
+        """Privacy cost of one call: Gaussian steps totalling epsilon0^2 / 2 zCDP."""
+        return {"rho": epsilon0**2 / 2.0, "iterations": self.iterations}
+
     def __call__(self, construction, epsilon0: float, generator) -> tuple:
         H = construction.matrix()
         rho = epsilon0**2 / 2.0 / self.iterations
@@ -117,6 +121,10 @@ class Exponential:
             self.S = (generator.random((family_size, n)) < 0.5).astype(float)
             self.T = (generator.random((family_size, n)) < 0.5).astype(float)
 
+    def cost(self, epsilon0: float) -> dict:
+        """Privacy cost of one call: the exponential mechanism, (epsilon0, 0)-DP."""
+        return {"epsilon": epsilon0, "candidates": len(self.S)}
+
     def F(self, epsilon: float, gamma: float) -> float:
         """Def. 7.1's F(epsilon) within the family: ``2 D (ln K + ln(1/gamma)) / epsilon``."""
         return 2.0 * SENSITIVITY * (math.log(len(self.S)) + math.log(1.0 / gamma)) / epsilon
@@ -135,8 +143,16 @@ class CutNormSearch:
 
     reads_data = False
 
-    def __init__(self, matrix: np.ndarray, name: str):
+    def __init__(self, matrix: np.ndarray, name: str, epsilon: float = 0.0):
         self.matrix, self.name, self.private = matrix, name, name == "noisy-graph"
+        self.epsilon = epsilon
+
+    def cost(self, epsilon0: float) -> dict:
+        """Privacy cost of one call: none (post-processing of the randomized response,
+        paid once), or not private at all for the exact search."""
+        if self.private:
+            return {"epsilon": 0.0, "randomized response, once": self.epsilon}
+        return {"private": False}
 
     def __call__(self, construction, epsilon0: float, generator) -> tuple:
         found = cut_norm(self.matrix - construction.matrix(), certify=False, rng=generator)
@@ -297,7 +313,7 @@ def _distinguisher(name, G, adjacency, n, rr_epsilon, family_size, generator):
     if name == "exponential":
         return Exponential(adjacency, n, int(family_size), generator)
     if name == "noisy-graph":
-        return CutNormSearch(noisy_graph(G, rr_epsilon, rng=generator).matrix, name)
+        return CutNormSearch(noisy_graph(G, rr_epsilon, rng=generator).matrix, name, rr_epsilon)
     return CutNormSearch(adjacency.toarray(), name)
 
 
@@ -316,6 +332,7 @@ def _report(
         "delta": delta,
         "beta": beta,
         "distinguisher": search.name,
+        "distinguisher_cost_per_round": search.cost(ic.epsilon0),
         "idc": idc,
         "accountant": ic.accountant,
         "alpha": ic.alpha,

@@ -168,6 +168,7 @@ def _paper(bound, epsilon, delta, sensitivity, k, beta, alpha) -> Calibration:
     def sigma(a: float) -> float:
         return 1000.0 * sensitivity * math.sqrt(bound(a)) * log_terms / epsilon
 
+    given = alpha is not None
     if alpha is None:  # eq. (3): alpha = 3000 sqrt(B(alpha)) log(4/delta) log(k/beta) / epsilon
         alpha = _solve_increasing(
             lambda a: a - 3.0 * sigma(a) * math.log(max(k, 2) / beta), 1e-6, 1.0
@@ -176,7 +177,9 @@ def _paper(bound, epsilon, delta, sensitivity, k, beta, alpha) -> Calibration:
     if not 4.0 * alpha / 3.0 <= threshold <= 2.0 * alpha:
         raise ValueError(
             f"Thm 4.9 needs T = {threshold:.4g} in [4 alpha / 3, 2 alpha] = "
-            f"[{4 * alpha / 3:.4g}, {2 * alpha:.4g}]; leave alpha=None to solve eq. (3)"
+            f"[{4 * alpha / 3:.4g}, {2 * alpha:.4g}], which fails for "
+            f"{'this alpha' if given else 'the alpha of eq. (3)'} (max_queries={k}, "
+            f"beta={beta}); use calibration='tight', or more queries or a smaller beta"
         )
     noise = Noise("discrete_laplace", sigma(alpha))
     return Calibration(

@@ -100,6 +100,13 @@ def test_release_reports_its_rounds_and_stays_within_the_measured_range(distingu
     assert 1 <= report["rounds"] <= report["max_rounds"]
     assert report["updates"] == sum(r["updated"] for r in report["rounds_log"])
     assert report["budget"]["edge count"] == pytest.approx(0.1)
+    cost = report["distinguisher_cost_per_round"]
+    if distinguisher == "power-method":
+        assert cost["rho"] == pytest.approx(report["epsilon0"] ** 2 / 2)
+    elif distinguisher == "exponential":
+        assert cost["epsilon"] == report["epsilon0"]
+    else:
+        assert cost["epsilon"] == 0.0 and report["budget"]["randomized response"] > 0
     assert list(H.nodes) == list(G.nodes)
     assert all(0.0 < w <= 1.0 for _, _, w in H.edges(data="weight"))
     assert max_cut_error(G, H, rng=0).lower <= report["alpha"]
