@@ -240,6 +240,15 @@ def _cuts(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _add_seed(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed the randomness (reproducible, not private; default secure)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="privcut",
@@ -249,12 +258,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = commands.add_parser("demo", help="show what privcut can do on a bundled graph")
     demo.add_argument("--epsilon", type=float, default=1.0, help="privacy parameter (default 1)")
-    demo.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="seed the randomness (reproducible, not private; default secure)",
-    )
+    _add_seed(demo)
     demo.set_defaults(run=_demo)
     cuts = commands.add_parser(
         "cuts", help="privately answer a file of cut queries on an edge-list graph"
@@ -273,12 +277,7 @@ def _parser() -> argparse.ArgumentParser:
         choices=["auto", "per-query", "workload", "noisy-graph", "blocks", "optimized"],
     )
     cuts.add_argument("--directed", action="store_true", help="read the edges as directed")
-    cuts.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="seed the randomness (reproducible, not private; default secure)",
-    )
+    _add_seed(cuts)
     cuts.add_argument("-o", "--output", help="write the JSON answers here (default stdout)")
     cuts.set_defaults(run=_cuts)
     synthesize = commands.add_parser(
@@ -313,12 +312,7 @@ def _parser() -> argparse.ArgumentParser:
     synthesize.add_argument("--directed", action="store_true", help="read the edges as directed")
     synthesize.add_argument("--report", help="write the release's report here as JSON")
     synthesize.add_argument("--quiet", action="store_true", help="no progress bar or summary")
-    synthesize.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="seed the randomness (reproducible, not private; default secure)",
-    )
+    _add_seed(synthesize)
     synthesize.set_defaults(run=_synthesize)
     return parser
 

@@ -31,7 +31,6 @@ from privcut.linear.online import (
     IDCS,
     Calibration,
     SparseVector,
-    _check_count,
     _warn_exhausted,
     calibrate,
     read_state,
@@ -40,7 +39,7 @@ from privcut.linear.online import (
 from privcut.linear.size import check_share
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_positive
+from privcut.privacy.validation import check_count, check_positive
 
 __all__ = ["CutOracle"]
 
@@ -256,7 +255,7 @@ class CutOracle:
             check_delta(delta),
             check_beta(beta),
         )
-        self.max_queries = _check_count(max_queries, "max_queries")
+        self.max_queries = check_count(max_queries, "max_queries")
         if idc not in IDCS:
             raise ValueError(f"idc must be one of {IDCS}, got {idc!r}")
         if max_edges is not None:

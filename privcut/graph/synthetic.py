@@ -42,7 +42,7 @@ from privcut.graph.noisy import NoisyGraph, _noise_into, noisy_graph
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import check_beta
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_positive
+from privcut.privacy.validation import check_count, check_positive
 
 __all__ = ["size_scale", "synthetic_from_noisy", "synthetic_graph"]
 
@@ -240,12 +240,7 @@ def _check_options(oracle: str, rounding: str | None, max_iterations: int) -> No
         raise ValueError(f"oracle must be one of {ORACLES}, got {oracle!r}")
     if rounding not in ROUNDINGS:
         raise ValueError(f"rounding must be 'random' or None, got {rounding!r}")
-    if (
-        isinstance(max_iterations, bool)
-        or not isinstance(max_iterations, int)
-        or max_iterations < 1
-    ):
-        raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
+    check_count(max_iterations, "max_iterations")
 
 
 def _consistent_weights(

@@ -33,6 +33,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from privcut.linear.online import solve_increasing
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.calibration import zcdp_budget
 
@@ -132,16 +133,8 @@ class IterativeConstruction:
         return noise.max_error(rounds, self.beta / 2.0)
 
     def _solve_alpha(self) -> float:
-        """The smallest alpha with alpha >= 4 eta(B(alpha / 2)) (bisection on log alpha)."""
-        low, high = 1e-6, 1.0
-        while high < 4.0 * self._eta(high):
-            high *= 2.0
-        for _ in range(200):
-            middle = math.sqrt(low * high)
-            low, high = (middle, high) if middle < 4.0 * self._eta(middle) else (low, middle)
-            if high / low < 1.0 + 1e-9:
-                break
-        return high
+        """The smallest alpha with alpha >= 4 eta(B(alpha / 2)) (increasing in alpha)."""
+        return solve_increasing(lambda alpha: alpha - 4.0 * self._eta(alpha), 1e-6, 1.0)
 
     def run(
         self,

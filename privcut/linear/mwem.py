@@ -17,14 +17,9 @@ from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import Noise, check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.selection import exponential_mechanism
+from privcut.privacy.validation import check_count
 
 __all__ = ["mwem"]
-
-
-def _check_rounds(rounds: object) -> int:
-    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
-        raise ValueError(f"rounds must be a positive integer, got {rounds!r}")
-    return int(rounds)
 
 
 def mwem(
@@ -93,7 +88,7 @@ def mwem(
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
-    rounds = _check_rounds(rounds)
+    rounds = check_count(rounds, "rounds")
     n, count_epsilon = count_budget(n, count_share, epsilon)
     query = as_query_matrix(F)
     h = check_histogram(h, query.m)

@@ -55,7 +55,6 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -66,12 +65,14 @@ from privcut.linear.size import SizeEstimate, count_budget, dataset_size
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.calibration import zcdp_budget
 from privcut.privacy.random import RandomState, check_random_state
+from privcut.privacy.validation import check_count
 
 __all__ = [
     "Calibration",
     "OnlineRelease",
     "OracleExhaustedWarning",
     "calibrate",
+    "solve_increasing",
 ]
 
 CALIBRATIONS = ("tight", "paper")
@@ -142,8 +143,15 @@ class Calibration:
         return cls(**state)
 
 
-def _solve_increasing(function: Callable[[float], float], low: float, high: float) -> float:
-    """The root of an increasing function of alpha, by bisection on log alpha."""
+def solve_increasing(function: Callable[[float], float], low: float, high: float) -> float:
+    """The smallest alpha >= low (to relative 1e-9) where an increasing function of alpha
+    is >= 0, by doubling ``high`` and bisecting on log alpha.
+
+    Examples
+    --------
+    >>> round(solve_increasing(lambda a: a * a - 2.0, 1e-6, 1.0), 6)
+    1.414214
+    """
     while function(high) < 0.0:
         high *= 2.0
     for _ in range(200):
@@ -170,7 +178,7 @@ def _paper(bound, epsilon, delta, sensitivity, k, beta, alpha) -> Calibration:
 
     given = alpha is not None
     if alpha is None:  # eq. (3): alpha = 3000 sqrt(B(alpha)) log(4/delta) log(k/beta) / epsilon
-        alpha = _solve_increasing(
+        alpha = solve_increasing(
             lambda a: a - 3.0 * sigma(a) * math.log(max(k, 2) / beta), 1e-6, 1.0
         )
     threshold = 4.0 * sigma(alpha) * math.log(2.0 * k / beta)
@@ -516,7 +524,7 @@ class OnlineRelease:
         rng: RandomState = None,
     ) -> None:
         epsilon, delta, beta = check_epsilon(epsilon), check_delta(delta), check_beta(beta)
-        max_queries = _check_count(max_queries, "max_queries")
+        max_queries = check_count(max_queries, "max_queries")
         if idc not in IDCS:
             raise ValueError(f"idc must be one of {IDCS}, got {idc!r}")
         n, count_epsilon = count_budget(n, count_share, epsilon)
@@ -570,12 +578,6 @@ class OnlineRelease:
             if updated:
                 self.idc.update(vector, value)
             return value
-
-
-def _check_count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def _warn_exhausted() -> None:

@@ -20,7 +20,7 @@ from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.selection import exponential_mechanism
-from privcut.privacy.validation import check_positive
+from privcut.privacy.validation import check_count, check_positive
 
 __all__ = ["MAX_CANDIDATES", "small_db"]
 
@@ -104,8 +104,7 @@ def small_db(
     query = as_query_matrix(F)
     if size is None:
         size = max(1, math.ceil(math.log(max(query.k, 2)) / alpha**2))
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-        raise ValueError(f"size must be a positive integer, got {size!r}")
+    size = check_count(size, "size")
     count = math.comb(query.m + size - 1, size)
     if count > MAX_CANDIDATES:
         raise ValueError(

@@ -62,6 +62,19 @@ def check_positive(value: object, name: str) -> float:
     return number
 
 
+def check_count(value: object, name: str) -> int:
+    """Return ``value`` as an int after checking it is an integer >= 1 (not a bool).
+
+    Examples
+    --------
+    >>> check_count(3, "rounds")
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
 def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
     """Validate a privacy parameter epsilon: a finite float > 0.
 
