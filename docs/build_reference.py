@@ -44,9 +44,10 @@ PUBLIC = {
         "OnlineRelease",
         "IterativeConstruction",
     ],
+    "privcut.graph": ["plan_measurements", "MeasurementPlan", "synthetic_from_noisy"],
     "privcut.audit": ["audit", "neighbouring_graphs"],
     "privcut.datasets": ["names", "load", "provenance", "read_edgelist"],
-    "privcut.evaluate": ["cut_errors", "max_cut_error", "random_cuts"],
+    "privcut.evaluate": ["cut_errors", "max_cut_error", "random_cuts", "WorkloadClasses"],
 }
 """The public API of ../shared/API.md (and a few additions), by module."""
 

@@ -171,33 +171,70 @@ def _edge_list(H, report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _read_groups(path: str) -> dict[str, str]:
+    """A public partition from lines ``node group`` (or ``node,group``; ``#`` comments)."""
+    try:
+        text = Path(path).read_text()
+    except OSError as error:
+        raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
+    groups = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        fields = [f.strip() for f in content.split(",")] if "," in content else content.split()
+        if len(fields) != 2 or not all(fields):
+            raise privcut.PrivcutError(f"{path}:{number}: expected 'node group', got {line!r}")
+        if fields[0] in groups:
+            raise privcut.PrivcutError(f"{path}:{number}: node {fields[0]!r} is listed twice")
+        groups[fields[0]] = fields[1]
+    return groups
+
+
+def _measurements(arguments: argparse.Namespace) -> str | list[str] | None:
+    if arguments.measurements is None:
+        return "auto" if arguments.groups else None
+    if arguments.measurements == "auto":
+        return "auto"
+    return [name.strip() for name in arguments.measurements.split(",")]
+
+
 def _synthesize(arguments: argparse.Namespace) -> int:
     from privcut.privacy import check_epsilon
 
     epsilon = check_epsilon(arguments.epsilon)
     G = _read_graph(arguments)
+    groups = _read_groups(arguments.groups) if arguments.groups else None
     rounding = None if arguments.rounding == "none" else arguments.rounding
-    H = privcut.synthetic_graph(
-        G,
-        epsilon,
-        oracle=arguments.oracle,
-        rounding=rounding,
-        beta=arguments.beta,
-        integer_weights=not arguments.weighted,
-        rng=arguments.seed,
-        progress=not arguments.quiet,
-    )
+    try:
+        H = privcut.synthetic_graph(
+            G,
+            epsilon,
+            oracle=arguments.oracle,
+            rounding=rounding,
+            measurements=_measurements(arguments),
+            groups=groups,
+            beta=arguments.beta,
+            integer_weights=not arguments.weighted,
+            rng=arguments.seed,
+            progress=not arguments.quiet,
+        )
+    except ValueError as error:  # option errors, raised before the graph is read
+        raise privcut.PrivcutError(str(error)) from None
     report = H.graph["privcut"]
     _write_atomically(arguments.output, _edge_list(H, report))
     if arguments.report:
         _write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
     if not arguments.quiet:
+        shares = ", ".join(f"{m['name']} {m['share']:.0%}" for m in report["measurements"])
         print(
             f"wrote {H.number_of_edges()} edges on {H.number_of_nodes()} nodes to "
-            f"{arguments.output}: ({epsilon:g}, 0)-DP; every cut within "
-            f"{report['cut_error_bound']:.6g} with probability {1 - report['beta']:g}",
+            f"{arguments.output}: ({epsilon:g}, 0)-DP ({shares}); with probability "
+            f"{1 - report['beta']:g} each:",
             file=sys.stderr,
         )
+        for name, bound in report["workload_bounds"].items():
+            print(f"  {name:<14} error <= {bound['bound']:.6g} ({bound['from']})", file=sys.stderr)
     return 0
 
 
@@ -293,6 +330,15 @@ def _parser() -> argparse.ArgumentParser:
         "--nodes",
         help="file with the public node set, one label per line (default: the nodes that "
         "appear in the edge list, which are then treated as public)",
+    )
+    synthesize.add_argument(
+        "--measurements",
+        help="'auto' or a comma list from edge-count, degrees, blocks, randomized-response "
+        "(default: randomized response alone, or 'auto' with --groups)",
+    )
+    synthesize.add_argument(
+        "--groups",
+        help="file with a PUBLIC partition, 'node group' per line, for the blocks measurement",
     )
     synthesize.add_argument("--oracle", default="spectral", choices=["spectral", "alon-naor"])
     synthesize.add_argument(

@@ -153,3 +153,59 @@ def test_synthesize_reads_a_bundled_dataset(tmp_path, capsys):
         with pytest.raises(SystemExit):
             main(["synthesize", *arguments, "--epsilon", "1", "-o", str(tmp_path / "x.txt")])
         assert message in capsys.readouterr().err
+
+
+def test_synthesize_with_public_groups_reports_bounds_per_class(tmp_path, capsys):
+    import json
+
+    from privcut.datasets import planted_partition, read_edgelist
+
+    G = planted_partition(4, 10, 0.5, 0.05, seed=3)
+    edges, groups = tmp_path / "g.txt", tmp_path / "groups.txt"
+    edges.write_text("".join(f"{u} {v}\n" for u, v in G.edges()))
+    groups.write_text(
+        "# node group\n" + "".join(f"{v},{g}\n" for v, g in G.graph["groups"].items())
+    )
+    output, report = tmp_path / "h.txt", tmp_path / "h.json"
+    command = ["synthesize", str(edges), "--epsilon", "1", "--seed", "0", "--groups", str(groups)]
+    assert main([*command, "-o", str(output), "--report", str(report)]) == 0
+    details = json.loads(report.read_text())
+    assert [m["name"] for m in details["measurements"]][-1] == "randomized-response"
+    assert "between-group" in details["workload_bounds"]
+    err = capsys.readouterr().err
+    assert "between-group" in err and "blocks" in err
+    assert read_edgelist(output).number_of_edges() > 0
+
+
+@pytest.mark.parametrize(
+    ("groups", "extra", "message"),
+    [
+        ("0 a\n1\n", [], "groups.txt:2: expected 'node group'"),
+        ("0 a\n0 b\n", [], "listed twice"),
+        ("0 a\n", [], "no group for"),
+        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count,blocs"], "distinct names"),
+        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count"], "add it to measurements"),
+    ],
+)
+def test_synthesize_reports_bad_groups_before_writing(tmp_path, capsys, groups, extra, message):
+    edges, path = tmp_path / "g.txt", tmp_path / "groups.txt"
+    edges.write_text("0 1\n1 2\n")
+    path.write_text(groups)
+    output = tmp_path / "h.txt"
+    with pytest.raises(SystemExit) as exit_info:
+        main(
+            [
+                "synthesize",
+                str(edges),
+                "--epsilon",
+                "1",
+                "-o",
+                str(output),
+                "--groups",
+                str(path),
+                *extra,
+            ]
+        )
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not output.exists()

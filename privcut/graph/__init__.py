@@ -9,6 +9,7 @@ from privcut.graph.cutnorm import (
     normalized_cut_norm,
 )
 from privcut.graph.cuts import cut_queries, cut_value, rank1_queries
+from privcut.graph.measurements import MeasurementPlan, plan_measurements
 from privcut.graph.noisy import NoisyGraph, noisy_graph
 from privcut.graph.oracle import CutOracle
 from privcut.graph.synthetic import synthetic_from_noisy, synthetic_graph
@@ -21,6 +22,7 @@ __all__ = [
     "CutOracle",
     "CutWorkload",
     "EdgeUniverse",
+    "MeasurementPlan",
     "NoisyGraph",
     "answer_cuts",
     "check_graph",
@@ -31,6 +33,7 @@ __all__ = [
     "local_improvement",
     "noisy_graph",
     "normalized_cut_norm",
+    "plan_measurements",
     "rank1_queries",
     "synthetic_from_noisy",
     "synthetic_graph",

@@ -52,7 +52,8 @@ from privcut.graph.oracle import (
     _PairConstruction,
     _private_adjacency,
 )
-from privcut.graph.synthetic import _graph, _round
+from privcut.graph.rounding import independent_rounding
+from privcut.graph.synthetic import _graph
 from privcut.linear.idc import MultiplicativeWeights
 from privcut.linear.iterative import IterativeConstruction
 from privcut.linear.size import check_share
@@ -299,8 +300,9 @@ def iterative_construction(
         generator,
     )
     x = np.clip(construction.matrix(), 0.0, 1.0)
-    rounded = _round(x, False, generator) if rounding == "random" else None
-    H = _graph(universe, x, rounded)
+    rows, columns = universe.pair_index()
+    rounded = independent_rounding(x, False, generator) if rounding == "random" else None
+    H = _graph(universe, x[rows, columns], None if rounded is None else rounded[rows, columns])
     H.graph["privcut"] = _report(
         search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, started, universe.nodes
     )

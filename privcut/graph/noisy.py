@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.universe import EdgeUniverse
@@ -122,6 +123,17 @@ def _noise_into(
         diagonal += diagonal.T.copy()
 
 
+def check_weights(adjacency: sp.csr_array, integer_weights: bool) -> sp.csr_array:
+    """The adjacency matrix, or GraphInputError if ``integer_weights`` is declared and a
+    weight is not 0 or 1 (before any noise is drawn)."""
+    if integer_weights and not np.all(np.isin(adjacency.data, (0.0, 1.0))):
+        raise GraphInputError(
+            "the graph has weights other than 0 and 1; pass integer_weights=False to release "
+            "it with continuous Laplace noise"
+        )
+    return adjacency
+
+
 def noisy_graph(
     G: nx.Graph, epsilon: float, *, integer_weights: bool = True, rng: RandomState = None
 ) -> NoisyGraph:
@@ -170,12 +182,7 @@ def noisy_graph(
     """
     epsilon = check_epsilon(epsilon)
     universe = EdgeUniverse.of(G)
-    adjacency = universe.adjacency(G).tocoo()
-    if integer_weights and not np.all(np.isin(adjacency.data, (0.0, 1.0))):
-        raise GraphInputError(
-            "the graph has weights other than 0 and 1; pass integer_weights=False to release "
-            "it with continuous Laplace noise"
-        )
+    adjacency = check_weights(universe.adjacency(G), integer_weights).tocoo()
     noise = Noise("discrete_laplace" if integer_weights else "laplace", 1.0 / epsilon)
     generator = check_random_state(rng)
     matrix = np.zeros((universe.n, universe.n))

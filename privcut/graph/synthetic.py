@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -38,7 +39,17 @@ from scipy.special import gammaln
 from tqdm.auto import tqdm
 
 from privcut.graph.cutnorm import MAX_EXACT, CutNormResult, cut_norm, normalized_cut_norm
-from privcut.graph.noisy import NoisyGraph, _noise_into, noisy_graph
+from privcut.graph.measurements import (
+    Measured,
+    Partition,
+    class_bounds,
+    edge_count_upper,
+    fit_targets,
+    measure,
+    plan_measurements,
+)
+from privcut.graph.noisy import NoisyGraph, _noise_into
+from privcut.graph.rounding import dependent_rounding, independent_rounding, rounding_bound
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import check_beta
 from privcut.privacy.random import RandomState, check_random_state
@@ -64,6 +75,20 @@ THRESHOLD_DRAWS = 5
 THRESHOLD_CUTOFF nodes, where the value concentrates)."""
 
 THRESHOLD_CUTOFF = 300
+
+EQUALITY_STEPS = 200
+"""L-BFGS-B iterations for the first fit of the equality constraints (degrees)."""
+
+BALANCE_SWEEPS = 30
+"""Most Jacobi sweeps over the equality families before the dual solve."""
+
+BALANCE_TOLERANCE = 1e-6
+"""Stop the sweeps once no equality is off by more than this (in edges)."""
+
+FIT_STEPS = 50
+"""Bisection steps of the final per-group shift that makes block sums exact."""
+
+FIT_TOLERANCE = 1e-9
 
 
 @dataclass
@@ -105,25 +130,80 @@ class _Constraints:
         return True
 
 
+class _BlockSums:
+    """Each block pair's pair-weight sum equals its target (``blocks``, public groups)."""
+
+    def __init__(self, partition: Partition, targets: np.ndarray):
+        self.partition, self.targets, self.size = partition, targets, partition.size
+        self.index = partition.expand(np.arange(partition.size))
+
+    def shift(self, multipliers: np.ndarray) -> np.ndarray:
+        return multipliers[self.index]
+
+    def sums(self, x: np.ndarray) -> np.ndarray:
+        return self.partition.block_sums(x)
+
+
+class _TotalSum:
+    """The pair weights sum to the target edge count."""
+
+    size = 1
+
+    def __init__(self, target: float, directed: bool):
+        self.targets, self.directed = np.array([target]), directed
+
+    def shift(self, multipliers: np.ndarray) -> float:
+        return float(multipliers[0])
+
+    def sums(self, x: np.ndarray) -> np.ndarray:
+        return np.array([x.sum() / (1.0 if self.directed else 2.0)])
+
+
+class _DegreeSums:
+    """Every node's weighted degree (out- then in-degree for a DiGraph) equals its target."""
+
+    def __init__(self, targets: np.ndarray, directed: bool):
+        self.targets, self.directed, self.size = targets, directed, targets.size
+        self.n = targets.size // 2 if directed else targets.size
+
+    def shift(self, multipliers: np.ndarray) -> np.ndarray:
+        if self.directed:
+            return multipliers[: self.n, None] + multipliers[None, self.n :]
+        return multipliers[:, None] + multipliers[None, :]
+
+    def sums(self, x: np.ndarray) -> np.ndarray:
+        degrees = x.sum(axis=1)
+        return np.concatenate([degrees, x.sum(axis=0)]) if self.directed else degrees
+
+
 class _Projection:
     """The projection of ``centre`` onto the constraints found so far, through its dual.
 
     For pair weights x (each unordered pair once), the Lagrangian
-    ``sum_p (x_p - c_p)^2 / 2 + sum_k mu_k (s_k <a_k, x - z> - tau_k)`` is minimised over
-    the box by ``x = clip(c - sum_k mu_k s_k a_k)``; in matrix form ``a_k`` is
+    ``sum_p (x_p - c_p)^2 / 2 + sum_e lambda_e (<b_e, x> - t_e)
+    + sum_k mu_k (s_k <a_k, x - z> - tau_k)`` is minimised over the box by
+    ``x = clip(c - sum_e lambda_e b_e - sum_k mu_k s_k a_k)``; in matrix form ``a_k`` is
     ``1_S 1_T^T`` plus its transpose for undirected graphs (a pair inside S n T counts
-    twice). The dual's gradient is the constraint violation (Danskin).
+    twice), and the equality rows ``b_e`` (block sums, the total, degrees) are structured
+    shifts. Equality multipliers are free, cut multipliers non-negative; all are capped at
+    MAX_MULTIPLIER (an exact l1 penalty if the constraints cannot all hold). The dual's
+    gradient is the constraint residual (Danskin).
     """
 
-    def __init__(self, centre: np.ndarray, directed: bool):
-        self.centre, self.directed = centre, directed
+    def __init__(self, centre: np.ndarray, directed: bool, equalities: tuple = ()):
+        self.centre, self.directed, self.equalities = centre, directed, equalities
         self.half = 0.5 if directed else 0.25  # sum over pairs = this x the matrix norm
+        self.fixed = sum(family.size for family in equalities)
 
-    def primal(self, constraints: _Constraints, mu: np.ndarray) -> np.ndarray:
-        weights = mu * constraints.signs
+    def primal(self, constraints: _Constraints, multipliers: np.ndarray) -> np.ndarray:
+        weights = multipliers[self.fixed :] * constraints.signs
         shift = (constraints.rows * weights) @ constraints.columns.T
-        if not self.directed:
+        if not self.directed and len(constraints):
             shift += shift.T
+        start = 0
+        for family in self.equalities:
+            shift += family.shift(multipliers[start : start + family.size])
+            start += family.size
         x = np.subtract(self.centre, shift, out=shift)
         np.clip(x, 0.0, 1.0, out=x)
         np.fill_diagonal(x, 0.0)
@@ -133,20 +213,45 @@ class _Projection:
         sums = np.einsum("ik,ik->k", constraints.rows, x @ constraints.columns)
         return constraints.signs * (sums - constraints.noisy_sums) - constraints.bounds
 
-    def solve(self, constraints: _Constraints, mu: np.ndarray) -> np.ndarray:
-        def negative_dual(mu: np.ndarray) -> tuple[float, np.ndarray]:
-            x = self.primal(constraints, mu)
-            gradient = self.violations(constraints, x)
-            value = self.half * float(np.sum((x - self.centre) ** 2)) + float(mu @ gradient)
-            return -value, -gradient
+    def gradient(self, constraints: _Constraints, x: np.ndarray) -> np.ndarray:
+        parts = [family.sums(x) - family.targets for family in self.equalities]
+        return np.concatenate([*parts, self.violations(constraints, x)])
 
+    def balance(self, constraints: _Constraints, multipliers: np.ndarray) -> np.ndarray:
+        """Jacobi sweeps on the equality multipliers (a Newton step per multiplier with the
+        other multipliers fixed: its residual over the number of unclipped pairs it moves),
+        family after family, like iterative proportional fitting; a warm start for the dual."""
+        multipliers = multipliers.copy()
+        for _ in range(BALANCE_SWEEPS):
+            start = 0
+            for family in self.equalities:
+                x = self.primal(constraints, multipliers)
+                moving = family.sums(((x > 0.0) & (x < 1.0)).astype(float))
+                step = (family.sums(x) - family.targets) / np.maximum(moving, 1.0)
+                part = slice(start, start + family.size)
+                multipliers[part] = np.clip(
+                    multipliers[part] + step, -MAX_MULTIPLIER, MAX_MULTIPLIER
+                )
+                start += family.size
+        return multipliers
+
+    def solve(
+        self, constraints: _Constraints, multipliers: np.ndarray, steps: int = DUAL_STEPS
+    ) -> np.ndarray:
+        def negative_dual(multipliers: np.ndarray) -> tuple[float, np.ndarray]:
+            x = self.primal(constraints, multipliers)
+            gradient = self.gradient(constraints, x)
+            value = self.half * float(np.sum((x - self.centre) ** 2))
+            return -(value + float(multipliers @ gradient)), -gradient
+
+        bounds = [(-MAX_MULTIPLIER, MAX_MULTIPLIER)] * self.fixed
         result = minimize(
             negative_dual,
-            mu,
+            multipliers,
             jac=True,
             method="L-BFGS-B",
-            bounds=[(0.0, MAX_MULTIPLIER)] * mu.size,
-            options={"maxiter": DUAL_STEPS},
+            bounds=bounds + [(0.0, MAX_MULTIPLIER)] * len(constraints),
+            options={"maxiter": steps},
         )
         return result.x
 
@@ -197,41 +302,21 @@ def _threshold(
     return float(np.median(values))
 
 
-def _rounding_bound(x: np.ndarray, directed: bool, beta: float) -> float:
-    """Bernstein's bound, union over the 4^n cuts, on ``max |(R - x)(S, T)|`` for R drawn
-    pair by pair with probabilities x: each pair enters a cut with coefficient at most
-    ``c`` (2 for undirected graphs) and variance ``x (1 - x)``."""
-    n = x.shape[0]
-    c = 1.0 if directed else 2.0
-    pairs = x if directed else np.triu(x, k=1)
-    variance = c * c * float(np.sum(pairs * (1.0 - pairs)))
-    log_terms = math.log(2.0 / beta) + n * math.log(4.0)
-    linear = c * log_terms / 3.0
-    return linear + math.sqrt(linear**2 + 2.0 * variance * log_terms)
-
-
-def _round(x: np.ndarray, directed: bool, generator: np.random.Generator) -> np.ndarray:
-    """Each pair an edge independently with probability x (one draw per unordered pair)."""
-    draws = generator.random(x.shape)
-    if not directed:
-        draws = np.triu(draws, k=1)
-        draws += draws.T
-    return draws < x
-
-
-def _graph(universe: EdgeUniverse, x: np.ndarray, rounded: np.ndarray | None) -> nx.Graph:
-    rows, columns = universe.pair_index()
+def _graph(universe: EdgeUniverse, values: np.ndarray, rounded: np.ndarray | None) -> nx.Graph:
+    """The released graph from pair weights (histogram order), or from the rounded pairs."""
     if rounded is None:
-        return universe.graph(x[rows, columns])
+        return universe.graph(values)
+    rows, columns = universe.pair_index()
     H = nx.DiGraph() if universe.directed else nx.Graph()
     H.add_nodes_from(universe.nodes)
-    chosen = np.flatnonzero(rounded[rows, columns])
+    chosen = np.flatnonzero(rounded)
     H.add_edges_from((universe.nodes[rows[p]], universe.nodes[columns[p]]) for p in chosen)
     return H
 
 
 def _centre(noisy: NoisyGraph) -> np.ndarray:
-    """The point the release stays nearest to: the noisy matrix clipped to [0, 1]."""
+    """The point a release from randomized response alone stays nearest to: the noisy
+    matrix clipped to [0, 1]."""
     return np.clip(noisy.matrix, 0.0, 1.0)
 
 
@@ -244,8 +329,8 @@ def _check_options(oracle: str, rounding: str | None, max_iterations: int) -> No
 
 
 def _consistent_weights(
-    noisy: NoisyGraph,
-    centre: np.ndarray,
+    projection: _Projection,
+    noisy: NoisyGraph | None,
     tau: float,
     oracle: str,
     levels: np.ndarray | None,
@@ -254,12 +339,21 @@ def _consistent_weights(
     progress: bool,
     timings: dict[str, float],
 ) -> tuple[np.ndarray, dict]:
-    """Cutting planes: separate ``x - z``, add the violated cut, re-project ``centre``."""
+    """Fit the equalities, then cutting planes: separate ``x - z``, add the violated cut,
+    re-project the centre (no cuts without randomized response)."""
+    n = projection.centre.shape[0]
+    constraints = _Constraints(n)
+    multipliers = np.zeros(projection.fixed)
+    start = time.perf_counter()
+    if projection.fixed:
+        multipliers = projection.balance(constraints, multipliers)
+        multipliers = projection.solve(constraints, multipliers, EQUALITY_STEPS)
+    x = projection.primal(constraints, multipliers)
+    timings["solver"] += time.perf_counter() - start
+    summary = {"lp_objective": None, "iterations": 0, "cuts": 0, "converged": True}
+    if noisy is None:
+        return x, summary
     z = noisy.matrix
-    projection = _Projection(centre, noisy.directed)
-    constraints = _Constraints(z.shape[0])
-    mu = np.zeros(0)
-    x = projection.primal(constraints, mu)
     violation, converged, iterations = math.inf, False, 0
     bar = tqdm(total=max_iterations, desc="synthetic graph", disable=not progress, leave=False)
     while iterations < max_iterations:
@@ -280,8 +374,8 @@ def _consistent_weights(
         level = tau if levels is None else tau * levels[found.S.size - 1, found.T.size - 1]
         if not constraints.add(found.S, found.T, sign, level, z):
             break  # a cut already at its multiplier cap: tau is infeasible there
-        mu = projection.solve(constraints, np.append(mu, 0.0))
-        x = projection.primal(constraints, mu)
+        multipliers = projection.solve(constraints, np.append(multipliers, 0.0))
+        x = projection.primal(constraints, multipliers)
         timings["solver"] += time.perf_counter() - start
     bar.close()
     summary = {
@@ -291,6 +385,229 @@ def _consistent_weights(
         "converged": converged,
     }
     return x, summary
+
+
+def _integer_counts(values: np.ndarray, generator: np.random.Generator) -> np.ndarray:
+    """Integers with the values' means whose sum is the values' sum rounded (dependent
+    rounding of the fractional parts)."""
+    whole = np.floor(values)
+    extra = dependent_rounding(values - whole, np.zeros(values.size, dtype=np.intp), generator)
+    return whole + extra
+
+
+def _fit_sums(values: np.ndarray, groups: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """``clip(values - nu_g, 0, 1)`` with, for every group g, the shift nu_g that makes the
+    group's sum its target (bisection on all groups at once; targets lie in [0, size])."""
+    sums = np.bincount(groups, values, targets.size)
+    if np.allclose(sums, targets, rtol=0.0, atol=FIT_TOLERANCE):
+        return values
+    low, high = np.full(targets.size, -1.0), np.full(targets.size, 1.0)
+    for _ in range(FIT_STEPS):
+        middle = (low + high) / 2.0
+        sums = np.bincount(groups, np.clip(values - middle[groups], 0.0, 1.0), targets.size)
+        above = sums > targets
+        low, high = np.where(above, middle, low), np.where(above, high, middle)
+    return np.clip(values - ((low + high) / 2.0)[groups], 0.0, 1.0)
+
+
+@dataclass
+class _Model:
+    """What the release keeps exactly: the centre, the equality constraints, and the
+    groups of pairs whose edge counts rounding preserves."""
+
+    centre: np.ndarray
+    equalities: tuple
+    groups: np.ndarray | None
+    counts: np.ndarray | None
+
+
+def _model(measured: Measured, generator: np.random.Generator) -> _Model:
+    """The centre and constraints from the fitted low-dimensional measurements: the
+    block-uniform (or uniform) graph with the fitted integer counts, the least committal
+    graph they describe; randomized response alone keeps clip(z)."""
+    universe, partition = measured.universe, measured.partition
+    targets = fit_targets(measured)
+    if targets.total is None:
+        return _Model(_centre(measured.noisy), (), None, None)
+    rows, columns = universe.pair_index()
+    if targets.blocks is not None:
+        counts = _integer_counts(targets.blocks, generator)
+        centre = partition.expand(counts / np.maximum(partition.pairs, 1))
+        equalities: tuple = (_BlockSums(partition, counts),)
+        groups = partition.block_of(rows, columns)
+    else:
+        counts = _integer_counts(np.array([targets.total]), generator)
+        centre = np.full((universe.n, universe.n), counts[0] / universe.size)
+        equalities = (_TotalSum(float(counts[0]), universe.directed),)
+        groups = np.zeros(rows.size, dtype=np.intp)
+    np.fill_diagonal(centre, 0.0)
+    if targets.degrees is not None:
+        equalities += (_DegreeSums(targets.degrees, universe.directed),)
+    return _Model(centre, equalities, groups, counts)
+
+
+def _matrix(universe: EdgeUniverse, values: np.ndarray) -> np.ndarray:
+    rows, columns = universe.pair_index()
+    matrix = np.zeros((universe.n, universe.n))
+    matrix[rows, columns] = values
+    if not universe.directed:
+        matrix[columns, rows] = values
+    return matrix
+
+
+def _released_statistics(
+    measured: Measured, model: _Model, weights: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The release's block counts and degrees (from its pair weights)."""
+    universe = measured.universe
+    blocks = None
+    if measured.partition is not None:
+        blocks = np.bincount(model.groups, weights, measured.partition.size)
+    degrees = None
+    if "degrees" in measured.values:
+        rows, columns = universe.pair_index()
+        out = np.bincount(rows, weights, universe.n)
+        into = np.bincount(columns, weights, universe.n)
+        degrees = np.concatenate([out, into]) if universe.directed else out + into
+    return blocks, degrees
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The release's checked options."""
+
+    oracle: str
+    rounding: str | None
+    beta: float
+    tau: float | None
+    max_iterations: int
+    progress: bool
+
+
+def _options(oracle, rounding, beta, tau, max_iterations, progress) -> _Options:
+    _check_options(oracle, rounding, max_iterations)
+    tau = None if tau is None else check_positive(tau, "tau")
+    return _Options(oracle, rounding, check_beta(beta), tau, max_iterations, bool(progress))
+
+
+def _release(
+    measured: Measured,
+    options: _Options,
+    generator: np.random.Generator,
+    noise_seconds: float = 0.0,
+) -> nx.Graph:
+    """Everything after the measurements (post-processing): fit, project, round, report."""
+    started = time.perf_counter() - noise_seconds
+    timings = {"noise": noise_seconds, "threshold": 0.0, "oracle": 0.0, "solver": 0.0}
+    oracle, rounding, beta, tau = options.oracle, options.rounding, options.beta, options.tau
+    universe, noisy = measured.universe, measured.noisy
+    levels = size_scale(universe.n) if oracle == "spectral" and noisy is not None else None
+    start = time.perf_counter()
+    if noisy is not None and tau is None:
+        tau = _threshold(noisy, oracle, levels, generator)
+    timings["threshold"] = time.perf_counter() - start
+    model = _model(measured, generator)
+    projection = _Projection(model.centre, universe.directed, model.equalities)
+    x, summary = _consistent_weights(
+        projection,
+        noisy,
+        tau,
+        oracle,
+        levels,
+        options.max_iterations,
+        generator,
+        options.progress,
+        timings,
+    )
+    rows, columns = universe.pair_index()
+    values = x[rows, columns]
+    del x, projection
+    if model.counts is not None:
+        values = _fit_sums(values, model.groups, model.counts)
+    start = time.perf_counter()
+    # with a count as well, the arbitrary-cut bound is the smaller of two: beta halved
+    bound_beta = beta / 2.0 if noisy is not None and model.counts is not None else beta
+    term_beta = bound_beta / ((noisy is not None) + (rounding is not None) or 1)
+    certified = noise_bound = None
+    weights_matrix = _matrix(universe, values) if noisy is not None or rounding else None
+    if noisy is not None:
+        certified = cut_norm(weights_matrix - noisy.matrix, rng=generator).upper_bound
+        noise_bound = noisy.uniform_error_bound(term_beta)
+    timings["certificate"] = time.perf_counter() - start
+    start = time.perf_counter()
+    rounded, bound_of_rounding, released = None, 0.0, values
+    if rounding == "random":
+        bound_of_rounding = rounding_bound(weights_matrix, universe.directed, term_beta)
+        rounded = _round(values, weights_matrix, model, universe.directed, generator)
+        released = rounded.astype(float)
+    del weights_matrix
+    H = _graph(universe, values, rounded)
+    timings["rounding"] = time.perf_counter() - start
+    bounds = class_bounds(measured, *_released_statistics(measured, model, released), beta)
+    if noisy is None:
+        arbitrary = {"bound": math.inf, "from": None}
+    else:
+        arbitrary = {
+            "bound": certified + noise_bound + bound_of_rounding,
+            "from": "randomized-response",
+        }
+    if model.counts is not None:
+        arbitrary = min(arbitrary, _edge_count_bound(measured, released, bound_beta), key=_bound)
+    bounds["bisection"] = bounds["arbitrary-cut"] = arbitrary
+    plan = measured.plan
+    H.graph["privcut"] = {
+        "mechanism": f"synthetic_graph: {' + '.join(plan.measurements)} + consistent "
+        "projection (seed 004 Lemma 6.2, §6.2)",
+        "epsilon": plan.epsilon,
+        "delta": 0.0,
+        "oracle": oracle if noisy is not None else None,
+        "rounding": rounding,
+        "beta": beta,
+        "tau": tau,
+        **summary,
+        "certified_distance": certified,
+        "noise_bound": noise_bound,
+        "rounding_bound": bound_of_rounding,
+        "cut_error_bound": arbitrary["bound"],
+        "measurements": plan.report(),
+        "dropped_measurements": list(plan.dropped),
+        "workload": dict(plan.workload),
+        "predicted_errors": dict(plan.predicted),
+        "workload_bounds": bounds,
+        "edge_count": float(released.sum()),
+        "seconds": time.perf_counter() - started,
+        "timings": timings,
+    }
+    return H
+
+
+def _round(
+    values: np.ndarray,
+    matrix: np.ndarray,
+    model: _Model,
+    directed: bool,
+    generator: np.random.Generator,
+) -> np.ndarray:
+    """Rounded pairs: dependent rounding within the model's groups of pairs (keeping their
+    counts), independent rounding without a model."""
+    if model.groups is None:
+        rows, columns = EdgeUniverse(tuple(range(matrix.shape[0])), directed).pair_index()
+        return independent_rounding(matrix, directed, generator)[rows, columns]
+    return dependent_rounding(values, model.groups, generator)
+
+
+def _bound(entry: dict) -> float:
+    return entry["bound"]
+
+
+def _edge_count_bound(measured: Measured, released: np.ndarray, beta: float) -> dict:
+    """No cut exceeds the matrix sum of all edges (twice the count for a Graph), so the
+    error is at most that for the larger of the release and the true count's upper bound."""
+    edges = max(float(released.sum()), edge_count_upper(measured, beta))
+    return {
+        "bound": (1.0 if measured.universe.directed else 2.0) * edges,
+        "from": "edge count (no cut exceeds the matrix sum of all edges)",
+    }
 
 
 def synthetic_from_noisy(
@@ -306,11 +623,13 @@ def synthetic_from_noisy(
 ) -> nx.Graph:
     """A synthetic graph from an already released noisy graph (pure post-processing).
 
-    See :func:`synthetic_graph`; this is its second half, for callers who keep the
-    randomized-response release and want graphs from it without spending more budget.
+    See :func:`synthetic_graph` with ``measurements=None``; this is its second half, for
+    callers who keep the randomized-response release and want graphs from it without
+    spending more budget.
 
     Examples
     --------
+    >>> from privcut.graph import noisy_graph
     >>> noisy = noisy_graph(nx.florentine_families_graph(), 1.0, rng=0)
     >>> H = synthetic_from_noisy(noisy, rounding=None, rng=0)
     >>> H.number_of_nodes(), H.graph["privcut"]["epsilon"]
@@ -318,62 +637,17 @@ def synthetic_from_noisy(
     >>> all(0.0 < w <= 1.0 for _, _, w in H.edges(data="weight"))
     True
     """
-    _check_options(oracle, rounding, max_iterations)
-    beta = check_beta(beta)
-    if tau is not None:
-        tau = check_positive(tau, "tau")
+    options = _options(oracle, rounding, beta, tau, max_iterations, progress)
     generator = check_random_state(rng)
-    started = time.perf_counter()
-    timings = {"noise": 0.0, "threshold": 0.0, "oracle": 0.0, "solver": 0.0}
-    start = time.perf_counter()
-    n = len(noisy.nodes)
-    levels = size_scale(n) if oracle == "spectral" else None
-    if tau is None:
-        tau = _threshold(noisy, oracle, levels, generator)
-    timings["threshold"] = time.perf_counter() - start
-    centre = _centre(noisy)
-    x, summary = _consistent_weights(
-        noisy, centre, tau, oracle, levels, max_iterations, generator, progress, timings
+    plan = plan_measurements(
+        noisy.nodes,
+        noisy.epsilon,
+        ["randomized-response"],
+        directed=noisy.directed,
+        integer_weights=noisy.noise.integer,
+        beta=options.beta,
     )
-    start = time.perf_counter()
-    noise_beta = beta / 2.0 if rounding else beta
-    certified = cut_norm(x - noisy.matrix, rng=generator).upper_bound
-    noise_bound = noisy.uniform_error_bound(noise_beta)
-    timings["certificate"] = time.perf_counter() - start
-    start = time.perf_counter()
-    rounded, rounding_bound = None, 0.0
-    if rounding == "random":
-        rounded = _round(x, noisy.directed, generator)
-        rounding_bound = _rounding_bound(x, noisy.directed, beta / 2.0)
-    H = _graph(noisy.universe, x, rounded)
-    timings["rounding"] = time.perf_counter() - start
-    H.graph["privcut"] = {
-        "mechanism": "synthetic_graph: randomized response + cut-norm projection "
-        "(seed 004 Lemma 6.2, §6.2)",
-        "epsilon": noisy.epsilon,
-        "delta": noisy.delta,
-        "oracle": oracle,
-        "rounding": rounding,
-        "beta": beta,
-        "tau": tau,
-        **summary,
-        "certified_distance": certified,
-        "noise_bound": noise_bound,
-        "rounding_bound": rounding_bound,
-        "cut_error_bound": certified + noise_bound + rounding_bound,
-        "measurements": [
-            {
-                "name": "randomized-response",
-                "share": 1.0,
-                "epsilon": noisy.epsilon,
-                "noise": noisy.noise.kind,
-                "scale": noisy.noise.scale,
-            }
-        ],
-        "seconds": time.perf_counter() - started,
-        "timings": timings,
-    }
-    return H
+    return _release(Measured(plan, None, noisy.universe, {}, noisy), options, generator)
 
 
 def synthetic_graph(
@@ -382,6 +656,9 @@ def synthetic_graph(
     *,
     oracle: str = "spectral",
     rounding: str | None = "random",
+    measurements: str | list[str] | dict[str, float] | None = None,
+    groups: Mapping[Hashable, Hashable] | None = None,
+    workload: Mapping[str, float] | None = None,
     beta: float = 0.05,
     tau: float | None = None,
     max_iterations: int = 100,
@@ -392,21 +669,32 @@ def synthetic_graph(
     """Release a synthetic graph on G's nodes whose cuts are close to G's.
 
     Privacy: (epsilon, 0)-DP under edge-level neighbours (same public node set, one
-    pair's weight changed by at most 1), by seed 004 Lemma 6.1/6.2: the only access to
-    G is randomized response (:func:`~privcut.graph.noisy.noisy_graph`, discrete
-    Laplace noise of scale 1/epsilon on every pair, one draw per unordered pair);
-    the threshold, the cutting planes, the projection and the rounding read only the
-    noisy matrix and fresh randomness.
+    pair's weight changed by at most 1). G is read only by the measurements, each with
+    Laplace noise (discrete for 0/1 graphs) at its share of epsilon, the shares adding
+    up to epsilon (basic composition, Dwork and Roth 2014 Thm 3.16): randomized response
+    (seed 004 Lemma 6.1/6.2: one draw per unordered pair), the edge count (sensitivity
+    1), block-pair counts of the public ``groups`` (sensitivity 1) and the degrees
+    (sensitivity 2: an edge raises two). The split, the fit, the projection and the
+    rounding read only the measurements, public values and fresh randomness.
 
-    Accuracy: ``H.graph["privcut"]["cut_error_bound"]`` bounds
-    ``max_{S,T} |G(S, T) - H(S, T)|`` with probability at least 1 - beta: the
-    certified ``||x - z||_C`` (Alon–Naor dual certificate, or Nikiforov's spectral
-    bound) plus the noise's uniform bound (Chernoff with a union over all 4^n cuts,
-    seed 004 §6.1), plus, when rounded, Bernstein's bound for the rounding (Remark
-    6.3); beta is split evenly between the two random terms. The constraints keep x
-    within about the noise's own size of z on every cut the oracle checks, so x's cut
-    errors are at most about twice z's; measured, they are 1-1.1x the better of z and
-    clip(z) on 10-16 nodes and 0.3-0.45x z's at 1000 nodes (``benchmarks/synthetic.py``).
+    The release: the low-dimensional measurements are fitted to consistent estimates
+    (weighted least squares in their boxes) and rounded to integer block (or total)
+    counts; the graph starts from the block-uniform (or uniform) graph with those counts
+    -- clip(z) for randomized response alone -- and is projected onto the constraints
+    ``|(x - z)(S, T)| <= tau g(|S|, |T|)`` found by the cut-norm oracle, keeping the
+    block sums and degrees as equality constraints (one dual, L-BFGS-B). Rounding keeps
+    every block pair's (or the total) edge count exactly (dependent rounding).
+
+    Accuracy: ``H.graph["privcut"]["workload_bounds"]`` bounds the error on each workload
+    class, each with probability at least 1 - beta: within-group, between-group and
+    group-vs-rest from the block counts (the released counts' distance to the noisy
+    counts' tail interval), degree from the degrees, bisection and arbitrary cuts from
+    randomized response (certified ``||x - z||_C`` by the Alon–Naor dual or Nikiforov's
+    bound, plus the noise's uniform bound, seed 004 §6.1, plus Bernstein's bound for
+    rounding, Remark 6.3; beta split evenly between the random terms) -- without it, only
+    the trivial bound from the edge count. ``cut_error_bound`` is the arbitrary-cut one.
+    Randomized response alone: cut errors 1-1.1x the better of z and clip(z) on 10-16
+    nodes, 0.2-0.35x z's at 1000 nodes (``benchmarks/synthetic.py``).
 
     Parameters
     ----------
@@ -415,14 +703,27 @@ def synthetic_graph(
     epsilon : float
         Privacy parameter > 0.
     oracle : {"spectral", "alon-naor"}
-        Constraint family and separation: the normalized cut norm by spectral sweeps
-        (§6.2) or the cut norm by the low-rank Alon–Naor solver (Lemma 6.2). Graphs of
-        at most 20 nodes are separated exactly by enumeration.
+        Constraint family and separation for randomized response: the normalized cut
+        norm by spectral sweeps (§6.2) or the cut norm by the low-rank Alon–Naor solver
+        (Lemma 6.2). Graphs of at most 20 nodes are separated exactly by enumeration.
     rounding : {"random", None}
-        ``"random"``: each pair becomes an edge independently with probability x;
+        ``"random"``: a 0/1 graph with each pair an edge with probability x;
         ``None``: the weighted graph (weights in (0, 1], zero pairs omitted).
+    measurements : None, "auto", list of str, or mapping name -> share
+        ``None``: randomized response alone (seed 004 Lemma 6.2). ``"auto"``: the edge
+        count, the blocks of ``groups`` (if given) and randomized response, split by
+        :func:`~privcut.graph.measurements.plan_measurements` on ``workload``. A list
+        from ``"edge-count"``, ``"degrees"``, ``"blocks"``, ``"randomized-response"``:
+        those, split the same way. A mapping: the caller's shares (summing to 1).
+    groups : mapping node -> group, optional
+        A public partition of the nodes, used by ``"blocks"``. It must not depend on
+        the edges (or its privacy cost is not counted).
+    workload : mapping class -> weight, optional
+        The declared workload the split is chosen for (classes in
+        :data:`~privcut.graph.measurements.CLASSES`); default
+        :data:`~privcut.graph.measurements.DEFAULT_WEIGHTS`.
     beta : float, default 0.05
-        Failure probability of ``cut_error_bound``.
+        Failure probability of each bound.
     tau : float, optional
         Constraint level (normalized for ``"spectral"``); default the oracle's
         median value on fresh noise matrices of the same law (data-independent).
@@ -441,7 +742,10 @@ def synthetic_graph(
         On G's nodes; ``H.graph["privcut"]`` holds the report: mechanism, epsilon,
         delta, oracle, rounding, beta, tau, lp_objective (the last violation found),
         iterations, cuts, converged, certified_distance, noise_bound, rounding_bound,
-        cut_error_bound, measurements (with budget shares), seconds and timings.
+        cut_error_bound, measurements (name, share, epsilon, noise, scale, sensitivity),
+        dropped_measurements, workload, predicted_errors (data-independent, per class),
+        workload_bounds (per class: bound and the measurement it comes from),
+        edge_count, seconds and timings (None where a step does not apply).
 
     Examples
     --------
@@ -452,26 +756,39 @@ def synthetic_graph(
     (True, 1.0, 0.0)
     >>> report["cut_error_bound"] > report["noise_bound"]
     True
+
+    With a public partition, most of the budget goes to its block counts, which the
+    release keeps exactly:
+
+    >>> groups = {v: v // 10 for v in G}
+    >>> H = synthetic_graph(G, 1.0, measurements="auto", groups=groups, rng=0)
+    >>> [(m["name"], round(m["share"], 2)) for m in H.graph["privcut"]["measurements"]]
+    [('blocks', 0.95), ('randomized-response', 0.05)]
+    >>> bounds = H.graph["privcut"]["workload_bounds"]
+    >>> bounds["between-group"]["bound"] < bounds["arbitrary-cut"]["bound"]
+    True
     """
-    _check_options(oracle, rounding, max_iterations)
-    beta = check_beta(beta)
-    if tau is not None:
-        check_positive(tau, "tau")
+    options = _options(oracle, rounding, beta, tau, max_iterations, progress)
     generator = check_random_state(rng)
-    start = time.perf_counter()
-    noisy = noisy_graph(G, epsilon, integer_weights=integer_weights, rng=generator)
-    elapsed = time.perf_counter() - start
-    H = synthetic_from_noisy(
-        noisy,
-        oracle=oracle,
-        rounding=rounding,
-        beta=beta,
-        tau=tau,
-        max_iterations=max_iterations,
-        rng=generator,
-        progress=progress,
+    universe = EdgeUniverse.of(G)
+    if measurements is None:
+        if groups is not None:
+            raise ValueError(
+                "groups are used by the 'blocks' measurement; pass measurements='auto' "
+                "or a list with 'blocks'"
+            )
+        measurements = ["randomized-response"]
+    plan = plan_measurements(
+        universe.nodes,
+        epsilon,
+        measurements,
+        groups=groups,
+        workload=workload,
+        directed=universe.directed,
+        integer_weights=integer_weights,
+        beta=options.beta,
     )
-    report = H.graph["privcut"]
-    report["timings"]["noise"] = elapsed
-    report["seconds"] += elapsed
-    return H
+    partition = Partition.of(universe, groups) if "blocks" in plan.measurements else None
+    start = time.perf_counter()
+    measured = measure(G, universe, plan, partition, integer_weights, generator)
+    return _release(measured, options, generator, time.perf_counter() - start)

@@ -391,6 +391,29 @@ class Noise:
         support, probabilities = _discrete_gaussian_support(self.scale)
         return float(probabilities @ support.astype(float) ** 2)
 
+    @property
+    def mean_absolute(self) -> float:
+        """``E|Z|`` of one draw (exact): ``b`` for Laplace, ``sigma sqrt(2/pi)`` for the
+        Gaussian, ``2q / (1 - q^2)`` with ``q = e^{-1/b}`` for the discrete Laplace (it
+        falls like ``2 e^{-1/b}`` for small b, faster than the scale).
+
+        Examples
+        --------
+        >>> round(Noise("discrete_laplace", 1.0).mean_absolute, 4)  # 1 / sinh(1)
+        0.8509
+        """
+        if self.kind == "laplace":
+            return self.scale
+        if self.kind == "gaussian":
+            return self.scale * math.sqrt(2.0 / math.pi)
+        if self.kind == "discrete_laplace":
+            q = math.exp(-1.0 / self.scale)
+            return 2.0 * q / (1.0 - q * q)
+        if self.scale >= 100.0:
+            return self.scale * math.sqrt(2.0 / math.pi)
+        support, probabilities = _discrete_gaussian_support(self.scale)
+        return float(probabilities @ np.abs(support).astype(float))
+
     def max_error(self, k: int, beta: float) -> float:
         """A bound t with ``P[max_i |Z_i| > t] <= beta`` for ``k`` independent draws.
 

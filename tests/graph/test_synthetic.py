@@ -1,4 +1,7 @@
+import importlib.util
 import itertools
+import math
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -6,9 +9,19 @@ import pytest
 
 from privcut import GraphInputError, PrivacyParameterError, synthetic_graph
 from privcut.audit import audit, neighbouring_graphs
+from privcut.datasets import planted_partition
+from privcut.evaluate import WorkloadClasses
 from privcut.graph import EdgeUniverse, cut_norm, noisy_graph, synthetic_from_noisy
 from privcut.graph import synthetic as synthetic_module
+from privcut.graph.measurements import Partition
+from privcut.graph.rounding import rounding_bound
 from privcut.graph.synthetic import size_scale
+
+_spec = importlib.util.spec_from_file_location(
+    "multi_benchmark", Path(__file__).parents[2] / "benchmarks" / "multi.py"
+)
+multi_benchmark = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(multi_benchmark)
 
 REPORT_KEYS = {
     "mechanism",
@@ -140,7 +153,7 @@ def test_random_rounding_stays_within_its_bound():
         assert report["rounding_bound"] > 0
         if seed == 0:  # same randomness as the weighted release up to the rounding
             assert exact_error(x, adjacency(G, H)) <= report["rounding_bound"]
-    expected = synthetic_module._rounding_bound(x, False, 0.025)
+    expected = rounding_bound(x, False, 0.025)
     assert report["cut_error_bound"] == pytest.approx(
         report["certified_distance"] + report["noise_bound"] + report["rounding_bound"]
     )
@@ -151,7 +164,7 @@ def test_rounding_bound_covers_the_rounding_error():
     rng = np.random.default_rng(0)
     x = np.triu(rng.uniform(size=(10, 10)), k=1)
     x += x.T
-    bound = synthetic_module._rounding_bound(x, False, 0.05)
+    bound = rounding_bound(x, False, 0.05)
     for _ in range(50):
         draws = np.triu(rng.random((10, 10)), k=1)
         draws += draws.T
@@ -222,3 +235,163 @@ def test_bad_graphs_and_epsilons_are_refused():
         synthetic_graph(nx.Graph([(0, 1, {"weight": 3.0})]), 1.0)
     with pytest.raises(GraphInputError):
         synthetic_graph("not a graph", 1.0)
+
+
+# Several measurements (issue 10)
+
+GROUPED = {"edge-count": 0.1, "degrees": 0.2, "blocks": 0.6, "randomized-response": 0.1}
+
+
+def test_multi_measurement_release_passes_its_audit_and_catches_double_counted_blocks(
+    monkeypatch,
+):
+    """The whole release (rounded) on an edge-flip pair inside a group; the statistic is the
+    released block counts. The broken variant sums the block of an undirected pair from
+    both A[i, j] and A[j, i] (sensitivity 2 for within-group pairs, calibrated for 1)."""
+    G, groups = nx.path_graph(8), {v: int(v >= 6) for v in range(8)}
+    pair = (G, next(neighbouring_graphs(G, pairs=[(0, 2)])))
+    universe = EdgeUniverse.of(G)
+    partition = Partition.of(universe, groups)
+    shares = {"edge-count": 0.02, "degrees": 0.02, "blocks": 0.94, "randomized-response": 0.02}
+    honest_sums = Partition.block_sums
+
+    def released(graph, rng):
+        H = synthetic_graph(graph, 1.0, measurements=shares, groups=groups, rng=rng)
+        return int(honest_sums(partition, universe.adjacency(H))[0])
+
+    correct = audit(released, pair, 1.0, samples=300, selection_samples=300, rng=0)
+
+    def doubled(self, matrix):
+        sums = np.asarray(self.indicator.T @ (matrix @ self.indicator))
+        return sums[self.blocks]
+
+    monkeypatch.setattr(Partition, "block_sums", doubled)
+    broken = audit(released, pair, 1.0, samples=500, selection_samples=300, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
+
+
+def test_multi_measurement_report_and_exact_counts():
+    G = planted_partition(4, 15, 0.4, 0.05, seed=1)
+    groups = G.graph["groups"]
+    H = synthetic_graph(G, 1.0, measurements=GROUPED, groups=groups, rng=0)
+    report = H.graph["privcut"]
+    assert REPORT_KEYS | {"workload", "predicted_errors", "workload_bounds"} <= set(report)
+    assert [m["name"] for m in report["measurements"]] == list(GROUPED)
+    assert math.fsum(m["epsilon"] for m in report["measurements"]) == 1.0
+    assert {m["name"]: m["sensitivity"] for m in report["measurements"]}["degrees"] == 2.0
+    bounds = report["workload_bounds"]
+    assert set(bounds) == {
+        "within-group",
+        "between-group",
+        "group-vs-rest",
+        "degree",
+        "bisection",
+        "arbitrary-cut",
+    }
+    assert report["cut_error_bound"] == bounds["arbitrary-cut"]["bound"]
+    # the rounded graph keeps the fitted block counts exactly, so the weighted one's sums
+    universe = EdgeUniverse.of(G)
+    partition = Partition.of(universe, groups)
+    weighted = synthetic_graph(G, 1.0, measurements=GROUPED, groups=groups, rounding=None, rng=0)
+    rounded_sums = partition.block_sums(universe.adjacency(H))
+    weighted_sums = partition.block_sums(universe.adjacency(weighted))
+    assert np.allclose(rounded_sums, weighted_sums, atol=1e-6)
+    assert np.array_equal(rounded_sums, np.rint(rounded_sums))
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_multi_measurement_bounds_hold(directed):
+    G = planted_partition(3, 5, 0.5, 0.1, seed=2)
+    groups = G.graph["groups"]
+    if directed:
+        G = nx.DiGraph(G)
+    universe = EdgeUniverse.of(G)
+    partition = Partition.of(universe, groups)
+    truth = partition.block_sums(universe.adjacency(G))
+    A = universe.adjacency(G).toarray()
+    degrees = A.sum(axis=1)
+    if directed:
+        degrees = np.concatenate([degrees, A.sum(axis=0)])
+    failures = 0
+    for seed in range(15):
+        H = synthetic_graph(G, 2.0, measurements=GROUPED, groups=groups, beta=0.1, rng=seed)
+        bounds = H.graph["privcut"]["workload_bounds"]
+        B = universe.adjacency(H).toarray()
+        blocks = partition.block_sums(B)
+        first, second = partition.blocks
+        released_degrees = B.sum(axis=1)
+        if directed:
+            released_degrees = np.concatenate([released_degrees, B.sum(axis=0)])
+        errors = {
+            "within-group": np.abs(blocks - truth)[first == second].max(),
+            "between-group": np.abs(blocks - truth)[first != second].max(),
+            "group-vs-rest": max(abs((blocks - truth)[ids].sum()) for ids in partition.rest()),
+            "degree": np.abs(released_degrees - degrees).max(),
+            "arbitrary-cut": exact_error(A, B),
+        }
+        failures += any(errors[c] > bounds[c]["bound"] for c in errors)
+    assert failures <= 3
+
+
+def test_measurements_without_randomized_response_and_with_degrees_only():
+    G = nx.gnp_random_graph(30, 0.2, seed=3)
+    H = synthetic_graph(G, 1.0, measurements=["edge-count", "degrees"], rng=0)
+    report = H.graph["privcut"]
+    assert report["oracle"] is None and report["tau"] is None and report["iterations"] == 0
+    assert report["workload_bounds"]["arbitrary-cut"]["from"].startswith("edge count")
+    assert report["cut_error_bound"] >= 2 * H.number_of_edges()
+    only = synthetic_graph(G, 1.0, measurements=["degrees"], rounding=None, rng=0)
+    degrees = np.array([d for _, d in only.degree(weight="weight")])
+    assert abs(degrees.sum() / 2 - only.graph["privcut"]["edge_count"]) < 1e-6
+
+
+def test_groups_need_the_blocks_measurement():
+    G = nx.path_graph(6)
+    with pytest.raises(ValueError, match="'blocks' measurement"):
+        synthetic_graph(G, 1.0, groups={v: v % 2 for v in G})
+    with pytest.raises(ValueError, match="no group for"):
+        synthetic_graph(G, 1.0, measurements="auto", groups={0: 0})
+
+
+def workload_ratios(p_in, p_out, epsilon, seeds):
+    """Issue 10's acceptance on 20 groups of 50 nodes: mean absolute error of the rounded
+    release, of the best single-purpose answer and of randomized response per workload,
+    averaged over seeds."""
+    G = planted_partition(20, 50, p_in, p_out, seed=0)
+    groups = G.graph["groups"]
+    work = WorkloadClasses(G, groups, bisections=500, rng=0)
+    totals = {name: {} for name in ("release", "single", "rr")}
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        H = synthetic_graph(G, epsilon, measurements="auto", groups=groups, rng=rng)
+        found = {
+            "release": work.errors(H),
+            "single": multi_benchmark.single_purpose(work, epsilon, rng),
+            "rr": work.errors(noisy_graph(G, epsilon, rng=rng)),
+        }
+        for name, errors in found.items():
+            for w in multi_benchmark.WORKLOADS:
+                totals[name][w] = totals[name].get(w, 0.0) + errors[w] / seeds
+    return totals
+
+
+@pytest.mark.parametrize(("p_in", "p_out"), [(0.3, 0.02), (0.05, 0.002)])
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0])
+def test_release_is_within_1_5x_of_single_purpose_answers_and_beats_randomized_response(
+    p_in, p_out, epsilon
+):
+    totals = workload_ratios(p_in, p_out, epsilon, seeds=3)
+    for w in multi_benchmark.WORKLOADS:
+        assert totals["release"][w] <= 1.5 * totals["single"][w], w
+        assert totals["release"][w] < totals["rr"][w], w
+
+
+def test_without_groups_bisections_beat_randomized_response_threefold():
+    G = planted_partition(20, 50, 0.05, 0.002, seed=0)
+    work = WorkloadClasses(G, bisections=500, rng=0)
+    rng = np.random.default_rng(0)
+    H = synthetic_graph(G, 1.0, measurements="auto", rng=rng)
+    release = work.errors(H)["bisection"]
+    rr = work.errors(noisy_graph(G, 1.0, rng=rng))["bisection"]
+    assert 3 * release <= rr
