@@ -28,6 +28,10 @@ def test_demo_releases_a_synthetic_karate_club_with_its_guarantee_and_errors(cap
     claimed = float(out.split("<= ")[1].split()[0])
     lower, upper = (float(v) for v in out.split("lies in [")[1].split("]")[0].split(", "))
     assert 0 < lower <= upper <= claimed
+    groups = out.split("Davis southern women")[1]
+    claimed = float(groups.split("women-events cut within ")[1].split()[0])
+    measured = float(groups.split("women-events error ")[1].split(",")[0])
+    assert "blocks" in groups and measured <= claimed
 
 
 def test_demo_refuses_a_bad_epsilon_before_doing_anything(capsys):
