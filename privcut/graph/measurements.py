@@ -38,6 +38,7 @@ from privcut.exceptions import GraphInputError
 from privcut.graph.noisy import NoisyGraph, _uniform_bound, check_weights, noisy_graph
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import Noise, PrivacyBudget, check_beta, check_epsilon
+from privcut.privacy.noise import laplace_moments
 
 __all__ = [
     "CLASSES",
@@ -276,13 +277,9 @@ def _noise(name: str, epsilon: float, integer: bool) -> Noise:
 
 
 def _moments(name: str, epsilon: float, integer: bool) -> tuple[float, float]:
-    """Variance and mean absolute value of the measurement's noise at this epsilon (the
-    formulas of :class:`~privcut.privacy.Noise`, without its limits on the scale)."""
-    rate = epsilon / SENSITIVITY[name]
-    if not integer:
-        return 2.0 / rate**2, 1.0 / rate
-    q, gap = math.exp(-rate), -math.expm1(-rate)
-    return 2.0 * q / gap**2, 2.0 * q / (gap * (1.0 + q))
+    """Variance and mean absolute value of the measurement's noise at this epsilon (without
+    :class:`~privcut.privacy.Noise`'s cap on the scale, which the split search passes)."""
+    return laplace_moments(SENSITIVITY[name] / epsilon, integer)
 
 
 def _predict(moments: dict[str, tuple[float, float]], shape: _Shape) -> dict[str, float]:
@@ -509,8 +506,7 @@ def plan_measurements(
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
-    node_list = list(nodes)
-    universe = EdgeUniverse(tuple(node_list), bool(directed))
+    universe = EdgeUniverse(tuple(nodes), bool(directed))
     partition = Partition.of(universe, groups) if groups is not None else None
     shape = _Shape(
         universe.n,

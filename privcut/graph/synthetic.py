@@ -538,7 +538,7 @@ def _release(
     rounded, bound_of_rounding, released = None, 0.0, values
     if rounding == "random":
         bound_of_rounding = rounding_bound(weights_matrix, universe.directed, term_beta)
-        rounded = _round(values, weights_matrix, model, universe.directed, generator)
+        rounded = _round(values, weights_matrix, model, universe, generator)
         released = rounded.astype(float)
     del weights_matrix
     H = _graph(universe, values, rounded)
@@ -585,14 +585,14 @@ def _round(
     values: np.ndarray,
     matrix: np.ndarray,
     model: _Model,
-    directed: bool,
+    universe: EdgeUniverse,
     generator: np.random.Generator,
 ) -> np.ndarray:
     """Rounded pairs: dependent rounding within the model's groups of pairs (keeping their
     counts), independent rounding without a model."""
     if model.groups is None:
-        rows, columns = EdgeUniverse(tuple(range(matrix.shape[0])), directed).pair_index()
-        return independent_rounding(matrix, directed, generator)[rows, columns]
+        rows, columns = universe.pair_index()
+        return independent_rounding(matrix, universe.directed, generator)[rows, columns]
     return dependent_rounding(values, model.groups, generator)
 
 

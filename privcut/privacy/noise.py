@@ -314,6 +314,21 @@ def _discrete_gaussian_support(sigma: float) -> tuple[np.ndarray, np.ndarray]:
     return support, weights / weights.sum()
 
 
+def laplace_moments(scale: float, integer: bool) -> tuple[float, float]:
+    """Variance and ``E|Z|`` of Laplace noise of scale b, discrete if ``integer``
+    (``2q / (1 - q)^2`` and ``2q / (1 - q^2)`` with ``q = e^{-1/b}``), for any scale > 0.
+
+    Examples
+    --------
+    >>> laplace_moments(2.0, False)
+    (8.0, 2.0)
+    """
+    if not integer:
+        return 2.0 * scale**2, scale
+    q, gap = math.exp(-1.0 / scale), -math.expm1(-1.0 / scale)
+    return 2.0 * q / gap**2, 2.0 * q / (gap * (1.0 + q))
+
+
 @dataclass(frozen=True)
 class Noise:
     """Additive noise of one of the four kinds: how to draw it and how large it is.
@@ -379,13 +394,10 @@ class Noise:
     @property
     def variance(self) -> float:
         """The variance of one draw (exact)."""
-        if self.kind == "laplace":
-            return 2.0 * self.scale**2
+        if self.kind in ("laplace", "discrete_laplace"):
+            return laplace_moments(self.scale, self.integer)[0]
         if self.kind == "gaussian":
             return self.scale**2
-        if self.kind == "discrete_laplace":
-            q = math.exp(-1.0 / self.scale)
-            return 2.0 * q / (1.0 - q) ** 2
         if self.scale >= 100.0:  # the discrete Gaussian's variance is sigma**2 to 1e-300 here
             return self.scale**2
         support, probabilities = _discrete_gaussian_support(self.scale)
@@ -402,13 +414,10 @@ class Noise:
         >>> round(Noise("discrete_laplace", 1.0).mean_absolute, 4)  # 1 / sinh(1)
         0.8509
         """
-        if self.kind == "laplace":
-            return self.scale
+        if self.kind in ("laplace", "discrete_laplace"):
+            return laplace_moments(self.scale, self.integer)[1]
         if self.kind == "gaussian":
             return self.scale * math.sqrt(2.0 / math.pi)
-        if self.kind == "discrete_laplace":
-            q = math.exp(-1.0 / self.scale)
-            return 2.0 * q / (1.0 - q * q)
         if self.scale >= 100.0:
             return self.scale * math.sqrt(2.0 / math.pi)
         support, probabilities = _discrete_gaussian_support(self.scale)
