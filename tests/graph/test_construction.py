@@ -55,6 +55,7 @@ def search_on_the_graph(name, G, adjacency, n, rr_epsilon, family_size, generato
         ("noisy-graph", "_distinguisher", search_on_the_graph),
     ],
 )
+@pytest.mark.slow
 def test_each_private_distinguisher_passes_its_audit_and_a_leaky_one_is_caught(
     distinguisher, target, broken, monkeypatch
 ):

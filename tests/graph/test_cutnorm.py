@@ -64,6 +64,7 @@ def test_values_are_achieved_and_bounds_are_certified(method):
         assert result.upper_bound <= 1.3 * exact
 
 
+@pytest.mark.slow
 def test_low_rank_matches_the_cvxpy_reference():
     for A in hard_matrices(40, 3, seed=3):
         reference = cut_norm(A, method="alon-naor", rng=0)

@@ -237,6 +237,7 @@ def test_class_bounds_hold():
     assert failures <= 8  # each class fails with probability <= 0.1
 
 
+@pytest.mark.slow
 def test_degree_measurement_passes_its_audit_and_catches_sensitivity_one(monkeypatch):
     """An undirected edge raises two degrees: calibrating the degrees for sensitivity 1
     doubles their privacy loss."""

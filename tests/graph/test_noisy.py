@@ -15,6 +15,7 @@ def cells(matrix):
     return matrix[~np.eye(matrix.shape[0], dtype=bool)]
 
 
+@pytest.mark.slow
 def test_noisy_graph_passes_its_audit_and_catches_double_noise():
     G = nx.Graph([(0, 1), (1, 2), (2, 3)])
     neighbour = next(neighbouring_graphs(G, pairs=[(0, 2)]))
@@ -34,6 +35,7 @@ def test_noisy_graph_passes_its_audit_and_catches_double_noise():
     assert broken.p_value <= 1e-3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("directed", [False, True])
 def test_error_bound_covers_at_least_1_minus_beta_of_cuts(directed):
     beta = 0.1

@@ -100,6 +100,7 @@ def _straddling_graphs(epsilon, n=50, max_edges=612):
     return G, neighbour
 
 
+@pytest.mark.slow
 def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison(monkeypatch):
     epsilon, n = 2.0, 50
     pair = _straddling_graphs(epsilon)

@@ -101,6 +101,7 @@ def test_sparse_graph_beats_z_and_clip_at_a_few_hundred_nodes():
     assert x.upper_bound <= H.graph["privcut"]["cut_error_bound"]
 
 
+@pytest.mark.slow
 def test_pipeline_passes_its_audit_and_catches_reading_the_graph_after_noising(monkeypatch):
     epsilon = 1.0
     G = nx.path_graph(5)
@@ -242,6 +243,7 @@ def test_bad_graphs_and_epsilons_are_refused():
 GROUPED = {"edge-count": 0.1, "degrees": 0.2, "blocks": 0.6, "randomized-response": 0.1}
 
 
+@pytest.mark.slow
 def test_multi_measurement_release_passes_its_audit_and_catches_double_counted_blocks(
     monkeypatch,
 ):
@@ -376,6 +378,7 @@ def workload_ratios(p_in, p_out, epsilon, seeds):
     return totals
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("p_in", "p_out"), [(0.3, 0.02), (0.05, 0.002)])
 @pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0])
 def test_release_is_within_1_5x_of_single_purpose_answers_and_beats_randomized_response(

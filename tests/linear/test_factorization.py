@@ -113,6 +113,7 @@ def test_measured_error_matches_the_promise(strategy, delta):
     assert np.mean(np.abs(errors).max(axis=1) > runs[0].max_error) <= 0.1
 
 
+@pytest.mark.slow
 def test_factorization_passes_its_audit_and_catches_wrong_sensitivity():
     """Identity measurements with R = F invertible, so the answers show all the noise."""
     h = np.array([3, 1, 2, 0])

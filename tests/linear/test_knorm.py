@@ -43,6 +43,7 @@ def test_error_matches_the_exact_formula_and_the_theorem_bound():
     assert np.mean(np.abs(errors).max(axis=1) > runs[0].max_error) <= 0.1
 
 
+@pytest.mark.slow
 def test_knorm_passes_its_audit_and_catches_a_shrunken_body(neighbours):
     def broken(h, rng):
         """Noise from K / 4: calibrated to a quarter of the queries' sensitivity."""
@@ -65,6 +66,7 @@ def test_rank_deficient_and_one_dimensional_queries():
     assert knorm_mechanism(np.zeros((2, 3)), [1, 1, 1], 1.0, rng=0).expected_error == 0.0
 
 
+@pytest.mark.slow
 def test_hit_and_run_is_flagged_uncertified_and_roughly_uniform():
     release = knorm_mechanism(F, H, EPSILON, sampler="hit-and-run", walk_steps=50, rng=0)
     assert release.details["certified"] is False and release.expected_error is None

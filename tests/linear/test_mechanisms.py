@@ -33,6 +33,7 @@ def test_laplace_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighb
     assert broken.p_value <= 1e-3
 
 
+@pytest.mark.slow
 def test_gaussian_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
     correct = audit_answers(
         lambda h, rng: gaussian_mechanism(F, h, EPSILON, DELTA, rng=rng), neighbours, EPSILON, DELTA

@@ -72,6 +72,7 @@ def test_count_constrained_projection_beats_gaussian_and_its_bound_holds():
     assert runs[0][2].details["epsilon_count"] == pytest.approx(0.1 * EPSILON)
 
 
+@pytest.mark.slow
 def test_projection_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
     F = np.array([[1, 1, 0, 0, 1], [0, 1, 1, 0, 0], [0, 1, 1, 1, 1]])
     correct = audit_answers(

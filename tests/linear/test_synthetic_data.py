@@ -39,6 +39,7 @@ def test_mwem_keeps_a_histogram_of_the_public_size_and_splits_the_budget():
     assert noisy.details["epsilon_round"] == pytest.approx(0.225)
 
 
+@pytest.mark.slow
 def test_mwem_passes_its_audit_and_catches_an_undercharged_budget(neighbours):
     def run(h, rng, charged):
         """``charged`` < 1: the mechanism spends 1/charged times what it reports."""
@@ -63,6 +64,7 @@ def test_small_db_selection_is_near_the_best_candidate():
     assert np.mean(within) >= 0.9
 
 
+@pytest.mark.slow
 def test_small_db_passes_its_audit_and_catches_an_undercharged_budget(neighbours):
     def run(h, rng, charged):
         return small_db(SMALL_F, h, EPSILON / charged, size=3, n=12, rng=rng)
