@@ -425,7 +425,7 @@ class CutOracle:
             "beta": self.beta,
             "idc": self.idc_name,
             "edges": self.edges,
-            "alpha": self._requested_alpha,
+            "alpha": None if self._requested_alpha is None else float(self._requested_alpha),
             "engine": self._engine.state(),
             "hypothesis": self.idc.state(),
         }
@@ -446,7 +446,7 @@ class CutOracle:
             if self._store is None:
                 self._store = StateFile.create(path, FORMAT, self._key_path)
                 self.path = self._store.path
-            elif Path(path) != self._store.path:
+            elif Path(path).resolve() != self._store.path.resolve():
                 raise PrivcutError(
                     f"this oracle's state is saved in {self._store.path}; a second copy in "
                     f"{path} could be resumed too and spend the budget twice"

@@ -239,6 +239,31 @@ def test_a_resigned_state_is_still_checked_against_its_public_parameters(tmp_pat
         CutOracle.load(path, G)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"idc": "multiplicative-weights", "max_edges": 150},
+        {"calibration": "paper", "max_queries": 400},
+        {"alpha": 700.0, "max_edges": 150},
+        {"idc": "median", "max_edges": 3, "epsilon": 2.0, "delta": 0.1, "nodes": 4},
+    ],
+)
+def test_every_construction_and_calibration_resumes_with_its_calibration(tmp_path, options):
+    options = {"epsilon": 1.0, "delta": 1e-6, "max_queries": 10, "nodes": 20, **options}
+    G = nx.gnp_random_graph(options.pop("nodes"), 0.5, seed=6)
+    path = tmp_path / "oracle.json"
+    with CutOracle(G, path=path, rng=0, **options) as oracle:
+        oracle.cut([0, 1], [2, 3])
+    with CutOracle.load(path, G, rng=1) as resumed:
+        assert resumed._engine.calibration == oracle._engine.calibration
+        assert resumed.idc.evaluate(_query(resumed)) == oracle.idc.evaluate(_query(oracle))
+        assert resumed.queries_answered == 1 and resumed._requested_alpha == oracle._requested_alpha
+
+
+def _query(oracle):
+    return oracle.universe.indicator([0, 1]), oracle.universe.indicator([2, 3])
+
+
 def test_an_older_copy_of_the_state_is_refused(tmp_path):
     G, path = _saved_oracle(tmp_path, queries=1)
     older = path.read_bytes()
