@@ -516,7 +516,11 @@ class StateFile:
     key's folder can roll the record back; keep the key (and its record) private, in a
     folder only its owner can write, e.g. outside a shared or backed-up state folder
     via ``key_path``. A state file without its key is useless; restoring the state, key
-    and record together from a backup cannot be detected.
+    and record together from a backup cannot be detected. The default key sits beside
+    the state rather than in a per-user folder: a per-user default would be keyed by
+    the state's absolute path (moving or renaming a folder would orphan the key), and
+    would hide budget-bearing files where a user would not look; an explicit
+    ``key_path`` gives that separation where the state's folder is shared.
 
     Examples
     --------
