@@ -61,7 +61,7 @@ def main() -> None:
     S, T = groups[0], groups[1]
     for q in range(queries):
         if q == queries // 2:
-            del oracle  # a restart: the state on disk carries the spent budget
+            oracle.close()  # a restart: the state on disk carries the spent budget
             oracle = privcut.CutOracle.load(state, G, rng=4)
             print(f"-- resumed from {state} after {oracle.queries_answered} queries --")
         before = oracle.updates

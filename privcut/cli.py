@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -142,13 +140,11 @@ def _read_queries(path: str) -> list[tuple[list[str], list[str]]]:
 
 
 def _write_atomically(path: str, text: str) -> None:
-    """Write via a temporary file in the same folder and an atomic rename."""
-    target = Path(path)
-    with tempfile.NamedTemporaryFile(
-        "w", dir=target.parent or ".", delete=False, prefix=f".{target.name}."
-    ) as handle:
-        handle.write(text)
-    os.replace(handle.name, target)
+    """Write durably via a temporary file in the same folder and an atomic rename; on failure
+    no temporary file is left behind (:func:`privcut.files.write_atomically`)."""
+    from privcut.files import write_atomically
+
+    write_atomically(path, text)
 
 
 def _read_graph(arguments: argparse.Namespace):

@@ -213,3 +213,15 @@ def test_synthesize_reports_bad_groups_before_writing(tmp_path, capsys, groups, 
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
     assert not output.exists()
+
+
+def test_a_failed_output_write_leaves_no_temporary_file(tmp_path):
+    edges = tmp_path / "g.txt"
+    edges.write_text("1 2\n2 3\n")
+    queries = tmp_path / "q.txt"
+    queries.write_text("1, 2 3\n")
+    (tmp_path / "out").mkdir()  # -o names a folder: the rename onto it fails
+    arguments = ["cuts", str(edges), "--queries", str(queries), "--epsilon", "1", "--seed", "0"]
+    with pytest.raises((OSError, SystemExit)):
+        main([*arguments, "-o", str(tmp_path / "out")])
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["g.txt", "out", "q.txt"]

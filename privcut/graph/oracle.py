@@ -28,13 +28,13 @@ from privcut.exceptions import GraphInputError, PrivcutError
 from privcut.graph.universe import EdgeUniverse
 from privcut.linear.idc import Median, MultiplicativeWeights
 from privcut.linear.online import (
+    CALIBRATIONS,
     IDCS,
     Calibration,
     SparseVector,
+    StateFile,
     _warn_exhausted,
     calibrate,
-    read_state,
-    write_state,
 )
 from privcut.linear.size import check_share
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
@@ -43,7 +43,7 @@ from privcut.privacy.validation import check_count, check_positive
 
 __all__ = ["CutOracle"]
 
-FORMAT = "privcut-cut-oracle/1"
+FORMAT = "privcut-cut-oracle/2"
 
 
 class _FactoredFriezeKannan:
@@ -110,10 +110,20 @@ class _FactoredFriezeKannan:
     def state(self) -> dict:
         return {"steps": self.steps.tolist(), "U": self.U.tolist(), "V": self.V.tolist()}
 
-    def restore(self, state: dict) -> None:
-        self.steps = np.asarray(state["steps"], dtype=float)
-        self.U = np.asarray(state["U"], dtype=float).reshape(-1, self.n)
-        self.V = np.asarray(state["V"], dtype=float).reshape(-1, self.n)
+    def restore(self, state: dict, updates: int) -> None:
+        """Take a saved hypothesis: at most ``updates`` steps of the one legal size, query
+        vectors of length n with entries in [0, 1]."""
+        steps = np.asarray(state["steps"], dtype=float)
+        U = np.asarray(state["U"], dtype=float).reshape(-1, self.n)
+        V = np.asarray(state["V"], dtype=float).reshape(-1, self.n)
+        size = self.alpha / (self.m * self.sensitivity)
+        if steps.ndim != 1 or not len(steps) == len(U) == len(V) <= updates:
+            raise ValueError("the hypothesis has more steps than updates, or ragged ones")
+        if not np.all(np.abs(steps) == size) or not all(
+            np.all((0.0 <= X) & (X <= 1.0)) for X in (U, V)
+        ):
+            raise ValueError("the hypothesis has steps no update makes")
+        self.steps, self.U, self.V = steps, U, V
 
 
 class _PairConstruction:
@@ -156,12 +166,24 @@ class _PairConstruction:
             return {"weights": self.idc.weights.tolist(), "updates": self.idc.updates}
         return {"alive": self.idc.alive.tolist(), "updates": self.idc.updates}
 
-    def restore(self, state: dict) -> None:
-        self.idc.updates = int(state["updates"])
+    def restore(self, state: dict, updates: int) -> None:
+        """Take a saved hypothesis: at most ``updates`` updates, and weights (a distribution)
+        or surviving candidates of the construction's own shape."""
+        count = state["updates"]
+        if not isinstance(count, int) or not 0 <= count <= updates:
+            raise ValueError("the hypothesis has more updates than the sparse vector")
         if isinstance(self.idc, MultiplicativeWeights):
-            self.idc.weights = np.asarray(state["weights"], dtype=float)
+            weights = np.asarray(state["weights"], dtype=float)
+            shape = weights.shape == self.idc.weights.shape
+            if not (shape and np.all(weights >= 0.0) and np.isclose(weights.sum(), 1.0)):
+                raise ValueError("saved weights are not a distribution of the right size")
+            self.idc.weights = weights
         else:
-            self.idc.alive = np.asarray(state["alive"], dtype=np.intp)
+            alive = np.asarray(state["alive"], dtype=np.intp)
+            if alive.ndim != 1 or not set(alive.tolist()) <= set(self.idc.alive.tolist()):
+                raise ValueError("saved candidates the construction does not have")
+            self.idc.alive = alive
+        self.idc.updates = count
 
 
 def _edge_bounds(
@@ -223,7 +245,27 @@ class CutOracle:
     path : str or Path, optional
         Save the state here after every answer, before returning it; if the state
         cannot be written the answer is withheld and the oracle stops.
+    key_path : str or Path, optional
+        The key file that authenticates the state (default ``<path>.key``, made if
+        missing, with its record ``<key_path>.record``).
     rng : None, int or numpy.random.Generator
+
+    Notes
+    -----
+    The state file is secret: it holds the current threshold draw of the sparse
+    vector in clear, and whoever knows that draw learns from each "no update"
+    answer whether the private gap exceeded a known number, which the
+    (epsilon, delta) guarantee no longer covers (the hypothesis alone could be
+    released). It is written with mode 0600 and authenticated by HMAC-SHA256 under
+    a key kept apart from it (:class:`~privcut.linear.online.StateFile`): an
+    edited file is refused, and so, by a record of the last save's number kept
+    with the key, is an older copy, which would spend again budget already spent.
+    The calibration is recomputed from the saved public parameters on load and the
+    counters are checked against it. Whoever holds the key can forge a state: keep
+    the key private (``key_path`` in a private folder if the state's folder is
+    shared or backed up). An oracle bound to a state file (``path``, ``save`` or
+    ``load``) holds an exclusive lock on it until :meth:`close` (or ``with``, or
+    garbage collection); a second oracle, in this process or another, is refused.
 
     Examples
     --------
@@ -248,6 +290,7 @@ class CutOracle:
         beta: float = 0.05,
         calibration: str = "tight",
         path: str | Path | None = None,
+        key_path: str | Path | None = None,
         rng: RandomState = None,
     ) -> None:
         self.epsilon, self.delta, self.beta = (
@@ -268,9 +311,8 @@ class CutOracle:
         count_beta = beta / 4.0 if max_edges is None else 0.0
         edges = self._adjacency.nnz // (1 if self.universe.directed else 2)
         self.edges = _edge_bounds(edges, max_edges, count_epsilon, count_beta, generator)
-        self._setup(alpha, calibration, beta - count_beta, count_epsilon, generator)
-        self._lock = threading.RLock()
-        self._broken = False
+        self._setup(alpha, calibration, generator)
+        self._bind(None, key_path, autosave=self.path is not None)
         if self.path is not None:
             self.save(self.path)  # the spent budget is on disk before the first answer
 
@@ -293,21 +335,28 @@ class CutOracle:
             construction = Median(self.universe.size + 1, alpha_idc, upper, self.max_queries)
         return _PairConstruction(construction, self.universe, self.sensitivity)
 
-    def _setup(self, alpha, calibration, beta, count_epsilon, generator) -> None:
-        calibrated = _calibrate(
+    def _setup(self, alpha, calibration, generator) -> None:
+        self._requested_alpha = alpha
+        calibrated = self._calibrated(alpha, calibration)
+        self.idc = self._make_idc(calibrated.alpha_idc / self.sensitivity)
+        self._engine = SparseVector(calibrated, self.max_queries, generator)
+
+    def _calibrated(self, alpha: float | None, calibration: str) -> Calibration:
+        """The calibration from public values only: the budget less the noisy count's share
+        (and beta less its quarter for the count's interval) when there is one."""
+        count_beta = 0.0 if self.edges["estimate"] is None else self.beta / 4.0
+        return _calibrate(
             self.idc_name,
             self.universe.size,
             self.sensitivity,
             tuple(sorted(self.edges.items())),
             self.max_queries,
-            self.epsilon - count_epsilon,
+            self.epsilon - self.edges["epsilon"],
             self.delta,
-            beta,
+            self.beta - count_beta,
             calibration,
             alpha,
         )
-        self.idc = self._make_idc(calibrated.alpha_idc / self.sensitivity)
-        self._engine = SparseVector(calibrated, self.max_queries, generator)
 
     calibration = property(lambda self: self._engine.calibration.name)
     alpha = property(lambda self: self._engine.calibration.alpha, doc="Promised max error.")
@@ -326,8 +375,8 @@ class CutOracle:
 
     def _answer(self, u: np.ndarray, v: np.ndarray) -> float:
         with self._lock:
-            if self._broken:
-                raise PrivcutError("the oracle stopped: its state could not be saved")
+            if self._stopped:
+                raise PrivcutError(self._stopped)
             hypothesis = self.idc.evaluate((u, v))
             if self._engine.exhausted:
                 _warn_exhausted()
@@ -335,16 +384,34 @@ class CutOracle:
             value, updated = self._engine.step(lambda: float(u @ (self._adjacency @ v)), hypothesis)
             if updated:
                 self.idc.update((u, v), value)
-            if self.path is not None:
-                try:
-                    self.save(self.path)
-                except OSError as error:
-                    self._broken = True
-                    raise PrivcutError(
-                        f"could not save the oracle's state to {self.path} ({error}); the "
-                        "answer is withheld and the oracle stops"
-                    ) from None
+            self._persist()
             return value
+
+    def _bind(self, store: StateFile | None, key_path, *, autosave: bool) -> None:
+        self._lock = threading.RLock()
+        self._stopped: str | None = None
+        self._store, self._autosave = store, autosave
+        self._key_path = None if key_path is None else Path(key_path)
+
+    def _spent(self) -> dict:
+        return {"queries_answered": self.queries_answered, "updates": self.updates}
+
+    def _persist(self) -> None:
+        """Before an answer is returned: save the state (autosave), or else advance the
+        record alone so that the state on disk, now behind, can no longer be resumed."""
+        if self._store is None:
+            return
+        try:
+            if self._autosave:
+                self._store.write(self._payload(), self._spent())
+            else:
+                self._store.outdate(self._spent())
+        except OSError as error:
+            self._stopped = "the oracle stopped: its state could not be saved"
+            raise PrivcutError(
+                f"could not save the oracle's state to {self.path} ({error}); the "
+                "answer is withheld and the oracle stops"
+            ) from None
 
     def _payload(self) -> dict:
         nodes = list(self.universe.nodes)
@@ -358,15 +425,49 @@ class CutOracle:
             "beta": self.beta,
             "idc": self.idc_name,
             "edges": self.edges,
+            "alpha": None if self._requested_alpha is None else float(self._requested_alpha),
             "engine": self._engine.state(),
             "hypothesis": self.idc.state(),
         }
 
     def save(self, path: str | Path) -> None:
         """Write everything needed to continue (hypothesis, counters, the spent budget and
-        the current threshold noise) atomically, with a checksum."""
+        the current threshold noise) durably and atomically, authenticated by the key.
+
+        The first save binds the oracle to ``path`` and locks it (see the class
+        docstring); an oracle has one state file, so saving to another path is
+        refused: two copies could each be resumed and the budget spent twice. Answers
+        given after a save (without ``path=`` or ``autosave``) outdate the file until
+        the next save: it cannot be resumed in between.
+        """
         with self._lock:
-            write_state(path, FORMAT, self._payload())
+            if self._stopped:
+                raise PrivcutError(self._stopped)
+            if self._store is None:
+                self._store = StateFile.create(path, FORMAT, self._key_path)
+                self.path = self._store.path
+            elif Path(path).resolve() != self._store.path.resolve():
+                raise PrivcutError(
+                    f"this oracle's state is saved in {self._store.path}; a second copy in "
+                    f"{path} could be resumed too and spend the budget twice"
+                )
+            self._store.write(self._payload(), self._spent())
+
+    def close(self) -> None:
+        """Release the state file's lock; the oracle answers no more (idempotent).
+
+        Also done by ``with`` and on garbage collection.
+        """
+        with self._lock:
+            self._stopped = "the oracle is closed"
+            if self._store is not None:
+                self._store.close()
+
+    def __enter__(self) -> CutOracle:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
     @classmethod
     def load(
@@ -376,40 +477,110 @@ class CutOracle:
         *,
         rng: RandomState = None,
         autosave: bool = True,
+        key_path: str | Path | None = None,
     ) -> CutOracle:
         """Resume a saved oracle on the same private graph G (same node set).
 
         The budget, counters, threshold noise and hypothesis continue exactly; new noise
-        comes from ``rng``. With ``autosave`` the resumed oracle keeps saving to
-        ``path`` before every answer. A corrupt, altered or foreign file, or a graph
-        with another node set, raises :class:`~privcut.exceptions.PrivcutError`.
+        comes from ``rng``. The resumed oracle holds the state file until closed. With
+        ``autosave`` it saves to ``path`` before every answer; without, answers
+        outdate the file until the next :meth:`save`. A missing key, a corrupt,
+        altered, rolled-back, foreign or locked file, a calibration that its public
+        parameters do not give, or a graph with another node set, raises
+        :class:`~privcut.exceptions.PrivcutError`.
         """
-        state = read_state(path, FORMAT)
+        store, state, spent = StateFile.open(path, FORMAT, key_path)
         try:
-            nodes, directed = state["nodes"], bool(state["directed"])
+            oracle = cls._restore(state, spent, store.path, G, rng)
+        except BaseException:
+            store.close()
+            raise
+        oracle.path = store.path
+        oracle._bind(store, store.key_path, autosave=autosave)
+        return oracle
+
+    @classmethod
+    def _restore(cls, state: dict, spent: dict, path: Path, G: nx.Graph, rng) -> CutOracle:
+        try:
+            nodes, directed = list(state["nodes"]), state["directed"]
             if set(nodes) != set(G.nodes) or len(nodes) != G.number_of_nodes():
                 raise PrivcutError(f"{path}: saved for another node set than G's")
-            if directed != G.is_directed():
+            if directed is not G.is_directed():
                 raise PrivcutError(f"{path}: saved for a {'Di' if directed else ''}Graph")
             oracle = cls.__new__(cls)
-            oracle.epsilon, oracle.delta = float(state["epsilon"]), float(state["delta"])
-            oracle.beta, oracle.idc_name = float(state["beta"]), state["idc"]
-            oracle.edges = dict(state["edges"])
-            oracle.path = Path(path) if autosave else None
+            oracle.epsilon = check_epsilon(state["epsilon"])
+            oracle.delta = check_delta(state["delta"])
+            oracle.beta, oracle.idc_name = check_beta(state["beta"]), state["idc"]
+            if oracle.idc_name not in IDCS:
+                raise ValueError(f"unknown idc {oracle.idc_name!r}")
+            oracle.edges = _checked_edges(state["edges"], oracle.epsilon)
             ordered = nx.DiGraph() if directed else nx.Graph()
             ordered.add_nodes_from(nodes)
             ordered.add_edges_from(G.edges(data=True))
             oracle.universe, oracle._adjacency = _private_adjacency(ordered)
             oracle.sensitivity = 1.0 if directed else 2.0
-            oracle._engine = SparseVector.from_state(state["engine"], check_random_state(rng))
-            oracle.max_queries = oracle._engine.max_queries
+            engine = state["engine"]
+            oracle.max_queries = check_count(engine["max_queries"], "max_queries")
+            oracle._engine = _checked_engine(oracle, state["alpha"], engine, spent, rng)
+            oracle._requested_alpha = state["alpha"]
             calibrated = oracle._engine.calibration
             oracle.idc = oracle._make_idc(calibrated.alpha_idc / oracle.sensitivity)
-            oracle.idc.restore(state["hypothesis"])
+            oracle.idc.restore(state["hypothesis"], oracle.updates)
         except (KeyError, TypeError, ValueError) as error:
             raise PrivcutError(f"{path}: malformed oracle state ({error})") from None
-        oracle._lock, oracle._broken = threading.RLock(), False
         return oracle
+
+
+def _checked_edges(edges: dict, epsilon: float) -> dict:
+    """The saved public edge bounds, if consistent: 0 <= lower <= upper, and a noisy count
+    (an estimate) exactly when a share of epsilon below epsilon bought it."""
+    edges = {key: edges[key] for key in ("upper", "lower", "estimate", "epsilon")}
+    numbers = [edges[key] for key in ("upper", "lower", "epsilon")]
+    if edges["estimate"] is not None:
+        numbers.append(edges["estimate"])
+    if not all(isinstance(x, (int, float)) and math.isfinite(x) and x >= 0 for x in numbers):
+        raise ValueError("edge bounds must be finite and non-negative")
+    counted = edges["estimate"] is not None
+    if edges["lower"] > edges["upper"] or edges["upper"] <= 0:
+        raise ValueError("edge bounds must satisfy 0 <= lower <= upper, upper > 0")
+    if counted != (0.0 < edges["epsilon"] < epsilon) or (not counted and edges["lower"] != 0):
+        raise ValueError("the noisy edge count's budget does not match the edge bounds")
+    return {key: None if value is None else float(value) for key, value in edges.items()}
+
+
+def _checked_engine(oracle: CutOracle, alpha, engine: dict, spent: dict, rng) -> SparseVector:
+    """The saved sparse-vector state, with its calibration recomputed from the public
+    parameters (a different saved one is refused) and its counters checked."""
+    saved = engine["calibration"]
+    if saved["name"] not in CALIBRATIONS or not (alpha is None or check_positive(alpha, "alpha")):
+        raise ValueError("unknown calibration or bad alpha")
+    calibrated = oracle._calibrated(alpha, saved["name"])
+    if calibrated.to_dict() != saved:
+        raise PrivcutError(
+            "the saved calibration is not the one its public parameters give (epsilon, "
+            "delta, beta, idc, edge bounds, max_queries, alpha); refusing an altered state"
+        )
+    state = dict(engine, calibration=calibrated.to_dict())
+    result = SparseVector.from_state(state, check_random_state(rng))
+    answered, updates = engine["queries_answered"], engine["updates"]
+    draw = engine["threshold_draw"]
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (answered, updates)):
+        raise ValueError("counters must be integers")
+    if not 0 <= updates <= min(answered, calibrated.max_updates) or answered > oracle.max_queries:
+        raise ValueError(
+            "counters out of bounds (need 0 <= updates <= min(queries_answered, max_updates) "
+            "and queries_answered <= max_queries)"
+        )
+    if spent != {"queries_answered": answered, "updates": updates}:
+        raise ValueError("counters differ from the authenticated budget record")
+    noise = calibrated.threshold_noise
+    if (
+        not isinstance(draw, (int, float))
+        or not float(draw).is_integer()
+        or (noise is None and draw != 0)
+    ):
+        raise ValueError("the threshold draw must be an integer (0 for the paper calibration)")
+    return result
 
 
 def _frieze_kannan_start(m: int, edges: dict) -> tuple[float, float]:

@@ -45,12 +45,14 @@ chosen to minimise that promise.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import math
 import os
-import tempfile
+import secrets
 import threading
 import warnings
+import weakref
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -59,6 +61,7 @@ from pathlib import Path
 import numpy as np
 
 from privcut.exceptions import PrivcutError
+from privcut.files import fsync_directory, write_atomically
 from privcut.linear.idc import FriezeKannan, Median, MultiplicativeWeights
 from privcut.linear.queries import check_histogram
 from privcut.linear.size import SizeEstimate, count_budget, dataset_size
@@ -387,35 +390,241 @@ class SparseVector:
         return engine
 
 
-def write_state(path: str | os.PathLike, kind: str, payload: dict) -> None:
-    """Write ``payload`` as JSON with a SHA-256 checksum, atomically (temporary file in the
-    same folder, fsync, rename): a crash leaves either the old file or the new one."""
-    body = json.dumps(payload, sort_keys=True)
-    document = {"format": kind, "sha256": hashlib.sha256(body.encode()).hexdigest(), "body": body}
-    target = Path(path)
-    with tempfile.NamedTemporaryFile(
-        "w", dir=target.parent, delete=False, prefix=f".{target.name}."
-    ) as handle:
-        json.dump(document, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(handle.name, target)
+KEY_FORMAT = "privcut-state-key/1"
+RECORD_FORMAT = "privcut-state-record/1"
 
 
-def read_state(path: str | os.PathLike, kind: str) -> dict:
-    """Read a file written by :func:`write_state`; refuse a corrupt or foreign one."""
+def _seal(key: bytes, kind: str, content: dict) -> str:
+    """``content`` as JSON with an HMAC-SHA256 tag over its format and body."""
+    body = json.dumps(content, sort_keys=True)
+    tag = hmac.new(key, f"{kind}\n{body}".encode(), hashlib.sha256).hexdigest()
+    return json.dumps({"format": kind, "hmac": tag, "body": body})
+
+
+def _unseal(path: Path, key: bytes, kind: str) -> dict:
+    """The content of a file written by :func:`_seal`; refuse a corrupt, foreign or forged
+    one."""
     try:
-        document = json.loads(Path(path).read_text())
-        body = document["body"]
-        checksum = document["sha256"]
-        found_kind = document["format"]
-    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+        document = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise PrivcutError(f"{path}: no such file") from None
+    except OSError as error:
+        raise PrivcutError(f"{path}: cannot be read ({error.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
         raise PrivcutError(f"{path}: not a privcut state file (truncated or corrupt)") from None
-    if found_kind != kind:
-        raise PrivcutError(f"{path}: holds a {found_kind!r}, not a {kind!r}")
-    if hashlib.sha256(body.encode()).hexdigest() != checksum:
-        raise PrivcutError(f"{path}: checksum mismatch; the file was altered or corrupted")
+    if not isinstance(document, dict):
+        raise PrivcutError(f"{path}: not a privcut state file (truncated or corrupt)")
+    if "sha256" in document and "hmac" not in document:
+        raise PrivcutError(
+            f"{path}: an unauthenticated state from an older privcut; it cannot be trusted "
+            "(anyone could have edited it): start a new oracle"
+        )
+    fields = document.get("format"), document.get("hmac"), document.get("body")
+    if not all(isinstance(f, str) for f in fields):
+        raise PrivcutError(f"{path}: not a privcut state file (truncated or corrupt)")
+    found, tag, body = fields
+    if found != kind:
+        raise PrivcutError(f"{path}: holds a {found!r}, not a {kind!r}")
+    expected = hmac.new(key, f"{kind}\n{body}".encode(), hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(expected, tag):
+        raise PrivcutError(
+            f"{path}: authentication failed (HMAC mismatch): the file was altered, or was "
+            "not written with this key"
+        )
     return json.loads(body)
+
+
+def _open_key(path: Path, key_path: Path, create: bool) -> tuple[int, bytes]:
+    """Open (or, with ``create``, make: O_CREAT | O_EXCL, mode 0600) the key file and lock it
+    exclusively; return the open descriptor, which holds the lock, and the key."""
+    import fcntl
+
+    made = False
+    try:
+        if create:
+            try:
+                descriptor = os.open(key_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+                made = True
+            except FileExistsError:
+                pass
+        if not made:
+            descriptor = os.open(key_path, os.O_RDONLY)
+    except FileNotFoundError:
+        raise PrivcutError(
+            f"{path}: its key file {key_path} is missing; a state is authenticated by the "
+            "key it was created with (pass key_path= if it is kept elsewhere; without it "
+            "the state cannot be resumed)"
+        ) from None
+    except OSError as error:
+        raise PrivcutError(f"{key_path}: cannot open the key file ({error.strerror})") from None
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise PrivcutError(
+                f"{path}: another process (or another oracle in this process) holds this "
+                f"state (lock on {key_path}); close it first"
+            ) from None
+        if made:
+            key = secrets.token_bytes(32)
+            os.write(descriptor, json.dumps({"format": KEY_FORMAT, "key": key.hex()}).encode())
+            os.fsync(descriptor)
+            fsync_directory(key_path.parent)
+            return descriptor, key
+        return descriptor, _read_key(descriptor, key_path)
+    except BaseException:
+        if made:
+            key_path.unlink(missing_ok=True)
+        os.close(descriptor)
+        raise
+
+
+def _read_key(descriptor: int, key_path: Path) -> bytes:
+    mode = os.fstat(descriptor).st_mode & 0o777
+    if mode & 0o077:
+        raise PrivcutError(
+            f"{key_path}: the key file is accessible to other users (mode {mode:o}); it must "
+            f"be private: chmod 600 {key_path}"
+        )
+    try:
+        document = json.loads(os.pread(descriptor, 4096, 0))
+        key = bytes.fromhex(document["key"])
+        if document["format"] != KEY_FORMAT or len(key) != 32:
+            raise ValueError
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, ValueError):
+        raise PrivcutError(f"{key_path}: not a privcut key file (empty or corrupt)") from None
+    return key
+
+
+class StateFile:
+    """A secret state file, authenticated, protected against rollback and held exclusively.
+
+    Three files: the state (``path``); the key (``key_path``, default ``<path>.key``,
+    32 random bytes made once with O_CREAT | O_EXCL and mode 0600, never rewritten);
+    and the record (``<key_path>.record``), the number of the last save and the budget
+    counters at that save. The key authenticates both the state and the record
+    (HMAC-SHA256), and the state carries a random identity and a sequence number.
+    ``write`` saves the state, then the record, each by a durable atomic write with
+    mode 0600; a state older than the record (a rolled-back copy, or answers released
+    after the last save) is refused, as is one whose budget counters are below the
+    record's; a newer one (a crash between the two writes) is accepted. While a
+    ``StateFile`` is open it holds ``flock(LOCK_EX)`` on the key file (never replaced
+    by a rename, so the lock is sound), which another process, or a second open in
+    this process, cannot take; ``close``, or garbage collection, releases it.
+
+    Threat model: whoever can read the key can forge states, and whoever can write the
+    key's folder can roll the record back; keep the key (and its record) private, in a
+    folder only its owner can write, e.g. outside a shared or backed-up state folder
+    via ``key_path``. A state file without its key is useless; restoring the state, key
+    and record together from a backup cannot be detected. The default key sits beside
+    the state rather than in a per-user folder: a per-user default would be keyed by
+    the state's absolute path (moving or renaming a folder would orphan the key), and
+    would hide budget-bearing files where a user would not look; an explicit
+    ``key_path`` gives that separation where the state's folder is shared.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "state.json"
+    ...     with StateFile.create(path, "demo/1") as store:
+    ...         store.write({"x": 1}, {"queries_answered": 1})
+    ...     with StateFile.open(path, "demo/1")[0] as store:
+    ...         store.sequence
+    1
+    """
+
+    def __init__(self, path: Path, kind: str, key_path: Path, descriptor: int, key: bytes):
+        self.path, self.kind, self.key_path = path, kind, key_path
+        self._key = key
+        self.identity = secrets.token_hex(16)
+        self.sequence = 0
+        self._release = weakref.finalize(self, os.close, descriptor)
+
+    @property
+    def record_path(self) -> Path:
+        return self.key_path.with_name(self.key_path.name + ".record")
+
+    @classmethod
+    def create(
+        cls, path: str | os.PathLike, kind: str, key_path: str | os.PathLike | None = None
+    ) -> StateFile:
+        """A new state at ``path``: lock (making the key if missing) and start a record."""
+        path = Path(path)
+        key_path = Path(f"{path}.key") if key_path is None else Path(key_path)
+        store = cls(path, kind, key_path, *_open_key(path, key_path, create=True))
+        try:
+            store._write_record({})
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    @classmethod
+    def open(
+        cls, path: str | os.PathLike, kind: str, key_path: str | os.PathLike | None = None
+    ) -> tuple[StateFile, dict, dict]:
+        """Lock and read a saved state; return the store, the payload and its counters."""
+        path = Path(path)
+        key_path = Path(f"{path}.key") if key_path is None else Path(key_path)
+        store = cls(path, kind, key_path, *_open_key(path, key_path, create=False))
+        try:
+            payload, spent = store._read()
+        except BaseException:
+            store.close()
+            raise
+        return store, payload, spent
+
+    def _read(self) -> tuple[dict, dict]:
+        state = _unseal(self.path, self._key, self.kind)
+        record = _unseal(self.record_path, self._key, RECORD_FORMAT)
+        try:
+            return self._check(state, record)
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise PrivcutError(f"{self.path}: malformed state ({error!r})") from None
+
+    def _check(self, state: dict, record: dict) -> tuple[dict, dict]:
+        if state["id"] != record["id"]:
+            raise PrivcutError(
+                f"{self.path}: does not belong to the record {self.record_path} (another "
+                "state, or the key was reused by a newer one)"
+            )
+        behind = [k for k, v in record["spent"].items() if state["spent"].get(k, -1) < v]
+        if state["sequence"] < record["sequence"] or behind:
+            raise PrivcutError(
+                f"{self.path}: older than its record (save {state['sequence']} < "
+                f"{record['sequence']}): a rolled-back copy, or answers were released after "
+                "the last save; resuming it would spend again budget already spent"
+            )
+        self.identity, self.sequence = state["id"], int(state["sequence"])
+        return state["payload"], state["spent"]
+
+    def _write_record(self, spent: dict) -> None:
+        record = {"id": self.identity, "sequence": self.sequence, "spent": spent}
+        write_atomically(self.record_path, _seal(self._key, RECORD_FORMAT, record), mode=0o600)
+
+    def write(self, payload: dict, spent: dict) -> None:
+        """Save ``payload`` with its budget counters ``spent``, then advance the record."""
+        self.sequence += 1
+        state = {"id": self.identity, "sequence": self.sequence, "spent": spent}
+        state["payload"] = payload
+        write_atomically(self.path, _seal(self._key, self.kind, state), mode=0o600)
+        self._write_record(spent)
+
+    def outdate(self, spent: dict) -> None:
+        """Advance the record alone, so that the state on disk (now behind) is refused."""
+        self.sequence += 1
+        self._write_record(spent)
+
+    def close(self) -> None:
+        """Release the lock (idempotent)."""
+        self._release()
+
+    def __enter__(self) -> StateFile:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
 
 def _idc_for_histogram(idc: str, m: int, n: float, k: int) -> tuple[Callable, Callable]:

@@ -1,12 +1,20 @@
 import copy
+import gc
+import hashlib
+import hmac
 import json
+import os
+import subprocess
+import sys
 import threading
 import warnings
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
 
+import privcut
 from privcut import CutOracle, GraphInputError, PrivcutError
 from privcut.audit import audit
 from privcut.graph import EdgeUniverse
@@ -128,49 +136,231 @@ def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison(monkeypatch)
     assert broken.p_value <= 1e-3
 
 
-def test_save_load_continues_exactly(tmp_path):
+def test_a_resumed_oracle_continues_exactly_like_an_uninterrupted_one(tmp_path):
     G = nx.gnp_random_graph(120, 0.5, seed=3)
     rng = np.random.default_rng(4)
     queries = [random_cut(rng, 120) for _ in range(150)]
-    oracle = CutOracle(G, 1.0, 1e-6, max_queries=500, max_edges=7140, rng=np.random.default_rng(5))
-    for S, T in queries[:100]:
-        oracle.cut(S, T)
-    assert oracle.updates > 0
+
+    def make():
+        generator = np.random.default_rng(5)
+        return CutOracle(G, 4.0, 1e-6, max_queries=500, max_edges=7140, rng=generator)
+
+    uninterrupted, oracle = make(), make()
+    expected = [uninterrupted.cut(S, T) for S, T in queries]
+    answers = [oracle.cut(S, T) for S, T in queries[:20]]
+    assert 0 < oracle.updates < uninterrupted.updates  # updates before and after the break
     path = tmp_path / "oracle.json"
     oracle.save(path)
-    resumed = CutOracle.load(path, G, rng=copy.deepcopy(oracle._engine.generator))
-    assert (resumed.queries_answered, resumed.updates) == (100, oracle.updates)
-    assert resumed.alpha == oracle.alpha and resumed.epsilon == oracle.epsilon
-    assert resumed._engine.threshold_draw == oracle._engine.threshold_draw
-    for S, T in queries[100:]:
-        assert resumed.cut(S, T) == oracle.cut(S, T)
-    assert resumed.updates == oracle.updates and resumed.queries_answered == 150
+    generator = copy.deepcopy(oracle._engine.generator)
+    oracle.close()
+    with CutOracle.load(path, G, rng=generator) as resumed:
+        assert (resumed.queries_answered, resumed.updates) == (20, oracle.updates)
+        assert resumed.alpha == oracle.alpha and resumed.epsilon == oracle.epsilon
+        assert resumed._engine.threshold_draw == oracle._engine.threshold_draw
+        answers += [resumed.cut(S, T) for S, T in queries[20:]]
+        assert answers == expected
+        assert resumed.queries_answered == uninterrupted.queries_answered == 150
+        assert resumed.updates == uninterrupted.updates
+        assert resumed._engine.threshold_draw == uninterrupted._engine.threshold_draw
+        assert np.array_equal(resumed.idc.matrix(), uninterrupted.idc.matrix())
+    assert CutOracle.load(path, G).queries_answered == 150  # autosaved before each answer
 
 
-def test_load_refuses_corrupt_altered_and_foreign_files(tmp_path):
+def _saved_oracle(tmp_path, queries=1, **options):
     G = nx.gnp_random_graph(20, 0.5, seed=6)
-    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, rng=0)
     path = tmp_path / "oracle.json"
-    oracle.save(path)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=0, **options)
+    for _ in range(queries):
+        oracle.cut(range(10), range(10, 20))
+    del oracle  # garbage collection releases the state (the old code has no close())
+    gc.collect()
+    return G, path
+
+
+def _tamper(path, edit, tag):
+    """Edit the saved engine state as an attacker without the key would: then either keep
+    the file's checksum field, or recompute it with plain SHA-256."""
+    document = json.loads(path.read_text())
+    body = json.loads(document["body"])
+    edit(body.get("payload", body)["engine"])
+    if "spent" in body:
+        body["spent"] = {"queries_answered": 0, "updates": 0}
+    document["body"] = json.dumps(body, sort_keys=True)
+    if tag == "sha256":
+        for field in ("sha256", "hmac"):
+            if field in document:
+                document[field] = hashlib.sha256(document["body"].encode()).hexdigest()
+    path.write_text(json.dumps(document))
+
+
+def _zero_counters(engine):
+    engine["queries_answered"] = engine["updates"] = 0
+
+
+def _tiny_noise(engine):
+    engine["calibration"]["comparison"][1] = 1e-9
+    if engine["calibration"]["threshold_noise"]:
+        engine["calibration"]["threshold_noise"][1] = 1e-9
+
+
+@pytest.mark.parametrize("edit", [_zero_counters, _tiny_noise])
+@pytest.mark.parametrize("tag", ["sha256", "kept"])
+def test_an_edited_state_is_refused_even_with_a_recomputed_checksum(tmp_path, edit, tag):
+    G, path = _saved_oracle(tmp_path, queries=3)
+    _tamper(path, edit, tag)
+    with pytest.raises(PrivcutError, match="authentication failed"):
+        CutOracle.load(path, G)
+
+
+def _forge(path, edit):
+    """Edit the state as the key's holder could, re-signing it with the key."""
+    key = bytes.fromhex(json.loads(Path(f"{path}.key").read_text())["key"])
+    document = json.loads(path.read_text())
+    body = json.loads(document["body"])
+    edit(body["payload"]["engine"])
+    document["body"] = json.dumps(body, sort_keys=True)
+    message = f"{document['format']}\n{document['body']}".encode()
+    document["hmac"] = hmac.new(key, message, hashlib.sha256).hexdigest()
+    path.write_text(json.dumps(document))
+
+
+def test_a_resigned_state_is_still_checked_against_its_public_parameters(tmp_path):
+    G, path = _saved_oracle(tmp_path, queries=3)
+    original = path.read_text()
+    _forge(path, _tiny_noise)
+    with pytest.raises(PrivcutError, match="calibration is not the one"):
+        CutOracle.load(path, G)
+    path.write_text(original)
+
+    def more_updates_than_answers(engine):
+        engine["updates"] = engine["queries_answered"] + 1
+
+    _forge(path, more_updates_than_answers)
+    with pytest.raises(PrivcutError, match="counters out of bounds"):
+        CutOracle.load(path, G)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"idc": "multiplicative-weights", "max_edges": 150},
+        {"calibration": "paper", "max_queries": 400},
+        {"alpha": 700.0, "max_edges": 150},
+        {"idc": "median", "max_edges": 3, "epsilon": 2.0, "delta": 0.1, "nodes": 4},
+    ],
+)
+def test_every_construction_and_calibration_resumes_with_its_calibration(tmp_path, options):
+    options = {"epsilon": 1.0, "delta": 1e-6, "max_queries": 10, "nodes": 20, **options}
+    G = nx.gnp_random_graph(options.pop("nodes"), 0.5, seed=6)
+    path = tmp_path / "oracle.json"
+    with CutOracle(G, path=path, rng=0, **options) as oracle:
+        oracle.cut([0, 1], [2, 3])
+    with CutOracle.load(path, G, rng=1) as resumed:
+        assert resumed._engine.calibration == oracle._engine.calibration
+        assert resumed.idc.evaluate(_query(resumed)) == oracle.idc.evaluate(_query(oracle))
+        assert resumed.queries_answered == 1 and resumed._requested_alpha == oracle._requested_alpha
+
+
+def _query(oracle):
+    return oracle.universe.indicator([0, 1]), oracle.universe.indicator([2, 3])
+
+
+def test_an_older_copy_of_the_state_is_refused(tmp_path):
+    G, path = _saved_oracle(tmp_path, queries=1)
+    older = path.read_bytes()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OracleExhaustedWarning)
+        oracle = CutOracle.load(path, G)
+        for _ in range(3):
+            oracle.cut(range(5), range(5, 20))
+    assert oracle.queries_answered == 4
+    del oracle
+    gc.collect()
+    path.write_bytes(older)
+    with pytest.raises(PrivcutError, match="older than its record"):
+        CutOracle.load(path, G)
+
+
+def test_load_refuses_truncated_foreign_and_keyless_files_and_other_graphs(tmp_path):
+    G, path = _saved_oracle(tmp_path)
     text = path.read_text()
-    truncated = tmp_path / "truncated.json"
-    truncated.write_text(text[: len(text) // 2])
+    key = tmp_path / "oracle.json.key"
+    assert oct(path.stat().st_mode & 0o777) == oct(key.stat().st_mode & 0o777) == "0o600"
+    assert (tmp_path / "oracle.json.key.record").stat().st_mode & 0o777 == 0o600
+    path.write_text(text[: len(text) // 2])
     with pytest.raises(PrivcutError, match="truncated or corrupt"):
-        CutOracle.load(truncated, G)
-    document = json.loads(text)
-    document["body"] = document["body"].replace('"queries_answered": 0', '"queries_answered": 1')
-    altered = tmp_path / "altered.json"
-    altered.write_text(json.dumps(document))
-    with pytest.raises(PrivcutError, match="checksum mismatch"):
-        CutOracle.load(altered, G)
-    with pytest.raises(PrivcutError, match="another node set"):
-        CutOracle.load(path, nx.gnp_random_graph(21, 0.5, seed=6))
+        CutOracle.load(path, G)
     document = json.loads(text)
     document["format"] = "something-else"
-    foreign = tmp_path / "foreign.json"
-    foreign.write_text(json.dumps(document))
+    path.write_text(json.dumps(document))
     with pytest.raises(PrivcutError, match="not a 'privcut-cut-oracle"):
-        CutOracle.load(foreign, G)
+        CutOracle.load(path, G)
+    path.write_text(text)
+    with pytest.raises(PrivcutError, match="another node set"):
+        CutOracle.load(path, nx.gnp_random_graph(21, 0.5, seed=6))
+    key.chmod(0o644)
+    with pytest.raises(PrivcutError, match="accessible to other users"):
+        CutOracle.load(path, G)
+    key.rename(tmp_path / "elsewhere.key")
+    with pytest.raises(PrivcutError, match=r"key file .* is missing"):
+        CutOracle.load(path, G)
+    (tmp_path / "elsewhere.key").chmod(0o600)
+    (tmp_path / "oracle.json.key.record").rename(tmp_path / "elsewhere.key.record")
+    with CutOracle.load(path, G, key_path=tmp_path / "elsewhere.key") as resumed:
+        assert resumed.queries_answered == 1
+
+
+_SECOND_PROCESS = """
+import sys
+import networkx as nx
+from privcut import CutOracle, PrivcutError
+try:
+    CutOracle.load(sys.argv[1], nx.gnp_random_graph(20, 0.5, seed=6)).close()
+except PrivcutError as error:
+    print(error)
+    sys.exit(3)
+"""
+
+
+def _load_in_another_process(path):
+    environment = dict(os.environ, PYTHONPATH=str(Path(privcut.__file__).parents[1]))
+    return subprocess.run(
+        [sys.executable, "-c", _SECOND_PROCESS, str(path)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+    )
+
+
+def test_a_held_state_is_refused_to_a_second_oracle_and_a_second_process(tmp_path):
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    path = tmp_path / "oracle.json"
+    with CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=0) as oracle:
+        oracle.cut(range(10), range(10, 20))
+        with pytest.raises(PrivcutError, match=r"oracle\.json: another process .*holds"):
+            CutOracle.load(path, G)
+        with pytest.raises(PrivcutError, match="another process"):
+            CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=1)
+        with pytest.raises(PrivcutError, match="spend the budget twice"):
+            oracle.save(tmp_path / "copy.json")
+        refused = _load_in_another_process(path)
+        assert refused.returncode == 3 and "another process" in refused.stdout
+    with pytest.raises(PrivcutError, match="closed"):
+        oracle.cut(range(10), range(10, 20))
+    assert _load_in_another_process(path).returncode == 0
+
+
+def test_without_autosave_answers_outdate_the_file_until_the_next_save(tmp_path):
+    G, path = _saved_oracle(tmp_path)
+    with CutOracle.load(path, G, autosave=False) as resumed:
+        resumed.cut(range(10), range(10, 20))
+        resumed.save(path)
+    with CutOracle.load(path, G, autosave=False) as resumed:
+        assert resumed.queries_answered == 2
+        resumed.cut(range(10), range(10, 20))
+    with pytest.raises(PrivcutError, match="older than its record"):
+        CutOracle.load(path, G)
 
 
 def test_answers_are_withheld_when_the_state_cannot_be_written(tmp_path):
@@ -178,12 +368,17 @@ def test_answers_are_withheld_when_the_state_cannot_be_written(tmp_path):
     path = tmp_path / "state.json"
     oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=0)
     oracle.cut(range(10), range(10, 20))
-    assert CutOracle.load(path, G).queries_answered == 1
-    oracle.path = tmp_path / "missing" / "state.json"
+    path.unlink()
+    path.mkdir()  # the rename onto it fails
     with pytest.raises(PrivcutError, match="answer is withheld"):
         oracle.cut(range(10), range(10, 20))
     with pytest.raises(PrivcutError, match="stopped"):
         oracle.cut(range(10), range(10, 20))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "state.json",
+        "state.json.key",
+        "state.json.key.record",
+    ]
 
 
 def test_exhausted_oracle_answers_from_the_hypothesis_with_a_warning():
@@ -256,9 +451,11 @@ def test_fractional_rank1_answers_get_continuous_noise():
 def test_autosave_starts_at_construction_and_survives_a_reload(tmp_path):
     G = nx.gnp_random_graph(30, 0.5, seed=10)
     path = tmp_path / "oracle.json"
-    oracle = CutOracle(G, 1.0, 1e-6, max_queries=20, path=path, rng=0)
-    assert CutOracle.load(path, G, autosave=False).queries_answered == 0
-    oracle.cut(range(15), range(15, 30))
-    resumed = CutOracle.load(path, G)
-    resumed.cut(range(15), range(15, 30))
+    with CutOracle(G, 1.0, 1e-6, max_queries=20, path=path, rng=0):
+        pass
+    with CutOracle.load(path, G) as resumed:
+        assert resumed.queries_answered == 0
+        resumed.cut(range(15), range(15, 30))
+    with CutOracle.load(path, G) as resumed:
+        resumed.cut(range(15), range(15, 30))
     assert CutOracle.load(path, G).queries_answered == 2

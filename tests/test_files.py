@@ -1,0 +1,26 @@
+import os
+
+import pytest
+
+from privcut.files import write_atomically
+
+
+def test_a_write_replaces_the_file_with_the_asked_mode_and_no_leftover(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+    write_atomically(target, b"new", mode=0o600)
+    assert target.read_bytes() == b"new" and target.stat().st_mode & 0o777 == 0o600
+    write_atomically(target, "text")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert target.read_text() == "text" and target.stat().st_mode & 0o777 == 0o666 & ~umask
+    assert os.listdir(tmp_path) == ["out.txt"]
+
+
+def test_a_failed_write_leaves_no_temporary_file(tmp_path):
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(OSError):
+        write_atomically(tmp_path / "folder", "text")
+    with pytest.raises(OSError):
+        write_atomically(tmp_path / "missing" / "out.txt", "text")
+    assert os.listdir(tmp_path) == ["folder"] and os.listdir(tmp_path / "folder") == []
