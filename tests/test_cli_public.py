@@ -21,10 +21,10 @@ def write(path, text):
 def synthesize(tmp_path, edges, seed):
     graph = write(tmp_path / "g.txt", edges)
     nodes = write(tmp_path / "nodes.txt", "\n".join(NODES) + "\n")
-    output = tmp_path / "h.txt"
+    output, report = tmp_path / "h.txt", tmp_path / "h.json"
     arguments = ["synthesize", graph, "--nodes", nodes, "--epsilon", "1", "--seed", str(seed)]
-    assert main([*arguments, "-o", str(output), "--quiet"]) == 0
-    return output.read_text()
+    assert main([*arguments, "-o", str(output), "--report", str(report), "--quiet"]) == 0
+    return output.read_text(), report.read_text()
 
 
 def edge_lines(text):
@@ -32,11 +32,13 @@ def edge_lines(text):
 
 
 def test_synthesize_writes_the_same_bytes_whatever_the_edge_order(tmp_path):
-    """G1 = {a-b, c-d} listed as given and reversed (order and orientation): one output."""
+    """G1 = {a-b, c-d} listed as given and reversed (order and orientation): one output
+    and one report (which holds no timings)."""
     for seed in range(5):
         given = synthesize(tmp_path, "a b\nc d\n", seed)
         assert synthesize(tmp_path, "d c\nb a\n", seed) == given
-        lines = edge_lines(given)
+        assert not {"seconds", "timings"} & set(json.loads(given[1]))
+        lines = edge_lines(given[0])
         assert lines == sorted(lines) and all(u < v for u, v in lines)
 
 
@@ -45,7 +47,7 @@ def test_synthesize_orientation_does_not_reveal_an_edge(tmp_path):
     when f came before e in the edge list, i.e. when f had an edge (p <= 1e-3 then)."""
 
     def written_e_f(edges, rng):
-        text = synthesize(tmp_path, edges, int(rng.integers(2**31)))
+        text, _ = synthesize(tmp_path, edges, int(rng.integers(2**31)))
         return tuple(" ".join(line) for line in edge_lines(text) if set(line) == {"e", "f"})
 
     result = audit(written_e_f, ("a b\nc d\n", "a b\nc d\nf a\n"), 1.0, samples=150, rng=0)
