@@ -70,7 +70,7 @@ def test_cuts_answers_a_query_file_and_writes_json_atomically(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     ("queries", "message"),
-    [("1 2, 99\n", "not in the graph"), ("1 2 3\n", "expected 'S nodes, T nodes'")],
+    [("1 2 3\n", "expected 'S nodes, T nodes'")],
 )
 def test_cuts_reports_bad_input_clearly(tmp_path, capsys, queries, message):
     edges = tmp_path / "g.txt"

@@ -36,6 +36,7 @@ Distinguishers (each returns a cut (S, T) as two 0/1 vectors):
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 import time
 
@@ -62,6 +63,9 @@ from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_positive
 
 __all__ = ["DISTINGUISHERS", "iterative_construction"]
+
+LOGGER = logging.getLogger("privcut")
+"""The wall-clock time goes here (DEBUG), never into the report."""
 
 DISTINGUISHERS = ("power-method", "exponential", "noisy-graph", "exact")
 SENSITIVITY = 2.0
@@ -239,7 +243,9 @@ def iterative_construction(
     Returns
     -------
     networkx.Graph
-        On G's nodes, with the report in ``H.graph["privcut"]``.
+        On G's nodes (in canonical order), with the report in ``H.graph["privcut"]``. The
+        wall-clock time is not in the report (it grows with G's edge count); it is logged
+        at DEBUG level on the ``privcut`` logger.
 
     Examples
     --------
@@ -304,8 +310,10 @@ def iterative_construction(
     rounded = independent_rounding(x, False, generator) if rounding == "random" else None
     H = _graph(universe, x[rows, columns], None if rounded is None else rounded[rows, columns])
     H.graph["privcut"] = _report(
-        search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, started, universe.nodes
+        search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, universe.nodes
     )
+    seconds = time.perf_counter() - started
+    LOGGER.debug("iterative_construction: %.3f s", seconds, extra={"seconds": seconds})
     return H
 
 
@@ -319,9 +327,7 @@ def _distinguisher(name, G, adjacency, n, rr_epsilon, family_size, generator):
     return CutNormSearch(adjacency.toarray(), name)
 
 
-def _report(
-    search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, started, nodes
-) -> dict:
+def _report(search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, nodes) -> dict:
     updates = sum(record.updated for record in ic.records)
     report = {
         "mechanism": (
@@ -359,7 +365,6 @@ def _report(
             "rounds": [ic.epsilon, ic.delta],
             "per access epsilon0": ic.epsilon0,
         },
-        "seconds": time.perf_counter() - started,
     }
     if isinstance(search, Exponential):
         gamma = ic.beta / (2.0 * ic.rounds)

@@ -30,7 +30,8 @@ class NoisyGraph:
     matrix : numpy.ndarray, shape (n, n)
         The noisy adjacency matrix (symmetric for undirected graphs, zero diagonal).
     nodes : tuple
-        Node labels in matrix order.
+        Node labels in matrix order: the node set's canonical order
+        (:func:`~privcut.graph.universe.canonical_order`), never G's insertion order.
     epsilon, delta : float
         The privacy guarantee (delta = 0).
     directed : bool

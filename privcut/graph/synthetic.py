@@ -27,6 +27,7 @@ signed cut matrices (seed 004 Alg. 2) inside a clip.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Hashable, Mapping
@@ -56,6 +57,9 @@ from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_count, check_positive
 
 __all__ = ["size_scale", "synthetic_from_noisy", "synthetic_graph"]
+
+LOGGER = logging.getLogger("privcut")
+"""Timings go here (DEBUG), never into a release."""
 
 ORACLES = ("spectral", "alon-naor")
 ROUNDINGS = ("random", None)
@@ -575,10 +579,23 @@ def _release(
         "predicted_errors": dict(plan.predicted),
         "workload_bounds": bounds,
         "edge_count": float(released.sum()),
-        "seconds": time.perf_counter() - started,
-        "timings": timings,
     }
+    _log_timings("synthetic_graph", time.perf_counter() - started, timings)
     return H
+
+
+def _log_timings(name: str, seconds: float, timings: dict[str, float]) -> None:
+    """Log a release's wall-clock time and its split at DEBUG level on the ``privcut``
+    logger (``extra``: ``seconds``, ``timings``), never into the release: the time reading
+    G takes grows with its edge count."""
+    split = ", ".join(f"{step} {value:.3f} s" for step, value in timings.items())
+    LOGGER.debug(
+        "%s: %.3f s (%s)",
+        name,
+        seconds,
+        split,
+        extra={"seconds": seconds, "timings": dict(timings)},
+    )
 
 
 def _round(
@@ -744,8 +761,11 @@ def synthetic_graph(
         iterations, cuts, converged, certified_distance, noise_bound, rounding_bound,
         cut_error_bound, measurements (name, share, epsilon, noise, scale, sensitivity),
         dropped_measurements, workload, predicted_errors (data-independent, per class),
-        workload_bounds (per class: bound and the measurement it comes from),
-        edge_count, seconds and timings (None where a step does not apply).
+        workload_bounds (per class: bound and the measurement it comes from) and
+        edge_count (the released graph's; None where a step does not apply). Wall-clock
+        timings are not released (they grow with G's edge count): they are logged at
+        DEBUG level on the ``privcut`` logger, with ``seconds`` and ``timings`` (the
+        split) as record attributes.
 
     Examples
     --------

@@ -4,7 +4,10 @@ For an undirected ``Graph`` on n nodes the universe is the C(n, 2) unordered
 pairs; for a ``DiGraph`` the n(n - 1) ordered pairs. The histogram holds each
 pair's weight in [0, 1]. Two graphs are neighbours when they differ in one
 pair: one coordinate of the histogram moves by at most 1. The node set is
-public and its order (``list(G)``) fixes the indices.
+public; its canonical order (:func:`canonical_order`, a function of the node SET
+alone, never of the order in which G's nodes or edges were inserted) fixes the
+indices, so every release built on a universe lists nodes and pairs in an order
+that reveals nothing about the edges.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import math
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 import networkx as nx
 import numpy as np
@@ -20,7 +24,52 @@ import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 
-__all__ = ["EdgeUniverse", "check_graph"]
+__all__ = ["EdgeUniverse", "canonical_order", "check_graph"]
+
+
+def canonical_order(nodes: Iterable[Hashable]) -> tuple:
+    """The node labels in an order that depends on the set of labels only.
+
+    Labels that are mutually comparable (all ints, all strings, tuples of those, ...)
+    come out sorted. Otherwise (e.g. ints mixed with strings) they are sorted by
+    ``(type name, repr)``; if two distinct labels share that key the order would fall
+    back to the input order, so that raises instead. An order that followed the input
+    would follow the edges whenever a graph was built from its edge list (``list(G)``),
+    and a release listing nodes or pairs in that order would reveal them.
+
+    Raises
+    ------
+    GraphInputError
+        When distinct labels are neither mutually comparable nor told apart by
+        ``(type name, repr)``.
+
+    Examples
+    --------
+    >>> canonical_order(["c", "a", "b"])
+    ('a', 'b', 'c')
+    >>> canonical_order([2, "b", 1, "a"])
+    (1, 2, 'a', 'b')
+    """
+    labels = list(nodes)
+    try:
+        ordered = sorted(labels)
+        if all(a < b for a, b in pairwise(ordered)):
+            return tuple(ordered)
+    except TypeError:
+        pass
+    ordered = sorted(labels, key=_label_key)
+    for a, b in pairwise(ordered):
+        if _label_key(a) == _label_key(b):
+            raise GraphInputError(
+                f"node labels {a!r} and {b!r} cannot be put in a canonical order (they are "
+                "not comparable and share type name and repr); relabel the nodes, e.g. "
+                "with nx.convert_node_labels_to_integers after sorting them yourself"
+            )
+    return tuple(ordered)
+
+
+def _label_key(node: Hashable) -> tuple[str, str]:
+    return (type(node).__name__, repr(node))
 
 
 def check_graph(G: object) -> nx.Graph:
@@ -71,7 +120,9 @@ class EdgeUniverse:
     Attributes
     ----------
     nodes : tuple
-        The node labels; node ``nodes[i]`` has index i.
+        The node labels; node ``nodes[i]`` has index i. :meth:`of` puts them in
+        :func:`canonical_order`; a universe built directly keeps the given order (which
+        must then be public).
     directed : bool
         Ordered pairs (DiGraph) or unordered pairs (Graph).
 
@@ -89,9 +140,10 @@ class EdgeUniverse:
 
     @classmethod
     def of(cls, G: nx.Graph) -> EdgeUniverse:
-        """The universe of a validated graph's node set."""
+        """The universe of a validated graph's node set, in :func:`canonical_order`
+        (never G's insertion order, which may follow its edges)."""
         check_graph(G)
-        return cls(tuple(G.nodes), G.is_directed())
+        return cls(canonical_order(G), G.is_directed())
 
     @property
     def n(self) -> int:

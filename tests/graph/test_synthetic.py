@@ -40,8 +40,6 @@ REPORT_KEYS = {
     "rounding_bound",
     "cut_error_bound",
     "measurements",
-    "seconds",
-    "timings",
 }
 
 
@@ -131,13 +129,12 @@ def test_report_and_graph():
     H = synthetic_graph(G, 2.0, rounding=None, rng=0)
     report = H.graph["privcut"]
     assert REPORT_KEYS <= set(report)
-    assert list(H.nodes) == list(G.nodes)
+    assert list(H.nodes) == sorted(G.nodes)
     assert report["epsilon"] == 2.0 and report["delta"] == 0.0
     assert report["measurements"][0]["share"] == 1.0
     assert report["noise_bound"] == noisy_graph(G, 2.0, rng=0).uniform_error_bound(0.05)
     assert report["rounding_bound"] == 0.0
     assert report["cut_error_bound"] == report["certified_distance"] + report["noise_bound"]
-    assert set(report["timings"]) >= {"noise", "threshold", "oracle", "solver", "rounding"}
     weights = [w for _, _, w in H.edges(data="weight")]
     assert weights and all(0.0 < w <= 1.0 for w in weights)
 
@@ -359,7 +356,8 @@ def test_groups_need_the_blocks_measurement():
 def workload_ratios(p_in, p_out, epsilon, seeds):
     """Issue 10's acceptance on 20 groups of 50 nodes: mean absolute error of the rounded
     release, of the best single-purpose answer and of randomized response per workload,
-    averaged over seeds."""
+    averaged over seeds (the cheap single-purpose answers over 20 draws per seed, so that
+    the baseline is its mean rather than a few draws)."""
     G = planted_partition(20, 50, p_in, p_out, seed=0)
     groups = G.graph["groups"]
     work = WorkloadClasses(G, groups, bisections=500, rng=0)
@@ -367,9 +365,10 @@ def workload_ratios(p_in, p_out, epsilon, seeds):
     for seed in range(seeds):
         rng = np.random.default_rng(seed)
         H = synthetic_graph(G, epsilon, measurements="auto", groups=groups, rng=rng)
+        singles = [multi_benchmark.single_purpose(work, epsilon, rng) for _ in range(20)]
         found = {
             "release": work.errors(H),
-            "single": multi_benchmark.single_purpose(work, epsilon, rng),
+            "single": {w: np.mean([s[w] for s in singles]) for w in singles[0]},
             "rr": work.errors(noisy_graph(G, epsilon, rng=rng)),
         }
         for name, errors in found.items():
