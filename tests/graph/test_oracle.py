@@ -339,7 +339,7 @@ def test_a_held_state_is_refused_to_a_second_oracle_and_a_second_process(tmp_pat
         oracle.cut(range(10), range(10, 20))
         with pytest.raises(PrivcutError, match=r"oracle\.json: another process .*holds"):
             CutOracle.load(path, G)
-        with pytest.raises(PrivcutError, match="another process"):
+        with pytest.raises(PrivcutError, match="already exists"):
             CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=1)
         with pytest.raises(PrivcutError, match="spend the budget twice"):
             oracle.save(tmp_path / "copy.json")
