@@ -134,9 +134,7 @@ def open_regular(
     return descriptor
 
 
-def read_regular(
-    path: str | os.PathLike, limit: int, *, follow_symlinks: bool = False
-) -> bytes:
+def read_regular(path: str | os.PathLike, limit: int, *, follow_symlinks: bool = False) -> bytes:
     """The content of a regular file of at most ``limit`` bytes (see :func:`open_regular`).
 
     Raises
