@@ -522,6 +522,33 @@ def test_a_forked_copy_refuses_to_answer_as_its_noise_would_repeat_the_parents(t
     oracle.close()
 
 
+def test_a_forked_child_does_not_keep_the_parents_state_locked(tmp_path):
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    path = tmp_path / "s.json"
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, rng=0, path=path)
+    started, started_write = os.pipe()
+    ready, release = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child): lives on until the parent is done
+        try:
+            os.close(release)
+            os.write(started_write, b"1")  # after the fork hooks ran
+            os.read(ready, 1)
+        finally:
+            os._exit(0)
+    os.close(ready)
+    os.close(started_write)
+    try:
+        assert os.read(started, 1) == b"1"
+        oracle.close()
+        with CutOracle.load(path, G) as resumed:  # refused if the child held the lock
+            assert resumed.queries_answered == 0
+    finally:
+        os.close(release)
+        os.close(started)
+        os.waitpid(pid, 0)
+
+
 def _failing_writes(monkeypatch, fails):
     """Make privcut's atomic writes of the files for which ``fails(path)`` fail, as on a
     full disk."""
