@@ -48,6 +48,8 @@ def main() -> None:
         return float(universe.indicator(S) @ (A @ universe.indicator(T)))
 
     state = output / "oracle.json"
+    for previous in (state, Path(f"{state}.key"), Path(f"{state}.key.record")):
+        previous.unlink(missing_ok=True)  # a new demo session (a real one resumes with load)
     oracle = privcut.CutOracle(
         G, epsilon, 1e-6, max_queries=queries, max_edges=n * (n - 1) // 4, path=state, rng=3
     )

@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from privcut.files import write_atomically
+from privcut.files import open_regular, read_regular, write_atomically
 
 
 def test_a_write_replaces_the_file_with_the_asked_mode_and_no_leftover(tmp_path):
@@ -24,3 +24,19 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path):
     with pytest.raises(OSError):
         write_atomically(tmp_path / "missing" / "out.txt", "text")
     assert os.listdir(tmp_path) == ["folder"] and os.listdir(tmp_path / "folder") == []
+
+
+def test_reads_refuse_fifos_devices_symlinks_and_oversized_files_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    (tmp_path / "data").write_bytes(b"x" * 100)
+    (tmp_path / "link").symlink_to(tmp_path / "data")
+    for name in ("pipe", "zero"):
+        with pytest.raises(OSError, match="not a regular file"):
+            read_regular(tmp_path / name, 10, follow_symlinks=True)
+    with pytest.raises(OSError, match="symbolic link"):
+        read_regular(tmp_path / "link", 1000)
+    with pytest.raises(OSError, match="longer than 99 bytes"):
+        read_regular(tmp_path / "data", 99)
+    assert read_regular(tmp_path / "link", 100, follow_symlinks=True) == b"x" * 100
+    os.close(open_regular(tmp_path / "link"))

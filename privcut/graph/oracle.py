@@ -16,6 +16,7 @@ constructions see the scaled queries ``c / D``, entries in [0, 1].
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
@@ -31,6 +32,7 @@ from privcut.linear.online import (
     CALIBRATIONS,
     IDCS,
     Calibration,
+    ProcessGuard,
     SparseVector,
     StateFile,
     _warn_exhausted,
@@ -244,7 +246,9 @@ class CutOracle:
     calibration : {"tight", "paper"}
     path : str or Path, optional
         Save the state here after every answer, before returning it; if the state
-        cannot be written the answer is withheld and the oracle stops.
+        cannot be written the answer is withheld and the oracle stops. No file may
+        exist there (resume an existing state with :meth:`load`). Made absolute at
+        once, like ``key_path``.
     key_path : str or Path, optional
         The key file that authenticates the state (default ``<path>.key``, made if
         missing, with its record ``<key_path>.record``).
@@ -266,6 +270,11 @@ class CutOracle:
     shared or backed up). An oracle bound to a state file (``path``, ``save`` or
     ``load``) holds an exclusive lock on it until :meth:`close` (or ``with``, or
     garbage collection); a second oracle, in this process or another, is refused.
+    Each query is counted in the record before the graph is read, and the state
+    saved after, so a failed save leaves a state that cannot be resumed. An oracle
+    answers only in the process that made or loaded it: after ``os.fork`` the
+    child's copy would repeat the parent's noise draws, so it refuses to answer or
+    save.
 
     Examples
     --------
@@ -374,6 +383,7 @@ class CutOracle:
         return self._answer(self.universe.weights(u), self.universe.weights(v))
 
     def _answer(self, u: np.ndarray, v: np.ndarray) -> float:
+        self._owner.check()
         with self._lock:
             if self._stopped:
                 raise PrivcutError(self._stopped)
@@ -381,6 +391,7 @@ class CutOracle:
             if self._engine.exhausted:
                 _warn_exhausted()
                 return hypothesis
+            self._commit()
             value, updated = self._engine.step(lambda: float(u @ (self._adjacency @ v)), hypothesis)
             if updated:
                 self.idc.update((u, v), value)
@@ -389,23 +400,36 @@ class CutOracle:
 
     def _bind(self, store: StateFile | None, key_path, *, autosave: bool) -> None:
         self._lock = threading.RLock()
+        self._owner = ProcessGuard("this CutOracle")  # a fork's copy would repeat its noise
         self._stopped: str | None = None
         self._store, self._autosave = store, autosave
-        self._key_path = None if key_path is None else Path(key_path)
+        self._key_path = None if key_path is None else Path(os.path.abspath(key_path))
 
     def _spent(self) -> dict:
         return {"queries_answered": self.queries_answered, "updates": self.updates}
 
-    def _persist(self) -> None:
-        """Before an answer is returned: save the state (autosave), or else advance the
-        record alone so that the state on disk, now behind, can no longer be resumed."""
+    def _commit(self) -> None:
+        """Before the data are read: count this query in the record (a fixed-size write,
+        whose success does not depend on the data), so that a state not saved after it
+        is refused; if that fails, nothing was read and the oracle stops."""
         if self._store is None:
             return
         try:
-            if self._autosave:
-                self._store.write(self._payload(), self._spent())
-            else:
-                self._store.outdate(self._spent())
+            self._store.advance(dict(self._spent(), queries_answered=self.queries_answered + 1))
+        except OSError as error:
+            self._stopped = "the oracle stopped: its record could not be written"
+            raise PrivcutError(
+                f"could not record the query in {self._store.record_path} ({error}); no data "
+                "were read, no answer is given, and the oracle stops"
+            ) from None
+
+    def _persist(self) -> None:
+        """Before an answer is returned, with autosave: save the state. Without, the record
+        (advanced by :meth:`_commit`) is ahead of the state on disk, which is refused."""
+        if self._store is None or not self._autosave:
+            return
+        try:
+            self._store.write(self._payload(), self._spent())
         except OSError as error:
             self._stopped = "the oracle stopped: its state could not be saved"
             raise PrivcutError(
@@ -435,14 +459,18 @@ class CutOracle:
         the current threshold noise) durably and atomically, authenticated by the key.
 
         The first save binds the oracle to ``path`` and locks it (see the class
-        docstring); an oracle has one state file, so saving to another path is
-        refused: two copies could each be resumed and the budget spent twice. Answers
-        given after a save (without ``path=`` or ``autosave``) outdate the file until
-        the next save: it cannot be resumed in between.
+        docstring); it refuses a path where a file exists (resume that state with
+        :meth:`load`, or delete it, its key and its record). An oracle has one state
+        file, so saving to another path is refused: two copies could each be resumed
+        and the budget spent twice. Answers given after a save (without ``path=`` or
+        ``autosave``) outdate the file until the next save: it cannot be resumed in
+        between.
         """
+        self._owner.check()
         with self._lock:
             if self._stopped:
                 raise PrivcutError(self._stopped)
+            payload, spent = self._payload(), self._spent()
             if self._store is None:
                 self._store = StateFile.create(path, FORMAT, self._key_path)
                 self.path = self._store.path
@@ -451,7 +479,8 @@ class CutOracle:
                     f"this oracle's state is saved in {self._store.path}; a second copy in "
                     f"{path} could be resumed too and spend the budget twice"
                 )
-            self._store.write(self._payload(), self._spent())
+            self._store.advance(spent)
+            self._store.write(payload, spent)
 
     def close(self) -> None:
         """Release the state file's lock; the oracle answers no more (idempotent).

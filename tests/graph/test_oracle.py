@@ -1,9 +1,11 @@
 import copy
+import errno
 import gc
 import hashlib
 import hmac
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -18,7 +20,7 @@ import privcut
 from privcut import CutOracle, GraphInputError, PrivcutError
 from privcut.audit import audit
 from privcut.graph import EdgeUniverse
-from privcut.linear import OracleExhaustedWarning
+from privcut.linear import OnlineRelease, OracleExhaustedWarning
 from privcut.linear import online as online_module
 
 
@@ -340,7 +342,7 @@ def test_a_held_state_is_refused_to_a_second_oracle_and_a_second_process(tmp_pat
         oracle.cut(range(10), range(10, 20))
         with pytest.raises(PrivcutError, match=r"oracle\.json: another process .*holds"):
             CutOracle.load(path, G)
-        with pytest.raises(PrivcutError, match="another process"):
+        with pytest.raises(PrivcutError, match="already exists"):
             CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=1)
         with pytest.raises(PrivcutError, match="spend the budget twice"):
             oracle.save(tmp_path / "copy.json")
@@ -459,3 +461,236 @@ def test_autosave_starts_at_construction_and_survives_a_reload(tmp_path):
     with CutOracle.load(path, G) as resumed:
         resumed.cut(range(15), range(15, 30))
     assert CutOracle.load(path, G).queries_answered == 2
+
+
+def test_a_relative_state_path_stays_in_its_folder_after_a_chdir(tmp_path, monkeypatch):
+    """A chdir must not move later saves away from the record of the answers given."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    monkeypatch.chdir(first)
+    with CutOracle(G, 1.0, 1e-6, max_queries=10, path="s.json", rng=0) as oracle:
+        oracle.cut(range(10), range(10, 20))
+        monkeypatch.chdir(second)
+        oracle.cut(range(5), range(5, 20))
+    assert os.listdir(second) == []
+    monkeypatch.chdir(first)
+    with CutOracle.load("s.json", G) as resumed:
+        assert resumed.queries_answered == 2
+
+
+def _in_a_forked_child(*actions) -> list[str]:
+    """Run each action in a fork's child; report 'answered', 'refused' (PrivcutError) or
+    the name of another exception, per action."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        outcomes = []
+        try:
+            for action in actions:
+                try:
+                    action()
+                    outcomes.append("answered")
+                except PrivcutError:
+                    outcomes.append("refused")
+                except BaseException as error:
+                    outcomes.append(type(error).__name__)
+            os.write(write, ",".join(outcomes).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        return pipe.read().decode().split(",")
+
+
+@pytest.mark.parametrize("saved", [False, True])
+def test_a_forked_copy_refuses_to_answer_as_its_noise_would_repeat_the_parents(tmp_path, saved):
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    path = tmp_path / "s.json"
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, rng=0, path=path if saved else None)
+    release = OnlineRelease(np.array([4, 0, 2]), 1.0, max_queries=5, n=10, rng=0)
+    child = _in_a_forked_child(
+        lambda: oracle.cut(range(10), range(10, 20)),
+        lambda: release.answer([1, 1, 1]),
+        lambda: oracle.save(path),
+    )
+    assert child == ["refused", "refused", "refused"]
+    oracle.cut(range(10), range(10, 20))  # the parent goes on
+    release.answer([1, 1, 1])
+    assert oracle.queries_answered == release.queries_answered == 1
+    oracle.close()
+
+
+def test_a_forked_child_does_not_keep_the_parents_state_locked(tmp_path):
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    path = tmp_path / "s.json"
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, rng=0, path=path)
+    started, started_write = os.pipe()
+    ready, release = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child): lives on until the parent is done
+        try:
+            os.close(release)
+            os.write(started_write, b"1")  # after the fork hooks ran
+            os.read(ready, 1)
+        finally:
+            os._exit(0)
+    os.close(ready)
+    os.close(started_write)
+    try:
+        assert os.read(started, 1) == b"1"
+        oracle.close()
+        with CutOracle.load(path, G) as resumed:  # refused if the child held the lock
+            assert resumed.queries_answered == 0
+    finally:
+        os.close(release)
+        os.close(started)
+        os.waitpid(pid, 0)
+
+
+def _failing_writes(monkeypatch, fails):
+    """Make privcut's atomic writes of the files for which ``fails(path)`` fail, as on a
+    full disk."""
+    real = online_module.write_atomically
+
+    def write(target, data, **options):
+        if fails(Path(target)):
+            raise OSError(errno.ENOSPC, "No space left on device", str(target))
+        real(target, data, **options)
+
+    monkeypatch.setattr(online_module, "write_atomically", write)
+
+
+def test_a_query_whose_state_is_not_saved_leaves_a_state_that_cannot_be_resumed(
+    tmp_path, monkeypatch
+):
+    """The record counts the query before the graph is read; a state write failing after
+    that (e.g. only for updates, which make the state longer) leaves the state behind."""
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    path = tmp_path / "s.json"
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=0)
+    _failing_writes(monkeypatch, lambda target: target == path)
+    with pytest.raises(PrivcutError, match="withheld"):
+        oracle.cut(range(10), range(10, 20))
+    monkeypatch.undo()
+    oracle.close()
+    with pytest.raises(PrivcutError, match="older than its record"):
+        CutOracle.load(path, G)
+
+
+def test_the_graph_is_not_read_when_the_query_cannot_be_recorded(tmp_path, monkeypatch):
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, path=tmp_path / "s.json", rng=0)
+    steps = []
+    real_step = online_module.SparseVector.step
+
+    def step(self, *arguments, **options):
+        steps.append(1)
+        return real_step(self, *arguments, **options)
+
+    monkeypatch.setattr(online_module.SparseVector, "step", step)
+    _failing_writes(monkeypatch, lambda target: target.name.endswith(".record"))
+    with pytest.raises(PrivcutError):
+        oracle.cut(range(10), range(10, 20))
+    assert steps == []
+    with pytest.raises(PrivcutError, match="stopped"):
+        oracle.cut(range(10), range(10, 20))
+
+
+def test_the_record_has_one_size_whatever_the_counters(tmp_path):
+    """Whether the record write (before the data are read) succeeds must not depend on the
+    data, so its size must not either."""
+    G = nx.gnp_random_graph(60, 0.5, seed=6)
+    record = tmp_path / "s.json.key.record"
+    sizes = set()
+    options = {"max_edges": 1770, "max_queries": 30, "path": tmp_path / "s.json", "rng": 0}
+    with CutOracle(G, 200.0, **options) as oracle:
+        sizes.add(record.stat().st_size)
+        for k in range(12):
+            oracle.cut(range(30 - k), range(30 - k, 60))
+            sizes.add(record.stat().st_size)
+    assert oracle.updates >= 1 and oracle.queries_answered == 12
+    assert len(sizes) == 1
+
+
+def test_tampered_state_record_and_key_files_raise_privcut_errors(tmp_path):
+    G, path = _saved_oracle(tmp_path)
+    files = [path, tmp_path / "oracle.json.key.record", tmp_path / "oracle.json.key"]
+    contents = {
+        "deep nesting": "[" * 2000 + "]" * 2000,
+        "non-ASCII tag": json.dumps(
+            {"format": "privcut-cut-oracle/2", "hmac": "\u00e9", "body": "{}"}
+        ),
+        "huge integer": "1" * 5000,
+    }
+    for file in files:
+        original = file.read_bytes()
+        for name, text in contents.items():
+            file.write_text(text)
+            try:
+                CutOracle.load(path, G).close()
+                outcome = "loaded"
+            except PrivcutError:
+                outcome = "refused"
+            except Exception as error:
+                outcome = type(error).__name__
+            assert (file.name, name, outcome) == (file.name, name, "refused")
+        file.write_bytes(original)
+    with CutOracle.load(path, G) as resumed:
+        assert resumed.queries_answered == 1
+
+
+class _Blocked(Exception):
+    pass
+
+
+def _raise_blocked(*_):
+    raise _Blocked("load() still blocked after 3 s")
+
+
+def test_fifos_devices_and_oversized_files_are_refused_without_blocking(tmp_path, monkeypatch):
+    G, path = _saved_oracle(tmp_path)
+    previous = signal.signal(signal.SIGALRM, _raise_blocked)
+    try:
+        for file in (path, tmp_path / "oracle.json.key.record", tmp_path / "oracle.json.key"):
+            moved = file.rename(tmp_path / "moved")
+            os.mkfifo(file, 0o600)
+            signal.alarm(3)
+            with pytest.raises(PrivcutError, match="not a regular file"):
+                CutOracle.load(path, G)
+            signal.alarm(0)
+            file.unlink()
+            file.symlink_to("/dev/zero")
+            with pytest.raises(PrivcutError, match="regular file"):
+                CutOracle.load(path, G)
+            file.unlink()
+            moved.rename(file)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    monkeypatch.setattr(online_module, "STATE_LIMIT", path.stat().st_size - 1)
+    with pytest.raises(PrivcutError, match="longer than"):
+        CutOracle.load(path, G)
+    monkeypatch.undo()
+    with CutOracle.load(path, G) as resumed:
+        assert resumed.queries_answered == 1
+
+
+def test_a_new_oracle_never_replaces_an_existing_state(tmp_path):
+    G, path = _saved_oracle(tmp_path, queries=2)
+    record = tmp_path / "oracle.json.key.record"
+    before = path.read_bytes(), record.read_bytes()
+    other_key = tmp_path / "other.key"
+    with pytest.raises(PrivcutError, match=r"already exists.*CutOracle\.load"):
+        CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=1)
+    with CutOracle.load(path, G):  # held, and another key
+        with pytest.raises(PrivcutError, match="already exists"):
+            CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, key_path=other_key, rng=1)
+    with pytest.raises(PrivcutError, match="already exists"):
+        CutOracle(G, 1.0, 1e-6, max_queries=10, rng=1).save(path)
+    assert (path.read_bytes(), record.read_bytes()) == before
+    assert not other_key.exists()
+    with CutOracle.load(path, G) as resumed:
+        assert resumed.queries_answered == 2
