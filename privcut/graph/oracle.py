@@ -321,7 +321,10 @@ class CutOracle:
         return self._answer(self.universe.indicator(S), self.universe.indicator(T))
 
     def rank1(self, u: Mapping[Hashable, float], v: Mapping[Hashable, float]) -> float:
-        """The answer to the rank-1 query ``u^T A v`` (u, v: mappings node -> [0, 1])."""
+        """The answer to the rank-1 query ``u^T A v`` (u, v: mappings node -> [0, 1]).
+
+        A query with a non-integer weight gets continuous noise (integer noise would leave
+        the answer's fractional part exact); 0/1 weights get integer noise."""
         return self._answer(self.universe.weights(u), self.universe.weights(v))
 
     def _answer(self, u: np.ndarray, v: np.ndarray) -> float:
@@ -332,7 +335,11 @@ class CutOracle:
             if self._engine.exhausted:
                 _warn_exhausted()
                 return hypothesis
-            value, updated = self._engine.step(lambda: float(u @ (self._adjacency @ v)), hypothesis)
+            value, updated = self._engine.step(
+                lambda: float(u @ (self._adjacency @ v)),
+                hypothesis,
+                integer=_is_integer(u) and _is_integer(v),  # from the query alone
+            )
             if updated:
                 self.idc.update((u, v), value)
             if self.path is not None:
@@ -459,6 +466,11 @@ def _calibrate(
         alpha=alpha,
         scale=upper,
     )
+
+
+def _is_integer(weights: np.ndarray) -> bool:
+    """Whether every answer to a query with these weights is an integer (on a 0/1 graph)."""
+    return bool(np.all(weights == np.round(weights)))
 
 
 def _private_adjacency(G: nx.Graph):

@@ -261,3 +261,39 @@ def test_autosave_starts_at_construction_and_survives_a_reload(tmp_path):
     resumed = CutOracle.load(path, G)
     resumed.cut(range(15), range(15, 30))
     assert CutOracle.load(path, G).queries_answered == 2
+
+
+def _fractional_rank1(graph, calibration, epsilon, rng):
+    """One fractional rank-1 query (u = 1/4 on node 0) on a graph; its answer."""
+    half = graph.number_of_nodes() // 2
+    u = {0: 0.25, **{node: 1.0 for node in range(1, half)}}
+    v = {node: 1.0 for node in range(half, 2 * half)}
+    oracle = CutOracle(
+        graph, epsilon, 1e-6, max_edges=1, max_queries=2, calibration=calibration, rng=rng
+    )
+    answer = oracle.rank1(u, v)
+    assert oracle.updates == 1  # an empty start: the first query is an update round
+    return answer
+
+
+def test_fractional_rank1_answer_hides_its_fractional_part():
+    """Issue 15: integer noise on u^T A v with u(0) = 1/4 released its fractional part, 1/4 with
+    the edge (0, half) and 0 without it."""
+    G = nx.complete_bipartite_graph(30, 30)
+    neighbour = G.copy()
+    neighbour.remove_edge(0, 30)
+
+    def fractional_part(graph, rng):
+        return round(_fractional_rank1(graph, "tight", 1.0, rng) % 1.0, 6)
+
+    result = audit(fractional_part, (G, neighbour), 1.0, 1e-6, samples=400, rng=0)
+    assert result.p_value >= 0.01
+
+
+def test_fractional_rank1_answer_hides_its_fractional_part_under_paper_calibration():
+    """The same leak through Algorithm 1's comparison noise, which is also the released noise
+    (epsilon is large so that a small graph's answer clears the paper's threshold; the leak is
+    deterministic: old answers all had the exact answer's fractional part)."""
+    G = nx.complete_bipartite_graph(30, 30)
+    answers = [_fractional_rank1(G, "paper", 2000.0, seed) for seed in range(10)]
+    assert len({round(answer % 1.0, 9) for answer in answers}) == len(answers)
