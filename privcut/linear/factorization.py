@@ -305,7 +305,7 @@ def factorization_mechanism(
     delta = check_delta(delta)
     beta = check_beta(beta)
     query = as_query_matrix(F)
-    h = check_histogram(h, query.m)
+    h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     pure = delta == 0.0
     factorization = factorize(query, strategy, pure=pure)
     M = factorization.M

@@ -254,7 +254,7 @@ def knorm_mechanism(
     if walk_steps is not None and (isinstance(walk_steps, bool) or int(walk_steps) < 1):
         raise ValueError(f"walk_steps must be a positive integer, got {walk_steps!r}")
     query = as_query_matrix(F)
-    h = check_histogram(h, query.m)
+    h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()
     body = KNormBody.of(dense, triangulate=False)
     d = body.dimension
