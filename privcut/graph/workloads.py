@@ -25,7 +25,12 @@ from privcut.exceptions import GraphInputError
 from privcut.graph.cuts import cut_queries
 from privcut.graph.noisy import noisy_graph
 from privcut.graph.universe import EdgeUniverse
-from privcut.linear.factorization import MAX_OPTIMIZED_DOMAIN, factorization_mechanism, factorize
+from privcut.linear.factorization import (
+    MAX_OPTIMIZED_DOMAIN,
+    Factorization,
+    factorization_mechanism,
+    factorize,
+)
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.queries import QueryMatrix
 from privcut.privacy import Noise, check_delta, check_epsilon
@@ -192,9 +197,35 @@ class CutAnswers:
     predicted: dict[str, float]
 
 
+STRATEGY_RESOLUTION = 1024
+"""Each row of a real-valued optimized strategy is scaled to this largest entry and rounded
+to integers, so that integer block counts are measured with integer noise."""
+
+
 def _block_factorization(workload: CutWorkload, pure: bool):
-    """The optimized factorization of the workload on the block-pair space (cached)."""
-    return factorize(workload.W.toarray(), "optimized", pure=pure)
+    """The optimized factorization of the workload on the block-pair space (cached), with an
+    integer strategy (:func:`_integer_strategy`)."""
+    key = ("optimized", pure)
+    if key not in workload._cache:
+        W = workload.W.toarray()
+        workload._cache[key] = _integer_strategy(W, factorize(W, "optimized", pure=pure))
+    return workload._cache[key]
+
+
+def _integer_strategy(W: np.ndarray, chosen: Factorization) -> Factorization:
+    """``chosen`` with its strategy M made integer: each row scaled to largest entry
+    ``STRATEGY_RESOLUTION`` and rounded, R refit as ``W M^+`` (M keeps full column rank: its
+    identity block stays a positive diagonal). Block counts are integers, so the
+    measurements ``M h`` are integers and get integer noise: continuous noise on them is
+    Mironov's (2012) floating-point trap. Rounding moves the strategy's error by about
+    1 / STRATEGY_RESOLUTION relative; the error predictions use the rounded strategy."""
+    if chosen.M.integer:
+        return chosen
+    M = chosen.M.toarray()
+    rows = np.abs(M).max(axis=1)
+    M = np.round(M[rows > 0] * (STRATEGY_RESOLUTION / rows[rows > 0])[:, None])
+    R = np.linalg.lstsq(M.T, W.T, rcond=None)[0].T
+    return Factorization(R, QueryMatrix(M), f"{chosen.name} (integer)")
 
 
 def _predict(workload: CutWorkload, epsilon: float, delta: float) -> dict[str, np.ndarray]:
@@ -302,7 +333,9 @@ def answer_cuts(
     * ``"blocks"``: the block-pair counts (a histogram of sensitivity 1) measured with
       discrete Laplace or discrete Gaussian noise, each cut a sum of them;
     * ``"optimized"``: the factorization mechanism's optimized strategy on the
-      block-pair space (seed 003 §2);
+      block-pair space (seed 003 §2), its rows scaled and rounded to integers so that
+      the integer block counts are measured with discrete Laplace or discrete Gaussian
+      noise (no continuous noise on integer data, Mironov 2012);
     * ``"auto"``: the strategy with the lowest predicted mean error, a choice made
       from the workload and the privacy parameters only.
 

@@ -4,8 +4,9 @@ import pytest
 
 from privcut import GraphInputError
 from privcut.audit import audit, neighbouring_graphs
-from privcut.graph import EdgeUniverse, cut_value
+from privcut.graph import EdgeUniverse, cut_value, workloads
 from privcut.graph.workloads import CutWorkload, answer_cuts
+from privcut.linear import factorization_mechanism
 
 
 def planted(blocks, size, seed=0):
@@ -126,3 +127,24 @@ def test_bad_inputs_are_refused():
         answer_cuts(nx.Graph([(0, 1, {"weight": 0.5})]), [({0}, {1})], 1.0, rng=0)
     with pytest.raises(KeyError, match="99"):
         answer_cuts(G, [({0}, {99})], 1.0, rng=0)
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_optimized_strategy_measures_integer_counts_with_integer_noise(delta, monkeypatch):
+    """Issue 15: the optimized strategy's real-valued measurements of the integer block
+    counts got continuous noise (Mironov 2012); its integer-rounded strategy gets integer
+    noise, and the error predictions still hold."""
+    G, workload = planted(10, 5)  # its optimized strategies are real-valued
+    releases = []
+
+    def recording(*args, **kwargs):
+        releases.append(factorization_mechanism(*args, **kwargs))
+        return releases[-1]
+
+    monkeypatch.setattr(workloads, "factorization_mechanism", recording)
+    answers = answer_cuts(G, workload, 1.0, delta=delta, strategy="optimized", rng=0)
+    details = releases[0].details
+    assert details["factorization"].M.integer
+    assert details["noise"] == ("discrete_laplace" if delta == 0.0 else "discrete_gaussian")
+    rms = np.sqrt(np.mean(answers.expected_error**2))
+    assert rms == pytest.approx(releases[0].expected_error)
