@@ -478,4 +478,5 @@ def _private_adjacency(G: nx.Graph):
     adjacency = universe.adjacency(G)
     if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
         raise GraphInputError("the cut oracle needs a 0/1 graph (weights 0 or 1 only)")
+    adjacency.eliminate_zeros()  # a weight-0 edge is no edge: nnz is the edge count
     return universe, adjacency

@@ -158,3 +158,18 @@ def test_bad_options_are_refused():
         iterative_construction(nx.DiGraph([(0, 1)]), 1.0, 1e-6)
     with pytest.raises(ValueError, match="accountant must be"):
         iterative_construction(G, 1.0, 1e-6, distinguisher="exponential", accountant="rdp")
+
+
+def test_zero_weight_edges_do_not_count_as_edges():
+    """Issue 15: a weight-0 edge was counted in the noisy edge count (nnz), which sets the
+    hypothesis's start and so every round's hypothesis answer."""
+    G = nx.gnp_random_graph(30, 0.3, seed=0)
+    with_zero = G.copy()
+    with_zero.add_edge(*next(pair for pair in nx.non_edges(G)), weight=0)
+    reports = []
+    for graph in (G, with_zero):
+        H = iterative_construction(graph, 1.0, 1e-3, distinguisher="power-method", rng=5)
+        reports.append({k: v for k, v in H.graph["privcut"].items() if k != "seconds"})
+        reports.append(sorted(H.edges()))
+    assert reports[0] == reports[2]
+    assert reports[1] == reports[3]

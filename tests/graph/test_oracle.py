@@ -297,3 +297,11 @@ def test_fractional_rank1_answer_hides_its_fractional_part_under_paper_calibrati
     G = nx.complete_bipartite_graph(30, 30)
     answers = [_fractional_rank1(G, "paper", 2000.0, seed) for seed in range(10)]
     assert len({round(answer % 1.0, 9) for answer in answers}) == len(answers)
+
+
+def test_zero_weight_edges_do_not_count_as_edges():
+    """Issue 15: a weight-0 edge was counted in the noisy edge count (nnz)."""
+    G = nx.gnp_random_graph(30, 0.3, seed=0)
+    with_zero = G.copy()
+    with_zero.add_edge(*next(pair for pair in nx.non_edges(G)), weight=0)
+    assert CutOracle(with_zero, 1.0, 1e-6, rng=5).edges == CutOracle(G, 1.0, 1e-6, rng=5).edges
