@@ -55,7 +55,7 @@ from privcut.graph.oracle import (
 from privcut.graph.rounding import independent_rounding
 from privcut.graph.synthetic import _graph
 from privcut.linear.idc import MultiplicativeWeights
-from privcut.linear.iterative import IterativeConstruction
+from privcut.linear.iterative import IterativeConstruction, check_accountant
 from privcut.linear.size import check_share
 from privcut.privacy import check_beta, check_delta, check_epsilon, exponential_mechanism
 from privcut.privacy.random import RandomState, check_random_state
@@ -261,6 +261,8 @@ def iterative_construction(
         if (distinguisher == "noisy-graph")
         else 0.0
     )
+    reads_data = distinguisher not in ("noisy-graph", "exact")
+    check_accountant(epsilon - count_epsilon - rr_epsilon, delta, accountant, 1 + reads_data)
     started = time.perf_counter()
     universe, adjacency = _private_adjacency(G)
     n, m = universe.n, universe.size

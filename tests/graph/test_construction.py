@@ -2,7 +2,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from privcut import GraphInputError, iterative_construction
+from privcut import GraphInputError, PrivacyParameterError, iterative_construction
 from privcut.audit import audit
 from privcut.evaluate import max_cut_error
 from privcut.graph import construction as construction_module
@@ -173,3 +173,21 @@ def test_zero_weight_edges_do_not_count_as_edges():
         reports.append(sorted(H.edges()))
     assert reports[0] == reports[2]
     assert reports[1] == reports[3]
+
+
+@pytest.mark.parametrize(("epsilon", "delta"), [(0.5, 0.9), (50.0, 1e-6)])
+def test_paper_accountant_outside_thm_7_2_is_refused(epsilon, delta):
+    """Issue 15: Thm 7.2's epsilon0 was used where its advanced composition does not give
+    (epsilon, delta) (delta near 1, or epsilon beyond the theorem's epsilon < 1)."""
+    with pytest.raises(PrivacyParameterError, match="accountant='zcdp'"):
+        IterativeConstruction(epsilon, delta, bound=lambda a: 1, accountant="paper")
+    G = nx.gnp_random_graph(20, 0.3, seed=0)
+    with pytest.raises(PrivacyParameterError, match=r"Thm 7\.2"):
+        iterative_construction(G, epsilon, delta, distinguisher="exponential", accountant="paper")
+
+
+def test_paper_accountant_within_its_conditions_composes_to_epsilon():
+    ic = IterativeConstruction(0.9, 1e-6, bound=lambda a: 5, accountant="paper")
+    k = ic.accesses_per_round * ic.rounds
+    composed = np.sqrt(2 * k * np.log(1e6)) * ic.epsilon0 + k * ic.epsilon0 * np.expm1(ic.epsilon0)
+    assert composed <= 0.9
