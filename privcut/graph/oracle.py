@@ -316,6 +316,29 @@ class CutOracle:
     updates = property(lambda self: self._engine.updates)
     exhausted = property(lambda self: self._engine.exhausted)
 
+    @property
+    def sampler_tv(self) -> float:
+        """Bound on the total variation distance of the integer noise drawn so far from exact
+        (as :attr:`~privcut.linear.LinearRelease.sampler_tv`): the noisy edge count, one
+        comparison draw per query answered from the data, and per update an answer draw
+        and a new threshold draw (tight), counting the first threshold draw and every
+        draw as integer (fractional rank-1 queries get continuous noise: a bound)."""
+        calibration, engine = self._engine.calibration, self._engine
+        count = self.edges["epsilon"]
+        tv = Noise.for_laplace(count, 1.0, integer=True).tv_bound(1) if count else 0.0
+        tv += calibration.comparison.tv_bound(engine.queries_answered)
+        if calibration.answer is not None:
+            tv += calibration.answer.tv_bound(engine.updates)
+        if calibration.threshold_noise is not None:
+            tv += calibration.threshold_noise.tv_bound(1 + engine.updates)
+        return tv
+
+    @property
+    def effective_delta(self) -> float:
+        """``delta`` plus the slack of the integer samplers' distance from exact, for the
+        transcript so far: ``delta + (1 + e**epsilon) * sampler_tv``."""
+        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
+
     def cut(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
         """The (noisy or hypothesis) answer to ``G(S, T) = sum_{s in S, t in T} A[s, t]``."""
         return self._answer(self.universe.indicator(S), self.universe.indicator(T))

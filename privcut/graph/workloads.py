@@ -186,6 +186,10 @@ class CutAnswers:
         The privacy guarantee under edge-level neighbours.
     predicted : dict
         Mean predicted per-query RMS error of every strategy considered.
+    sampler_tv : float
+        Bound on the total variation distance of the integer noise draws from exact:
+        the release is ``(epsilon, delta + (1 + e**epsilon) * sampler_tv)``-DP, see
+        :attr:`effective_delta` (as for :class:`~privcut.linear.LinearRelease`).
     """
 
     values: np.ndarray
@@ -195,6 +199,12 @@ class CutAnswers:
     epsilon: float
     delta: float
     predicted: dict[str, float]
+    sampler_tv: float = 0.0
+
+    @property
+    def effective_delta(self) -> float:
+        """``delta`` plus the slack of the integer samplers' distance from exact."""
+        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
 
 
 STRATEGY_RESOLUTION = 1024
@@ -396,7 +406,7 @@ def answer_cuts(
             f"workload has {len(workload.block_pairs)}"
         )
     generator = check_random_state(rng)
-    raw = _release(G, adjacency, workload, strategy, epsilon, delta, generator)
+    raw, tv = _release(G, adjacency, workload, strategy, epsilon, delta, generator)
     return CutAnswers(
         values=_consistent(workload, raw),
         raw=raw,
@@ -405,25 +415,32 @@ def answer_cuts(
         epsilon=epsilon,
         delta=delta,
         predicted={name: float(np.sqrt(np.mean(p**2))) for name, p in predictions.items()},
+        sampler_tv=tv,
     )
 
 
-def _release(G, adjacency, workload, strategy, epsilon, delta, generator) -> np.ndarray:
+def _release(
+    G, adjacency, workload, strategy, epsilon, delta, generator
+) -> tuple[np.ndarray, float]:
+    """The strategy's raw answers and its samplers' total variation bound."""
     pure = delta == 0.0
     if strategy == "noisy-graph":
         noisy = noisy_graph(G, epsilon, rng=generator)
-        return np.sum(workload.S * (noisy.matrix @ workload.T), axis=0)
+        return np.sum(workload.S * (noisy.matrix @ workload.T), axis=0), noisy.sampler_tv
     if strategy == "per-query":
         exact = np.sum(workload.S * (adjacency @ workload.T), axis=0)
-        return exact + np.array(
-            [noise.sample(rng=generator) for noise in _per_query_noise(workload, epsilon, delta)]
-        )
+        noises = _per_query_noise(workload, epsilon, delta)
+        draws = np.array([noise.sample(rng=generator) for noise in noises])
+        return exact + draws, sum(noise.tv_bound(1) for noise in noises)
     if strategy == "workload":
         queries = workload.queries()
         histogram = workload.universe.histogram(G)
-        if pure:
-            return laplace_mechanism(queries, histogram, epsilon, rng=generator).answers
-        return gaussian_mechanism(queries, histogram, epsilon, delta, rng=generator).answers
+        release = (
+            laplace_mechanism(queries, histogram, epsilon, rng=generator)
+            if pure
+            else gaussian_mechanism(queries, histogram, epsilon, delta, rng=generator)
+        )
+        return release.answers, release.sampler_tv
     counts = workload.block_counts(G, adjacency)
     if strategy == "blocks":
         if "identity" not in workload._cache:
@@ -434,8 +451,9 @@ def _release(G, adjacency, workload, strategy, epsilon, delta, generator) -> np.
             if pure
             else gaussian_mechanism(identity, counts, epsilon, delta, rng=generator)
         )
-        return workload.W @ measured.answers
+        return workload.W @ measured.answers, measured.sampler_tv
     chosen = _block_factorization(workload, pure)
-    return factorization_mechanism(
+    release = factorization_mechanism(
         workload.W.toarray(), counts, epsilon, delta, strategy=(chosen.R, chosen.M), rng=generator
-    ).answers
+    )
+    return release.answers, release.sampler_tv

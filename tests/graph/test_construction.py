@@ -7,7 +7,9 @@ from privcut.audit import audit
 from privcut.evaluate import max_cut_error
 from privcut.graph import construction as construction_module
 from privcut.linear.iterative import IterativeConstruction, access_epsilon
+from privcut.privacy import discrete_laplace_tv_bound
 from privcut.privacy.calibration import zcdp_budget
+from tests.auditing import record_sampler_tv
 
 
 def first_query(distinguisher):
@@ -191,3 +193,27 @@ def test_paper_accountant_within_its_conditions_composes_to_epsilon():
     k = ic.accesses_per_round * ic.rounds
     composed = np.sqrt(2 * k * np.log(1e6)) * ic.epsilon0 + k * ic.epsilon0 * np.expm1(ic.epsilon0)
     assert composed <= 0.9
+
+
+@pytest.mark.parametrize("distinguisher", ["power-method", "exponential"])
+def test_iterative_construction_reports_its_samplers_slack(distinguisher, monkeypatch):
+    """Issue 15: the report said delta without the integer samplers' total variation slack:
+    the noisy edge count and every round's discrete Laplace check."""
+    G = nx.gnp_random_graph(20, 0.3, seed=0)
+    drawn = record_sampler_tv(monkeypatch)
+    H = iterative_construction(G, 1.0, 1e-3, distinguisher=distinguisher, rng=0)
+    report = H.graph["privcut"]
+    assert report["sampler_tv"] == pytest.approx(drawn(), rel=1e-12)
+    assert report["sampler_tv"] > 0.0
+    assert report["effective_delta"] == pytest.approx(1e-3 + (1 + np.e) * report["sampler_tv"])
+
+
+def test_noisy_graph_distinguisher_reports_one_draw_per_pair():
+    G = nx.gnp_random_graph(20, 0.3, seed=0)
+    H = iterative_construction(G, 1.0, 1e-3, distinguisher="noisy-graph", max_edges=60, rng=0)
+    report = H.graph["privcut"]
+    rounds = report["rounds"]
+    check = 2.0 / report["epsilon0"]  # sensitivity 2 over epsilon0
+    rr = report["budget"]["randomized response"]
+    expected = 190 * discrete_laplace_tv_bound(1 / rr) + rounds * discrete_laplace_tv_bound(check)
+    assert report["sampler_tv"] == pytest.approx(expected, rel=1e-12)

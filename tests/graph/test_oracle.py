@@ -12,6 +12,7 @@ from privcut.audit import audit
 from privcut.graph import EdgeUniverse
 from privcut.linear import OracleExhaustedWarning
 from privcut.linear import online as online_module
+from tests.auditing import record_sampler_tv
 
 
 def random_cut(rng, n):
@@ -305,3 +306,19 @@ def test_zero_weight_edges_do_not_count_as_edges():
     with_zero = G.copy()
     with_zero.add_edge(*next(pair for pair in nx.non_edges(G)), weight=0)
     assert CutOracle(with_zero, 1.0, 1e-6, rng=5).edges == CutOracle(G, 1.0, 1e-6, rng=5).edges
+
+
+@pytest.mark.parametrize("calibration", ["tight", "paper"])
+def test_oracle_reports_its_samplers_slack(calibration, monkeypatch):
+    """Issue 15: the oracle said delta without the integer samplers' total variation slack:
+    the noisy edge count, the comparisons, the answers and the thresholds drawn so far."""
+    G = nx.gnp_random_graph(40, 0.5, seed=0)
+    drawn = record_sampler_tv(monkeypatch)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=1000, calibration=calibration, rng=0)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        oracle.cut(*random_cut(rng, 40))
+    assert not oracle.exhausted
+    assert oracle.sampler_tv == pytest.approx(drawn(), rel=1e-12)
+    assert oracle.sampler_tv > 0.0
+    assert oracle.effective_delta == pytest.approx(1e-6 + (1 + np.e) * oracle.sampler_tv)
