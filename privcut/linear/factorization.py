@@ -309,6 +309,7 @@ def factorization_mechanism(
     pure = delta == 0.0
     factorization = factorize(query, strategy, pure=pure)
     M = factorization.M
+    check_histogram(h, query.m, largest=M.l1_sensitivity)  # the measurements M h, too
     sensitivity = factorization.sensitivity(pure)
     noise = (
         Noise.for_laplace(epsilon, sensitivity, integer=M.integer)
