@@ -56,9 +56,9 @@ from privcut.graph.oracle import (
 from privcut.graph.rounding import independent_rounding
 from privcut.graph.synthetic import _graph
 from privcut.linear.idc import MultiplicativeWeights
-from privcut.linear.iterative import IterativeConstruction
+from privcut.linear.iterative import IterativeConstruction, check_accountant
 from privcut.linear.size import check_share
-from privcut.privacy import check_beta, check_delta, check_epsilon, exponential_mechanism
+from privcut.privacy import Noise, check_beta, check_delta, check_epsilon, exponential_mechanism
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_positive
 
@@ -85,6 +85,7 @@ class PowerMethod:
     """The noisy power method on ``A - H_t`` (see the module docstring); zCDP only."""
 
     name, private, reads_data = "power-method", True, True
+    sampler_tv = 0.0  # continuous Gaussian noise
 
     def __init__(self, adjacency, n: int, iterations: int = POWER_ITERATIONS):
         self.adjacency, self.n, self.iterations = adjacency, n, iterations
@@ -114,6 +115,7 @@ class Exponential:
     """The exponential mechanism over a data-independent family of cuts."""
 
     name, private, reads_data = "exponential", True, True
+    sampler_tv = 0.0  # no integer sampler (the Gumbel draws: see exponential_mechanism)
 
     def __init__(self, adjacency, n: int, family_size: int, generator):
         self.adjacency = adjacency
@@ -148,9 +150,9 @@ class CutNormSearch:
 
     reads_data = False
 
-    def __init__(self, matrix: np.ndarray, name: str, epsilon: float = 0.0):
+    def __init__(self, matrix: np.ndarray, name: str, epsilon: float = 0.0, sampler_tv=0.0):
         self.matrix, self.name, self.private = matrix, name, name == "noisy-graph"
-        self.epsilon = epsilon
+        self.epsilon, self.sampler_tv = epsilon, sampler_tv
 
     def cost(self, epsilon0: float) -> dict:
         """Privacy cost of one call: none (post-processing of the randomized response,
@@ -267,6 +269,8 @@ def iterative_construction(
         if (distinguisher == "noisy-graph")
         else 0.0
     )
+    reads_data = distinguisher not in ("noisy-graph", "exact")
+    check_accountant(epsilon - count_epsilon - rr_epsilon, delta, accountant, 1 + reads_data)
     started = time.perf_counter()
     universe, adjacency = _private_adjacency(G)
     n, m = universe.n, universe.size
@@ -323,12 +327,21 @@ def _distinguisher(name, G, adjacency, n, rr_epsilon, family_size, generator):
     if name == "exponential":
         return Exponential(adjacency, n, int(family_size), generator)
     if name == "noisy-graph":
-        return CutNormSearch(noisy_graph(G, rr_epsilon, rng=generator).matrix, name, rr_epsilon)
+        noisy = noisy_graph(G, rr_epsilon, rng=generator)
+        return CutNormSearch(noisy.matrix, name, rr_epsilon, noisy.sampler_tv)
     return CutNormSearch(adjacency.toarray(), name)
 
 
 def _report(search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, nodes) -> dict:
     updates = sum(record.updated for record in ic.records)
+    count_noise = (
+        Noise.for_laplace(edges["epsilon"], 1.0, integer=True) if edges["epsilon"] else None
+    )
+    sampler_tv = (  # every integer draw: the edge count, each round's check, the search's
+        (0.0 if count_noise is None else count_noise.tv_bound(1))
+        + ic.check.tv_bound(len(ic.records))
+        + search.sampler_tv
+    )
     report = {
         "mechanism": (
             "iterative_construction (seed 004 Algorithm 3)"
@@ -338,6 +351,8 @@ def _report(search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, no
         "private": search.private,
         "epsilon": epsilon if search.private else math.inf,
         "delta": delta,
+        "sampler_tv": sampler_tv,
+        "effective_delta": delta + (1.0 + math.exp(epsilon)) * sampler_tv,
         "beta": beta,
         "distinguisher": search.name,
         "distinguisher_cost_per_round": search.cost(ic.epsilon0),

@@ -550,6 +550,16 @@ class Measured:
     values: dict
     noisy: NoisyGraph | None
 
+    @property
+    def sampler_tv(self) -> float:
+        """Bound on the total variation distance of every integer noise draw from exact
+        (one per measured value, one per vertex pair of the randomized response)."""
+        tv = 0.0 if self.noisy is None else self.noisy.sampler_tv
+        for name, noise in zip(self.plan.measurements, self.plan.noise, strict=True):
+            if name in self.values:
+                tv += noise.tv_bound(self.values[name].size)
+        return tv
+
 
 def _statistic(name: str, adjacency, partition: Partition | None, directed: bool) -> np.ndarray:
     if name == "edge-count":

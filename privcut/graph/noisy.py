@@ -38,6 +38,11 @@ class NoisyGraph:
         Whether the input was a DiGraph.
     noise : Noise
         The noise on each pair: discrete Laplace for 0/1 graphs, Laplace otherwise.
+    sampler_tv : float
+        Bound on the total variation distance of the pairs' integer noise from exact (one
+        draw per vertex pair; 0 for continuous noise): the release is
+        ``(epsilon, delta + (1 + e**epsilon) * sampler_tv)``-DP, see
+        :attr:`effective_delta` (as for :class:`~privcut.linear.LinearRelease`).
     """
 
     matrix: np.ndarray
@@ -46,6 +51,12 @@ class NoisyGraph:
     delta: float
     directed: bool
     noise: Noise
+    sampler_tv: float = 0.0
+
+    @property
+    def effective_delta(self) -> float:
+        """``delta`` plus the slack of the integer sampler's distance from exact."""
+        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
 
     @property
     def universe(self) -> EdgeUniverse:
@@ -189,4 +200,5 @@ def noisy_graph(
     matrix = np.zeros((universe.n, universe.n))
     _noise_into(matrix, noise, universe.directed, generator)
     matrix[adjacency.row, adjacency.col] += adjacency.data
-    return NoisyGraph(matrix, universe.nodes, epsilon, 0.0, universe.directed, noise)
+    tv = noise.tv_bound(universe.size)
+    return NoisyGraph(matrix, universe.nodes, epsilon, 0.0, universe.directed, noise, tv)

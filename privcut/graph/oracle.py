@@ -374,12 +374,38 @@ class CutOracle:
     updates = property(lambda self: self._engine.updates)
     exhausted = property(lambda self: self._engine.exhausted)
 
+    @property
+    def sampler_tv(self) -> float:
+        """Bound on the total variation distance of the integer noise drawn so far from exact
+        (as :attr:`~privcut.linear.LinearRelease.sampler_tv`): the noisy edge count, one
+        comparison draw per query answered from the data, and per update an answer draw
+        and a new threshold draw (tight), counting the first threshold draw and every
+        draw as integer (fractional rank-1 queries get continuous noise: a bound)."""
+        calibration, engine = self._engine.calibration, self._engine
+        count = self.edges["epsilon"]
+        tv = Noise.for_laplace(count, 1.0, integer=True).tv_bound(1) if count else 0.0
+        tv += calibration.comparison.tv_bound(engine.queries_answered)
+        if calibration.answer is not None:
+            tv += calibration.answer.tv_bound(engine.updates)
+        if calibration.threshold_noise is not None:
+            tv += calibration.threshold_noise.tv_bound(1 + engine.updates)
+        return tv
+
+    @property
+    def effective_delta(self) -> float:
+        """``delta`` plus the slack of the integer samplers' distance from exact, for the
+        transcript so far: ``delta + (1 + e**epsilon) * sampler_tv``."""
+        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
+
     def cut(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
         """The (noisy or hypothesis) answer to ``G(S, T) = sum_{s in S, t in T} A[s, t]``."""
         return self._answer(self.universe.indicator(S), self.universe.indicator(T))
 
     def rank1(self, u: Mapping[Hashable, float], v: Mapping[Hashable, float]) -> float:
-        """The answer to the rank-1 query ``u^T A v`` (u, v: mappings node -> [0, 1])."""
+        """The answer to the rank-1 query ``u^T A v`` (u, v: mappings node -> [0, 1]).
+
+        A query with a non-integer weight gets continuous noise (integer noise would leave
+        the answer's fractional part exact); 0/1 weights get integer noise."""
         return self._answer(self.universe.weights(u), self.universe.weights(v))
 
     def _answer(self, u: np.ndarray, v: np.ndarray) -> float:
@@ -392,7 +418,11 @@ class CutOracle:
                 _warn_exhausted()
                 return hypothesis
             self._commit()
-            value, updated = self._engine.step(lambda: float(u @ (self._adjacency @ v)), hypothesis)
+            value, updated = self._engine.step(
+                lambda: float(u @ (self._adjacency @ v)),
+                hypothesis,
+                integer=_is_integer(u) and _is_integer(v),  # from the query alone
+            )
             if updated:
                 self.idc.update((u, v), value)
             self._persist()
@@ -661,9 +691,15 @@ def _calibrate(
     )
 
 
+def _is_integer(weights: np.ndarray) -> bool:
+    """Whether every answer to a query with these weights is an integer (on a 0/1 graph)."""
+    return bool(np.all(weights == np.round(weights)))
+
+
 def _private_adjacency(G: nx.Graph):
     universe = EdgeUniverse.of(G)
     adjacency = universe.adjacency(G)
     if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
         raise GraphInputError("the cut oracle needs a 0/1 graph (weights 0 or 1 only)")
+    adjacency.eliminate_zeros()  # a weight-0 edge is no edge: nnz is the edge count
     return universe, adjacency

@@ -564,6 +564,8 @@ def _release(
         "projection (seed 004 Lemma 6.2, §6.2)",
         "epsilon": plan.epsilon,
         "delta": 0.0,
+        "sampler_tv": measured.sampler_tv,
+        "effective_delta": (1.0 + math.exp(plan.epsilon)) * measured.sampler_tv,
         "oracle": oracle if noisy is not None else None,
         "rounding": rounding,
         "beta": beta,
@@ -757,9 +759,12 @@ def synthetic_graph(
     -------
     networkx.Graph or networkx.DiGraph
         On G's nodes; ``H.graph["privcut"]`` holds the report: mechanism, epsilon,
-        delta, oracle, rounding, beta, tau, lp_objective (the last violation found),
-        iterations, cuts, converged, certified_distance, noise_bound, rounding_bound,
-        cut_error_bound, measurements (name, share, epsilon, noise, scale, sensitivity),
+        delta, sampler_tv (bound on the integer noise draws' total variation distance
+        from exact) and effective_delta (``delta + (1 + e**epsilon) sampler_tv``, as for
+        :class:`~privcut.linear.LinearRelease`), oracle, rounding, beta, tau,
+        lp_objective (the last violation found), iterations, cuts, converged,
+        certified_distance, noise_bound, rounding_bound, cut_error_bound, measurements
+        (name, share, epsilon, noise, scale, sensitivity),
         dropped_measurements, workload, predicted_errors (data-independent, per class),
         workload_bounds (per class: bound and the measurement it comes from) and
         edge_count (the released graph's; None where a step does not apply). Wall-clock

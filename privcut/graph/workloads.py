@@ -25,7 +25,12 @@ from privcut.exceptions import GraphInputError
 from privcut.graph.cuts import cut_queries
 from privcut.graph.noisy import noisy_graph
 from privcut.graph.universe import EdgeUniverse
-from privcut.linear.factorization import MAX_OPTIMIZED_DOMAIN, factorization_mechanism, factorize
+from privcut.linear.factorization import (
+    MAX_OPTIMIZED_DOMAIN,
+    Factorization,
+    factorization_mechanism,
+    factorize,
+)
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.queries import QueryMatrix
 from privcut.privacy import Noise, check_delta, check_epsilon
@@ -181,6 +186,10 @@ class CutAnswers:
         The privacy guarantee under edge-level neighbours.
     predicted : dict
         Mean predicted per-query RMS error of every strategy considered.
+    sampler_tv : float
+        Bound on the total variation distance of the integer noise draws from exact:
+        the release is ``(epsilon, delta + (1 + e**epsilon) * sampler_tv)``-DP, see
+        :attr:`effective_delta` (as for :class:`~privcut.linear.LinearRelease`).
     """
 
     values: np.ndarray
@@ -190,11 +199,43 @@ class CutAnswers:
     epsilon: float
     delta: float
     predicted: dict[str, float]
+    sampler_tv: float = 0.0
+
+    @property
+    def effective_delta(self) -> float:
+        """``delta`` plus the slack of the integer samplers' distance from exact."""
+        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
+
+
+STRATEGY_RESOLUTION = 1024
+"""Each row of a real-valued optimized strategy is scaled to this largest entry and rounded
+to integers, so that integer block counts are measured with integer noise."""
 
 
 def _block_factorization(workload: CutWorkload, pure: bool):
-    """The optimized factorization of the workload on the block-pair space (cached)."""
-    return factorize(workload.W.toarray(), "optimized", pure=pure)
+    """The optimized factorization of the workload on the block-pair space (cached), with an
+    integer strategy (:func:`_integer_strategy`)."""
+    key = ("optimized", pure)
+    if key not in workload._cache:
+        W = workload.W.toarray()
+        workload._cache[key] = _integer_strategy(W, factorize(W, "optimized", pure=pure))
+    return workload._cache[key]
+
+
+def _integer_strategy(W: np.ndarray, chosen: Factorization) -> Factorization:
+    """``chosen`` with its strategy M made integer: each row scaled to largest entry
+    ``STRATEGY_RESOLUTION`` and rounded, R refit as ``W M^+`` (M keeps full column rank: its
+    identity block stays a positive diagonal). Block counts are integers, so the
+    measurements ``M h`` are integers and get integer noise: continuous noise on them is
+    Mironov's (2012) floating-point trap. Rounding moves the strategy's error by about
+    1 / STRATEGY_RESOLUTION relative; the error predictions use the rounded strategy."""
+    if chosen.M.integer:
+        return chosen
+    M = chosen.M.toarray()
+    rows = np.abs(M).max(axis=1)
+    M = np.round(M[rows > 0] * (STRATEGY_RESOLUTION / rows[rows > 0])[:, None])
+    R = np.linalg.lstsq(M.T, W.T, rcond=None)[0].T
+    return Factorization(R, QueryMatrix(M), f"{chosen.name} (integer)")
 
 
 def _predict(workload: CutWorkload, epsilon: float, delta: float) -> dict[str, np.ndarray]:
@@ -302,7 +343,9 @@ def answer_cuts(
     * ``"blocks"``: the block-pair counts (a histogram of sensitivity 1) measured with
       discrete Laplace or discrete Gaussian noise, each cut a sum of them;
     * ``"optimized"``: the factorization mechanism's optimized strategy on the
-      block-pair space (seed 003 §2);
+      block-pair space (seed 003 §2), its rows scaled and rounded to integers so that
+      the integer block counts are measured with discrete Laplace or discrete Gaussian
+      noise (no continuous noise on integer data, Mironov 2012);
     * ``"auto"``: the strategy with the lowest predicted mean error, a choice made
       from the workload and the privacy parameters only.
 
@@ -363,7 +406,7 @@ def answer_cuts(
             f"workload has {len(workload.block_pairs)}"
         )
     generator = check_random_state(rng)
-    raw = _release(G, adjacency, workload, strategy, epsilon, delta, generator)
+    raw, tv = _release(G, adjacency, workload, strategy, epsilon, delta, generator)
     return CutAnswers(
         values=_consistent(workload, raw),
         raw=raw,
@@ -372,25 +415,32 @@ def answer_cuts(
         epsilon=epsilon,
         delta=delta,
         predicted={name: float(np.sqrt(np.mean(p**2))) for name, p in predictions.items()},
+        sampler_tv=tv,
     )
 
 
-def _release(G, adjacency, workload, strategy, epsilon, delta, generator) -> np.ndarray:
+def _release(
+    G, adjacency, workload, strategy, epsilon, delta, generator
+) -> tuple[np.ndarray, float]:
+    """The strategy's raw answers and its samplers' total variation bound."""
     pure = delta == 0.0
     if strategy == "noisy-graph":
         noisy = noisy_graph(G, epsilon, rng=generator)
-        return np.sum(workload.S * (noisy.matrix @ workload.T), axis=0)
+        return np.sum(workload.S * (noisy.matrix @ workload.T), axis=0), noisy.sampler_tv
     if strategy == "per-query":
         exact = np.sum(workload.S * (adjacency @ workload.T), axis=0)
-        return exact + np.array(
-            [noise.sample(rng=generator) for noise in _per_query_noise(workload, epsilon, delta)]
-        )
+        noises = _per_query_noise(workload, epsilon, delta)
+        draws = np.array([noise.sample(rng=generator) for noise in noises])
+        return exact + draws, sum(noise.tv_bound(1) for noise in noises)
     if strategy == "workload":
         queries = workload.queries()
         histogram = workload.universe.histogram(G)
-        if pure:
-            return laplace_mechanism(queries, histogram, epsilon, rng=generator).answers
-        return gaussian_mechanism(queries, histogram, epsilon, delta, rng=generator).answers
+        release = (
+            laplace_mechanism(queries, histogram, epsilon, rng=generator)
+            if pure
+            else gaussian_mechanism(queries, histogram, epsilon, delta, rng=generator)
+        )
+        return release.answers, release.sampler_tv
     counts = workload.block_counts(G, adjacency)
     if strategy == "blocks":
         if "identity" not in workload._cache:
@@ -401,8 +451,9 @@ def _release(G, adjacency, workload, strategy, epsilon, delta, generator) -> np.
             if pure
             else gaussian_mechanism(identity, counts, epsilon, delta, rng=generator)
         )
-        return workload.W @ measured.answers
+        return workload.W @ measured.answers, measured.sampler_tv
     chosen = _block_factorization(workload, pure)
-    return factorization_mechanism(
+    release = factorization_mechanism(
         workload.W.toarray(), counts, epsilon, delta, strategy=(chosen.R, chosen.M), rng=generator
-    ).answers
+    )
+    return release.answers, release.sampler_tv

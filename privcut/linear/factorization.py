@@ -305,10 +305,11 @@ def factorization_mechanism(
     delta = check_delta(delta)
     beta = check_beta(beta)
     query = as_query_matrix(F)
-    h = check_histogram(h, query.m)
+    h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     pure = delta == 0.0
     factorization = factorize(query, strategy, pure=pure)
     M = factorization.M
+    check_histogram(h, query.m, largest=M.l1_sensitivity)  # the measurements M h, too
     sensitivity = factorization.sensitivity(pure)
     noise = (
         Noise.for_laplace(epsilon, sensitivity, integer=M.integer)

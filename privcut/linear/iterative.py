@@ -11,7 +11,12 @@ Accounting (``accountant``):
 ``"paper"``
     Thm 7.2: every access is epsilon0-DP with
     ``epsilon0 = epsilon / (4 sqrt(B log(1/delta)))`` (advanced composition of 2B
-    pure accesses, Dwork, Rothblum & Vadhan 2010).
+    pure accesses, Dwork, Rothblum & Vadhan 2010). Thm 7.2 is stated for
+    epsilon, delta < 1, and even there its proof needs the composed
+    ``sqrt(2k log(1/delta)) epsilon0 + k epsilon0 (e^epsilon0 - 1) <= epsilon`` (k
+    accesses), which fails for delta near 1 or large epsilon: :func:`check_accountant`
+    checks exactly that (at one round, the worst case: the bound falls as k grows)
+    and refuses otherwise.
 ``"zcdp"`` (default)
     Each pure epsilon0 access is (epsilon0^2 / 2)-zCDP (Bun & Steinke 2016,
     Prop. 3.3) and a Gaussian step is Delta^2 / (2 sigma^2)-zCDP; the 2B accesses
@@ -33,11 +38,18 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from privcut.exceptions import PrivacyParameterError
 from privcut.linear.online import solve_increasing
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.calibration import zcdp_budget
 
-__all__ = ["ACCOUNTANTS", "IterativeConstruction", "RoundRecord", "access_epsilon"]
+__all__ = [
+    "ACCOUNTANTS",
+    "IterativeConstruction",
+    "RoundRecord",
+    "access_epsilon",
+    "check_accountant",
+]
 
 ACCOUNTANTS = ("zcdp", "paper")
 
@@ -60,6 +72,45 @@ def access_epsilon(epsilon: float, delta: float, accesses: int, accountant: str)
     if accountant == "paper":  # 2B accesses: epsilon / (4 sqrt(B log(1/delta))), B = accesses/2
         return epsilon / (4.0 * math.sqrt(accesses / 2.0 * math.log(1.0 / delta)))
     return math.sqrt(2.0 * zcdp_budget(epsilon, delta) / accesses)
+
+
+def check_accountant(
+    epsilon: float, delta: float, accountant: str, accesses_per_round: int = 2
+) -> None:
+    """Refuse ``accountant="paper"`` where Thm 7.2's advanced composition does not give
+    (epsilon, delta): its k accesses at ``epsilon0 = access_epsilon(...)`` compose to
+    ``sqrt(2k log(1/delta)) epsilon0 + k epsilon0 (e^epsilon0 - 1)`` (Dwork, Rothblum &
+    Vadhan 2010), which must not exceed epsilon. It decreases in k, so checking one round
+    (``k = accesses_per_round``) covers every number of rounds, from public values only.
+
+    Raises
+    ------
+    PrivacyParameterError
+        Naming the condition and the fix (``accountant="zcdp"``, valid for every
+        epsilon and delta).
+
+    Examples
+    --------
+    >>> check_accountant(1.0, 1e-6, "paper")
+    >>> check_accountant(0.5, 0.9, "paper")
+    Traceback (most recent call last):
+    ...
+    privcut.exceptions.PrivacyParameterError: accountant='paper' (seed 004 Thm 7.2...
+    """
+    if accountant != "paper" or delta == 0.0:
+        return
+    k = accesses_per_round
+    epsilon0 = access_epsilon(epsilon, delta, k, accountant)
+    composed = math.sqrt(2.0 * k * math.log(1.0 / delta)) * epsilon0 + k * epsilon0 * math.expm1(
+        epsilon0
+    )
+    if composed > epsilon:
+        raise PrivacyParameterError(
+            f"accountant='paper' (seed 004 Thm 7.2, stated for epsilon, delta < 1) does not "
+            f"give (epsilon, delta) = ({epsilon:g}, {delta:g}): its advanced composition of "
+            f"{k} accesses at epsilon0 = {epsilon0:.4g} is {composed:.4g}-DP, above epsilon; "
+            "use accountant='zcdp', valid for every epsilon and delta"
+        )
 
 
 @dataclass
@@ -116,6 +167,7 @@ class IterativeConstruction:
         self.beta = check_beta(self.beta)
         if self.accountant not in ACCOUNTANTS:
             raise ValueError(f"accountant must be one of {ACCOUNTANTS}, got {self.accountant!r}")
+        check_accountant(self.epsilon, self.delta, self.accountant, self.accesses_per_round)
         if self.alpha is None:
             self.alpha = self._solve_alpha()
         self.rounds = max(1, self.bound(self.alpha / 2.0))

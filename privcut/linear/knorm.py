@@ -54,9 +54,13 @@ class KNormBody:
     Attributes
     ----------
     basis : numpy.ndarray, shape (k, d)
-        Orthonormal basis of F's column space; K lives in its span.
+        Orthonormal basis of F's numerical column space (left singular vectors whose
+        singular value exceeds ``sigma_max * 1e-10 * max(k, m)``); K lives in its span.
     points : numpy.ndarray, shape (d, m)
         F's columns in that basis; K is the convex hull of ``+-points``.
+    residual : float
+        The largest singular value left out of ``basis`` (0.0 if none): ``F`` differs from
+        its projection ``basis @ basis.T @ F`` by at most this much in operator norm.
     facets : numpy.ndarray or None, shape (f, d, d)
         Vertices of each facet simplex (exact sampler only).
     normals : numpy.ndarray or None, shape (f, d)
@@ -67,6 +71,7 @@ class KNormBody:
 
     basis: np.ndarray
     points: np.ndarray
+    residual: float = 0.0
     facets: np.ndarray | None = None
     normals: np.ndarray | None = None
     weights: np.ndarray | None = None
@@ -82,7 +87,8 @@ class KNormBody:
         left, singular, _ = np.linalg.svd(F, full_matrices=False)
         rank = int(np.sum(singular > singular.max(initial=0.0) * 1e-10 * max(F.shape)))
         basis = left[:, :rank]
-        body = cls(basis, basis.T @ F)
+        residual = float(singular[rank]) if rank < singular.size else 0.0
+        body = cls(basis, basis.T @ F, residual)
         return body.triangulated() if triangulate else body
 
     def triangulated(self) -> KNormBody:
@@ -96,6 +102,7 @@ class KNormBody:
         return KNormBody(
             self.basis,
             self.points,
+            self.residual,
             facets=facets,
             normals=hull.equations[:, :-1] / offsets[:, None],
             weights=volumes / volumes.sum(),
@@ -186,11 +193,23 @@ def knorm_mechanism(
     (see the module docstring: such releases say ``details["certified"] = False``).
     The noise is continuous.
 
+    Small singular directions: K is built on F's numerical column space (singular
+    values above ``sigma_max * 1e-10 * max(k, m)``), and the release is the K-norm
+    mechanism for the projected queries ``P F`` (P the projection onto that space),
+    ``a = P F h + noise``: no direction of F's row space is released without noise,
+    since the left-out directions are answered with 0 whatever h is. The price is a
+    bias ``||F h - P F h||_2 <= s ||h||_2``, with ``s = details["residual_singular_value"]``
+    (public; 0 for F of exact numerical rank, about 1e-16 sigma_max for
+    rank-deficient F such as repeated rows, at most the cut-off). Releasing those
+    directions unprojected published ``F h`` there exactly (issue 15): with
+    ``F = diag(1, 1e-11)`` the second answer was ``1e-11 h[1]``.
+
     Accuracy: ``E ||a - F h||_2^2 = (d + 1)(d + 2) / epsilon**2 * E_{z in K} ||z||_2^2``
     (the proof of seed 002 Thm 4.3 with p = 2 is an equality), reported per
     query as ``expected_error`` for the exact sampler; and with probability
     1 - beta every answer is within ``r_beta * max_j ||F_j||_inf`` where
-    ``r_beta`` is the (1 - beta) quantile of Gamma(d + 1, 1/epsilon).
+    ``r_beta`` is the (1 - beta) quantile of Gamma(d + 1, 1/epsilon) (around
+    ``P F h``; see above).
 
     Parameters
     ----------
@@ -224,6 +243,9 @@ def knorm_mechanism(
     >>> release = knorm_mechanism([[1, 1, 0], [0, 1, 1]], [4, 0, 2], epsilon=1.0, rng=0)
     >>> release.answers.shape, release.details["dimension"], release.details["certified"]
     ((2,), 2, True)
+    >>> thin = knorm_mechanism([[1, 0], [0, 1e-11]], [4, 7], epsilon=1.0, rng=0)
+    >>> thin.details["dimension"], float(thin.answers[1]), thin.details["residual_singular_value"]
+    (1, 0.0, 1e-11)
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
@@ -232,7 +254,7 @@ def knorm_mechanism(
     if walk_steps is not None and (isinstance(walk_steps, bool) or int(walk_steps) < 1):
         raise ValueError(f"walk_steps must be a positive integer, got {walk_steps!r}")
     query = as_query_matrix(F)
-    h = check_histogram(h, query.m)
+    h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()
     body = KNormBody.of(dense, triangulate=False)
     d = body.dimension
@@ -248,17 +270,18 @@ def knorm_mechanism(
             f"handles in reasonable time{hint}"
         )
     generator = check_random_state(rng)
-    exact = dense @ h
+    projected = body.basis.T @ (dense @ h)  # P F h in K's coordinates
+    details = {"dimension": d, "sampler": sampler, "residual_singular_value": body.residual}
     if d == 0:
         return LinearRelease(
-            exact,
+            body.basis @ projected,
             epsilon,
             0.0,
             "knorm",
             0.0,
             0.0,
             beta,
-            details={"dimension": 0, "sampler": sampler, "certified": True},
+            details={**details, "certified": True},
         )
     if sampler == "exact":
         body = body.triangulated()
@@ -269,12 +292,12 @@ def knorm_mechanism(
     radius, point = _noise(body, epsilon, generator, sampler, steps)
     radius_beta = float(gammaincinv(d + 1, 1.0 - beta)) / epsilon
     return LinearRelease(
-        answers=exact + radius * (body.basis @ point),
+        answers=body.basis @ (projected + radius * point),
         epsilon=epsilon,
         delta=0.0,
         mechanism="knorm",
         expected_error=expected_error,
         max_error=radius_beta * float(np.abs(dense).max()),
         beta=beta,
-        details={"dimension": d, "sampler": sampler, "certified": sampler == "exact"},
+        details={**details, "certified": sampler == "exact"},
     )

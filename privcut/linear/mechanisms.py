@@ -89,7 +89,7 @@ def laplace_mechanism(
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
     F = as_query_matrix(F)
-    h = check_histogram(h, F.m)
+    h = check_histogram(h, F.m, largest=F.l1_sensitivity)
     sensitivity = F.l1_sensitivity
     noise = Noise.for_laplace(epsilon, sensitivity, integer=F.integer) if sensitivity else None
     return _release(
@@ -146,7 +146,7 @@ def gaussian_mechanism(
     delta = check_delta(delta, positive=True)
     beta = check_beta(beta)
     F = as_query_matrix(F)
-    h = check_histogram(h, F.m)
+    h = check_histogram(h, F.m, largest=F.l1_sensitivity)
     sensitivity = F.l2_sensitivity
     noise = (
         Noise.for_gaussian(epsilon, delta, sensitivity, integer=F.integer) if sensitivity else None

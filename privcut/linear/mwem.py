@@ -91,7 +91,7 @@ def mwem(
     rounds = check_count(rounds, "rounds")
     n, count_epsilon = count_budget(n, count_share, epsilon)
     query = as_query_matrix(F)
-    h = check_histogram(h, query.m)
+    h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()
     sensitivity = max_entry(dense)
     generator = check_random_state(rng)

@@ -197,7 +197,7 @@ def projection_mechanism(
         n_bound, count_share, epsilon, needed=constraint == "count", name="n_bound"
     )
     F = as_query_matrix(F)
-    h = check_histogram(h, F.m)
+    h = check_histogram(h, F.m, largest=F.l1_sensitivity)
     generator = check_random_state(rng)
 
     answer_epsilon = epsilon - count_epsilon

@@ -225,8 +225,17 @@ def histograms_of_size(m: int, size: int) -> np.ndarray:
     return histograms
 
 
-def check_histogram(h: object, m: int) -> np.ndarray:
+EXACT_LIMIT = 2.0**53
+"""Answers ``F h`` of integer queries are exact in float64 only below this (2^53)."""
+
+
+def check_histogram(h: object, m: int, *, largest: float = 1.0) -> np.ndarray:
     """Validate a count histogram: ``m`` non-negative integers. Returns an int64 array.
+
+    Every count, and ``|h|_1 * max(largest, 1)`` (which bounds every answer ``|F h|``
+    when ``largest`` bounds ``|F_ij|``, e.g. F's l1 sensitivity), must be below 2^53:
+    beyond it float64 rounds counts and answers (and int64 wraps from 2^63), so the
+    released numbers would not be the exact answer plus noise.
 
     Raises
     ------
@@ -237,13 +246,30 @@ def check_histogram(h: object, m: int) -> np.ndarray:
     --------
     >>> check_histogram([3, 0, 1.0], 3)
     array([3, 0, 1])
+    >>> check_histogram([2**53, 0, 1], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: the histogram's counts must be below 2^53 = 9007199254740992 ...
     """
     try:
         values = np.asarray(h, dtype=float)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise ValueError(f"the histogram must be an array of counts: {error}") from None
     if values.shape != (m,):
         raise ValueError(f"the histogram must have shape ({m},) to match F, got {values.shape}")
     if not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values != np.round(values)):
-        raise ValueError("the histogram must hold non-negative integer counts")
+        raise ValueError("the histogram must hold non-negative integer (finite) counts")
+    if values.max(initial=0.0) >= EXACT_LIMIT:
+        raise ValueError(
+            f"the histogram's counts must be below 2^53 = {EXACT_LIMIT:.0f} (largest: "
+            f"{values.max():.6g}), where float64 stops representing them exactly; scale the "
+            "data down (count in coarser units)"
+        )
+    total = float(values.sum()) * max(float(largest), 1.0)
+    if total >= EXACT_LIMIT:
+        raise ValueError(
+            f"the histogram's total times the largest query entry, {total:.6g}, must be below "
+            f"2^53 = {EXACT_LIMIT:.0f}, where float64 stops representing the answers F h "
+            "exactly; scale the data down (count in coarser units)"
+        )
     return values.astype(np.int64)

@@ -112,7 +112,7 @@ def small_db(
             f"candidate databases of {size} elements over a universe of {query.m}; the "
             f"limit is {MAX_CANDIDATES:,}. Use a smaller size (a larger alpha), or mwem"
         )
-    h = check_histogram(h, query.m)
+    h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()
     sensitivity = max_entry(dense)
     generator = check_random_state(rng)

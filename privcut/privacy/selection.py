@@ -20,9 +20,25 @@ def exponential_mechanism(
     probability 1 - beta the chosen score is at least
     ``max(scores) - 2 sensitivity (ln(len(scores)) + ln(1/beta)) / epsilon``.
 
-    Sampled by the Gumbel-max trick (``argmax(logit + Gumbel noise)``), which has
-    exactly this distribution; scores are shifted by their maximum first, so
-    large scores do not overflow.
+    Sampled by the Gumbel-max trick (``argmax(logit + Gumbel noise)``); scores are
+    shifted by their maximum first, so large scores do not overflow. With exact
+    Gumbel draws this has exactly the mechanism's distribution; numpy's draws are not
+    exact. Each is ``-log(-log U)`` with U uniform on the grid ``{j 2^-53 : 0 < j < 2^53}``,
+    so it takes finitely many values in ``[-log(53 ln 2), 53 ln 2] = [-3.604, 36.737]``:
+
+    * a candidate whose logit trails the best by more than ``53 ln 2 + ln(53 ln 2)
+      = 40.34`` is never chosen (its exact probability is below ``e^-40.34 = 3.0e-18``),
+      so the (epsilon, 0) claim holds for the exact sampler only; the implementation is
+      (epsilon, delta)-DP with a delta of the order of the bound below;
+    * the grid alone (exact arithmetic on the grid values) moves the choice's
+      distribution by at most ``k 2^-52`` in total variation for k candidates: couple
+      U' = ceil(2^53 U) / 2^53 with a continuous U (the rejection of U' = 1 costs
+      ``k 2^-53``); candidate i's comparison with the best of the others flips only when
+      U_i falls in the one grid cell holding that threshold (``2^-53`` each);
+    * floating-point rounding of the logs and of ``logit + G`` (a few ulps of numbers
+      below 64, about ``2^-45``) changes the choice only when two perturbed logits lie
+      that close, of probability about ``k 2^-44 / e`` (the Gumbel density is at most
+      1/e); this part is an estimate, not a proved bound.
 
     Parameters
     ----------

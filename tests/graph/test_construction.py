@@ -2,12 +2,14 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from privcut import GraphInputError, iterative_construction
+from privcut import GraphInputError, PrivacyParameterError, iterative_construction
 from privcut.audit import audit
 from privcut.evaluate import max_cut_error
 from privcut.graph import construction as construction_module
 from privcut.linear.iterative import IterativeConstruction, access_epsilon
+from privcut.privacy import discrete_laplace_tv_bound
 from privcut.privacy.calibration import zcdp_budget
+from tests.auditing import record_sampler_tv
 
 
 def first_query(distinguisher):
@@ -159,3 +161,60 @@ def test_bad_options_are_refused():
         iterative_construction(nx.DiGraph([(0, 1)]), 1.0, 1e-6)
     with pytest.raises(ValueError, match="accountant must be"):
         iterative_construction(G, 1.0, 1e-6, distinguisher="exponential", accountant="rdp")
+
+
+def test_zero_weight_edges_do_not_count_as_edges():
+    """Issue 15: a weight-0 edge was counted in the noisy edge count (nnz), which sets the
+    hypothesis's start and so every round's hypothesis answer."""
+    G = nx.gnp_random_graph(30, 0.3, seed=0)
+    with_zero = G.copy()
+    with_zero.add_edge(*next(pair for pair in nx.non_edges(G)), weight=0)
+    reports = []
+    for graph in (G, with_zero):
+        H = iterative_construction(graph, 1.0, 1e-3, distinguisher="power-method", rng=5)
+        reports.append({k: v for k, v in H.graph["privcut"].items() if k != "seconds"})
+        reports.append(sorted(H.edges()))
+    assert reports[0] == reports[2]
+    assert reports[1] == reports[3]
+
+
+@pytest.mark.parametrize(("epsilon", "delta"), [(0.5, 0.9), (50.0, 1e-6)])
+def test_paper_accountant_outside_thm_7_2_is_refused(epsilon, delta):
+    """Issue 15: Thm 7.2's epsilon0 was used where its advanced composition does not give
+    (epsilon, delta) (delta near 1, or epsilon beyond the theorem's epsilon < 1)."""
+    with pytest.raises(PrivacyParameterError, match="accountant='zcdp'"):
+        IterativeConstruction(epsilon, delta, bound=lambda a: 1, accountant="paper")
+    G = nx.gnp_random_graph(20, 0.3, seed=0)
+    with pytest.raises(PrivacyParameterError, match=r"Thm 7\.2"):
+        iterative_construction(G, epsilon, delta, distinguisher="exponential", accountant="paper")
+
+
+def test_paper_accountant_within_its_conditions_composes_to_epsilon():
+    ic = IterativeConstruction(0.9, 1e-6, bound=lambda a: 5, accountant="paper")
+    k = ic.accesses_per_round * ic.rounds
+    composed = np.sqrt(2 * k * np.log(1e6)) * ic.epsilon0 + k * ic.epsilon0 * np.expm1(ic.epsilon0)
+    assert composed <= 0.9
+
+
+@pytest.mark.parametrize("distinguisher", ["power-method", "exponential"])
+def test_iterative_construction_reports_its_samplers_slack(distinguisher, monkeypatch):
+    """Issue 15: the report said delta without the integer samplers' total variation slack:
+    the noisy edge count and every round's discrete Laplace check."""
+    G = nx.gnp_random_graph(20, 0.3, seed=0)
+    drawn = record_sampler_tv(monkeypatch)
+    H = iterative_construction(G, 1.0, 1e-3, distinguisher=distinguisher, rng=0)
+    report = H.graph["privcut"]
+    assert report["sampler_tv"] == pytest.approx(drawn(), rel=1e-12)
+    assert report["sampler_tv"] > 0.0
+    assert report["effective_delta"] == pytest.approx(1e-3 + (1 + np.e) * report["sampler_tv"])
+
+
+def test_noisy_graph_distinguisher_reports_one_draw_per_pair():
+    G = nx.gnp_random_graph(20, 0.3, seed=0)
+    H = iterative_construction(G, 1.0, 1e-3, distinguisher="noisy-graph", max_edges=60, rng=0)
+    report = H.graph["privcut"]
+    rounds = report["rounds"]
+    check = 2.0 / report["epsilon0"]  # sensitivity 2 over epsilon0
+    rr = report["budget"]["randomized response"]
+    expected = 190 * discrete_laplace_tv_bound(1 / rr) + rounds * discrete_laplace_tv_bound(check)
+    assert report["sampler_tv"] == pytest.approx(expected, rel=1e-12)

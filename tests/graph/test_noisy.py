@@ -5,7 +5,7 @@ import pytest
 from privcut import GraphInputError, PrivacyParameterError
 from privcut.audit import audit, neighbouring_graphs
 from privcut.graph import cut_value, noisy_graph
-from privcut.privacy import discrete_laplace
+from privcut.privacy import discrete_laplace, discrete_laplace_tv_bound
 
 EPSILON = 0.5
 
@@ -88,3 +88,15 @@ def test_labels_and_cuts_follow_the_input_nodes():
     noisy = noisy_graph(G, 1e6, rng=0)  # essentially noiseless
     assert noisy.nodes == ("a", "b", "c")
     assert noisy.cut({"a"}, {"b", "c"}) == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_noisy_graph_reports_its_samplers_slack(directed):
+    """Issue 15: graph releases said delta = 0 without the integer sampler's total variation
+    slack that LinearRelease reports; one discrete Laplace draw per vertex pair."""
+    G = nx.gnp_random_graph(12, 0.3, seed=0, directed=directed)
+    noisy = noisy_graph(G, 0.5, rng=0)
+    pairs = 12 * 11 // (1 if directed else 2)
+    assert noisy.sampler_tv == pytest.approx(pairs * discrete_laplace_tv_bound(2.0), rel=1e-12)
+    assert noisy.sampler_tv > 0.0
+    assert noisy.effective_delta == pytest.approx((1 + np.exp(0.5)) * noisy.sampler_tv)

@@ -22,6 +22,7 @@ from privcut.audit import audit
 from privcut.graph import EdgeUniverse
 from privcut.linear import OnlineRelease, OracleExhaustedWarning
 from privcut.linear import online as online_module
+from tests.auditing import record_sampler_tv
 
 
 def random_cut(rng, n):
@@ -694,3 +695,61 @@ def test_a_new_oracle_never_replaces_an_existing_state(tmp_path):
     assert not other_key.exists()
     with CutOracle.load(path, G) as resumed:
         assert resumed.queries_answered == 2
+def _fractional_rank1(graph, calibration, epsilon, rng):
+    """One fractional rank-1 query (u = 1/4 on node 0) on a graph; its answer."""
+    half = graph.number_of_nodes() // 2
+    u = {0: 0.25, **{node: 1.0 for node in range(1, half)}}
+    v = {node: 1.0 for node in range(half, 2 * half)}
+    oracle = CutOracle(
+        graph, epsilon, 1e-6, max_edges=1, max_queries=2, calibration=calibration, rng=rng
+    )
+    answer = oracle.rank1(u, v)
+    assert oracle.updates == 1  # an empty start: the first query is an update round
+    return answer
+
+
+def test_fractional_rank1_answer_hides_its_fractional_part():
+    """Issue 15: integer noise on u^T A v with u(0) = 1/4 released its fractional part, 1/4 with
+    the edge (0, half) and 0 without it."""
+    G = nx.complete_bipartite_graph(30, 30)
+    neighbour = G.copy()
+    neighbour.remove_edge(0, 30)
+
+    def fractional_part(graph, rng):
+        return round(_fractional_rank1(graph, "tight", 1.0, rng) % 1.0, 6)
+
+    result = audit(fractional_part, (G, neighbour), 1.0, 1e-6, samples=400, rng=0)
+    assert result.p_value >= 0.01
+
+
+def test_fractional_rank1_answer_hides_its_fractional_part_under_paper_calibration():
+    """The same leak through Algorithm 1's comparison noise, which is also the released noise
+    (epsilon is large so that a small graph's answer clears the paper's threshold; the leak is
+    deterministic: old answers all had the exact answer's fractional part)."""
+    G = nx.complete_bipartite_graph(30, 30)
+    answers = [_fractional_rank1(G, "paper", 2000.0, seed) for seed in range(10)]
+    assert len({round(answer % 1.0, 9) for answer in answers}) == len(answers)
+
+
+def test_zero_weight_edges_do_not_count_as_edges():
+    """Issue 15: a weight-0 edge was counted in the noisy edge count (nnz)."""
+    G = nx.gnp_random_graph(30, 0.3, seed=0)
+    with_zero = G.copy()
+    with_zero.add_edge(*next(pair for pair in nx.non_edges(G)), weight=0)
+    assert CutOracle(with_zero, 1.0, 1e-6, rng=5).edges == CutOracle(G, 1.0, 1e-6, rng=5).edges
+
+
+@pytest.mark.parametrize("calibration", ["tight", "paper"])
+def test_oracle_reports_its_samplers_slack(calibration, monkeypatch):
+    """Issue 15: the oracle said delta without the integer samplers' total variation slack:
+    the noisy edge count, the comparisons, the answers and the thresholds drawn so far."""
+    G = nx.gnp_random_graph(40, 0.5, seed=0)
+    drawn = record_sampler_tv(monkeypatch)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=1000, calibration=calibration, rng=0)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        oracle.cut(*random_cut(rng, 40))
+    assert not oracle.exhausted
+    assert oracle.sampler_tv == pytest.approx(drawn(), rel=1e-12)
+    assert oracle.sampler_tv > 0.0
+    assert oracle.effective_delta == pytest.approx(1e-6 + (1 + np.e) * oracle.sampler_tv)

@@ -16,6 +16,8 @@ from privcut.graph import synthetic as synthetic_module
 from privcut.graph.measurements import Partition
 from privcut.graph.rounding import rounding_bound
 from privcut.graph.synthetic import size_scale
+from privcut.privacy import discrete_laplace_tv_bound
+from tests.auditing import record_sampler_tv
 
 _spec = importlib.util.spec_from_file_location(
     "multi_benchmark", Path(__file__).parents[2] / "benchmarks" / "multi.py"
@@ -397,3 +399,19 @@ def test_without_groups_bisections_beat_randomized_response_threefold():
     release = work.errors(H)["bisection"]
     rr = work.errors(noisy_graph(G, 1.0, rng=rng))["bisection"]
     assert 3 * release <= rr
+
+
+def test_synthetic_graph_reports_its_samplers_slack(monkeypatch):
+    """Issue 15: the report said delta = 0 without the integer samplers' total variation
+    slack that LinearRelease reports: the low-dimensional measurements' draws, or one
+    draw per vertex pair of the randomized response."""
+    G = planted_partition(3, 8, 0.5, 0.1, seed=0)
+    drawn = record_sampler_tv(monkeypatch)
+    H = synthetic_graph(G, 1.0, measurements=["edge-count", "degrees"], rounding=None, rng=0)
+    report = H.graph["privcut"]
+    assert report["sampler_tv"] == pytest.approx(drawn(), rel=1e-12)
+    assert report["sampler_tv"] > 0.0
+    assert report["effective_delta"] == pytest.approx((1 + np.e) * report["sampler_tv"])
+    report = synthetic_graph(G, 0.5, rounding=None, rng=0).graph["privcut"]
+    pairs = math.comb(24, 2)
+    assert report["sampler_tv"] == pytest.approx(pairs * discrete_laplace_tv_bound(2.0))

@@ -1,11 +1,16 @@
+import math
+
 import networkx as nx
 import numpy as np
 import pytest
 
 from privcut import GraphInputError
 from privcut.audit import audit, neighbouring_graphs
-from privcut.graph import EdgeUniverse, cut_value
+from privcut.graph import EdgeUniverse, cut_value, workloads
 from privcut.graph.workloads import CutWorkload, answer_cuts
+from privcut.linear import factorization_mechanism
+from privcut.privacy import discrete_laplace_tv_bound
+from tests.auditing import record_sampler_tv
 
 
 def planted(blocks, size, seed=0):
@@ -130,3 +135,42 @@ def test_bad_inputs_are_refused():
         answer_cuts(nx.Graph([(0, 1, {"weight": 0.5})]), [({0}, {1})], 1.0, rng=0)
     with pytest.raises(KeyError, match="99"):
         answer_cuts(G, [({0}, {99})], 1.0, rng=0)
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_optimized_strategy_measures_integer_counts_with_integer_noise(delta, monkeypatch):
+    """Issue 15: the optimized strategy's real-valued measurements of the integer block
+    counts got continuous noise (Mironov 2012); its integer-rounded strategy gets integer
+    noise, and the error predictions still hold."""
+    G, workload = planted(10, 5)  # its optimized strategies are real-valued
+    releases = []
+
+    def recording(*args, **kwargs):
+        releases.append(factorization_mechanism(*args, **kwargs))
+        return releases[-1]
+
+    monkeypatch.setattr(workloads, "factorization_mechanism", recording)
+    answers = answer_cuts(G, workload, 1.0, delta=delta, strategy="optimized", rng=0)
+    details = releases[0].details
+    assert details["factorization"].M.integer
+    assert details["noise"] == ("discrete_laplace" if delta == 0.0 else "discrete_gaussian")
+    rms = np.sqrt(np.mean(answers.expected_error**2))
+    assert rms == pytest.approx(releases[0].expected_error)
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+@pytest.mark.parametrize("strategy", ["per-query", "workload", "blocks", "optimized"])
+def test_cut_answers_report_their_samplers_slack(strategy, delta, monkeypatch):
+    """Issue 15: CutAnswers said delta without the integer samplers' total variation slack."""
+    G, workload = planted(5, 8)
+    drawn = record_sampler_tv(monkeypatch)
+    answers = answer_cuts(G, workload, 1.0, delta=delta, strategy=strategy, rng=0)
+    assert answers.sampler_tv == pytest.approx(drawn(), rel=1e-12)
+    assert answers.sampler_tv > 0.0
+    assert answers.effective_delta == pytest.approx(delta + (1 + np.e) * answers.sampler_tv)
+
+
+def test_noisy_graph_cut_answers_report_one_draw_per_pair():
+    G, workload = planted(5, 8)
+    answers = answer_cuts(G, workload, 1.0, strategy="noisy-graph", rng=0)
+    assert answers.sampler_tv == pytest.approx(math.comb(40, 2) * discrete_laplace_tv_bound(1.0))

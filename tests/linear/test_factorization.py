@@ -136,3 +136,10 @@ def test_factorization_passes_its_audit_and_catches_wrong_sensitivity():
         ]
         assert verdicts[0] >= 0.01
         assert verdicts[1] <= 1e-3
+
+
+def test_measurements_that_float64_cannot_hold_exactly_are_refused():
+    """Issue 15: answers below 2^53 whose strategy's measurements M h are not."""
+    R, M = np.array([[2.0**-14]]), np.array([[2.0**14, 2.0**14]])
+    with pytest.raises(ValueError, match="below 2\\^53"):
+        factorization_mechanism([[1, 1]], [2**40, 2**40], 1.0, strategy=(R, M), rng=0)

@@ -99,3 +99,15 @@ def test_large_dimensions_are_refused_before_any_noise():
     with pytest.raises(ValueError, match="sampler"):
         knorm_mechanism(np.eye(2), [1, 1], 1.0, sampler="grid", rng=generator)
     assert generator.bit_generator.state == state
+
+
+def test_small_singular_directions_are_not_released_without_noise():
+    """Issue 15: F = diag(1, 1e-11) lost its second direction at the rank cut-off, and the
+    release then carried answers[1] = 1e-11 h[1] exactly, noiseless, while claiming
+    certified (epsilon, 0)-DP."""
+    thin = np.diag([1.0, 1e-11])
+    for h in ([4, 7], [4, 8]):
+        release = knorm_mechanism(thin, h, 1.0, rng=0)
+        assert release.details["certified"]
+        assert release.answers[1] == 0.0  # the same whatever h[1] is
+        assert release.details["residual_singular_value"] == 1e-11

@@ -3,7 +3,13 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse.linalg import aslinearoperator
 
-from privcut.linear import QueryMatrix, check_histogram, l1_sensitivity, l2_sensitivity
+from privcut.linear import (
+    QueryMatrix,
+    check_histogram,
+    l1_sensitivity,
+    l2_sensitivity,
+    laplace_mechanism,
+)
 
 F = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0]])
 
@@ -73,3 +79,26 @@ def test_implicit_needs_valid_sensitivities():
 def test_bad_histograms_are_refused(bad, message):
     with pytest.raises(ValueError, match=message):
         check_histogram(bad, 3)
+
+
+@pytest.mark.parametrize(
+    ("count", "message"),
+    [
+        (2**53 + 1, "below 2\\^53"),  # float64 rounded it to 2^53
+        (2**63, "below 2\\^53"),  # int64 wrapped it to -2^63
+        (1e300, "below 2\\^53"),  # likewise
+        (np.inf, "finite"),
+        (np.nan, "finite"),
+    ],
+)
+def test_counts_that_float64_cannot_hold_exactly_are_refused(count, message):
+    """Issue 15: such counts were rounded, or wrapped to -9.2e18, and released."""
+    with pytest.raises(ValueError, match=message):
+        check_histogram([count, 0, 1], 3)
+
+
+def test_answers_that_float64_cannot_hold_exactly_are_refused():
+    """Counts below 2^53 whose answers F h are not (total 3 * 2^51 times entries of 4)."""
+    assert check_histogram([2**53 - 1, 0, 0], 3)[0] == 2**53 - 1
+    with pytest.raises(ValueError, match="total times the largest query entry"):
+        laplace_mechanism([[4, 4]], [2**51, 2**52], 1.0, rng=0)
