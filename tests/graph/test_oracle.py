@@ -695,6 +695,8 @@ def test_a_new_oracle_never_replaces_an_existing_state(tmp_path):
     assert not other_key.exists()
     with CutOracle.load(path, G) as resumed:
         assert resumed.queries_answered == 2
+
+
 def _fractional_rank1(graph, calibration, epsilon, rng):
     """One fractional rank-1 query (u = 1/4 on node 0) on a graph; its answer."""
     half = graph.number_of_nodes() // 2
