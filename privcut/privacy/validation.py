@@ -29,7 +29,10 @@ def _as_real(value: object, name: str) -> float:
             f"{name} must be a real number, got {value!r} of type {type(value).__name__}; "
             f"pass a float such as {name}=1.0"
         )
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond the float range: infinite for every check here
+        return math.copysign(math.inf, value)
 
 
 def check_positive(value: object, name: str) -> float:
@@ -62,8 +65,20 @@ def check_positive(value: object, name: str) -> float:
     return number
 
 
+MAX_EPSILON = 100.0
+"""Largest epsilon privcut accepts. At epsilon = 100 the guarantee bounds probability
+ratios by e^100 (about 2.7e43), which says nothing about any event a release can show, so
+nothing is lost by refusing more; and beyond about 700 a count's noise scale 1/epsilon has
+``exp(-1/scale)`` below the smallest float, so the noise and its error bounds would
+degenerate (the release would be the exact data)."""
+
+MAX_COUNT = 2**53
+"""Largest count (of queries, rounds, iterations) privcut accepts: floats hold every
+integer up to it exactly."""
+
+
 def check_count(value: object, name: str) -> int:
-    """Return ``value`` as an int after checking it is an integer >= 1 (not a bool).
+    """Return ``value`` as an int after checking it is an integer in [1, 2**53] (not a bool).
 
     Examples
     --------
@@ -72,18 +87,32 @@ def check_count(value: object, name: str) -> int:
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if value > MAX_COUNT:
+        raise ValueError(f"{name} must be at most 2**53, got {value!r}; give a smaller {name}")
     return int(value)
 
 
 def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
-    """Validate a privacy parameter epsilon: a finite float > 0.
+    """Validate a privacy parameter epsilon: a finite float in (0, MAX_EPSILON].
+
+    Raises
+    ------
+    PrivacyParameterError
+        If epsilon is not a real number, not finite, <= 0 or above ``MAX_EPSILON`` (100,
+        where the guarantee is already vacuous; see its note).
 
     Examples
     --------
     >>> check_epsilon(0.5)
     0.5
     """
-    return check_positive(epsilon, name)
+    number = check_positive(epsilon, name)
+    if number > MAX_EPSILON:
+        raise PrivacyParameterError(
+            f"{name} must be at most {MAX_EPSILON:g}, got {epsilon!r}: a guarantee of "
+            f"e^{MAX_EPSILON:g} is already vacuous; use a smaller {name} (at most 100)"
+        )
+    return number
 
 
 def check_delta(delta: object, name: str = "delta", *, positive: bool = False) -> float:
