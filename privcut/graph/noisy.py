@@ -12,7 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.universe import EdgeUniverse
+from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import Noise, check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 
@@ -181,7 +181,7 @@ def noisy_graph(
     ((15, 15), True)
     """
     epsilon = check_epsilon(epsilon)
-    universe = EdgeUniverse.of(G)
+    universe = check_pairs(EdgeUniverse.of(G), "noisy_graph")
     adjacency = check_weights(universe.adjacency(G), integer_weights).tocoo()
     noise = Noise("discrete_laplace" if integer_weights else "laplace", 1.0 / epsilon)
     generator = check_random_state(rng)

@@ -50,7 +50,7 @@ from privcut.graph.measurements import (
 )
 from privcut.graph.noisy import NoisyGraph, _noise_into
 from privcut.graph.rounding import dependent_rounding, independent_rounding, rounding_bound
-from privcut.graph.universe import EdgeUniverse
+from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import check_beta
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_count, check_positive
@@ -770,7 +770,7 @@ def synthetic_graph(
     """
     options = _options(oracle, rounding, beta, tau, max_iterations, progress)
     generator = check_random_state(rng)
-    universe = EdgeUniverse.of(G)
+    universe = check_pairs(EdgeUniverse.of(G), "synthetic_graph")
     if measurements is None:
         if groups is not None:
             raise ValueError(

@@ -22,11 +22,17 @@ __all__ = [
 ]
 
 
+def _shown(value: object) -> str:
+    """``repr(value)`` for an error message, cut to 40 characters (a huge int is long)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _as_real(value: object, name: str) -> float:
     """Return ``value`` as a float if it is a real number (not a bool), else raise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise PrivacyParameterError(
-            f"{name} must be a real number, got {value!r} of type {type(value).__name__}; "
+            f"{name} must be a real number, got {_shown(value)} of type {type(value).__name__}; "
             f"pass a float such as {name}=1.0"
         )
     try:
@@ -61,7 +67,7 @@ def check_positive(value: object, name: str) -> float:
     """
     number = _as_real(value, name)
     if not math.isfinite(number) or number <= 0.0:
-        raise PrivacyParameterError(f"{name} must be finite and > 0, got {value!r}")
+        raise PrivacyParameterError(f"{name} must be finite and > 0, got {_shown(value)}")
     return number
 
 
@@ -86,9 +92,9 @@ def check_count(value: object, name: str) -> int:
     3
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        raise ValueError(f"{name} must be a positive integer, got {_shown(value)}")
     if value > MAX_COUNT:
-        raise ValueError(f"{name} must be at most 2**53, got {value!r}; give a smaller {name}")
+        raise ValueError(f"{name} must be at most 2**53, got {_shown(value)}; give a smaller {name}")
     return int(value)
 
 
@@ -109,7 +115,7 @@ def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
     number = check_positive(epsilon, name)
     if number > MAX_EPSILON:
         raise PrivacyParameterError(
-            f"{name} must be at most {MAX_EPSILON:g}, got {epsilon!r}: a guarantee of "
+            f"{name} must be at most {MAX_EPSILON:g}, got {_shown(epsilon)}: a guarantee of "
             f"e^{MAX_EPSILON:g} is already vacuous; use a smaller {name} (at most 100)"
         )
     return number
