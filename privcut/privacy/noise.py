@@ -278,7 +278,7 @@ def discrete_gaussian_tv_bound(sigma: float) -> float:
     """
     sigma = _check_scale(sigma, "sigma")
     if sigma < POINT_MASS_SIGMA:
-        return max(3.0 * math.exp(-0.5 / sigma**2), math.ulp(0.0))
+        return max(3.0 * math.exp(-0.5 / sigma / sigma), math.ulp(0.0))
     t = math.floor(sigma) + 1
     slack = 2.0 * discrete_laplace_tv_bound(t) + FLOAT_RTOL + GRID
     return slack / (_acceptance_rate(sigma, t) - slack)
