@@ -141,12 +141,28 @@ def names_one(message: str, names) -> bool:
     return any(re.search(rf"(?<![A-Za-z_]){re.escape(n)}(?![A-Za-z_])", message) for n in names)
 
 
+ALIASES = {
+    "F": ("query matrix", "matrix"),
+    "matrix": ("query matrix",),
+    "A": ("matrix",),
+    "h": ("histogram",),
+    "G": ("graph",),
+    "H": ("graph",),
+    "name": ("bundled graph",),
+    "noisy": ("NoisyGraph",),
+    "queries": ("query", "queries"),
+}
+"""How messages may name a parameter besides its name: by what it is (``F`` is the query
+matrix, ``h`` the histogram)."""
+
+
 def check_call(function: Callable, *args, names=(), **kwargs):
     """Call ``function``; pass if it returns, or raises a privcut error, a KeyError from
     privcut naming a missing label, or a ValueError/TypeError raised by privcut whose message
     names one of the parameters (``names`` plus the function's own). Fail on a hang (LIMIT
     seconds) or any other exception. Returns the result, or None after an allowed error."""
     allowed = set(names) | set(parameter_names(function))
+    allowed |= {alias for name in list(allowed) for alias in ALIASES.get(name, ())}
     description = f"{getattr(function, '__qualname__', function)}(args={args!r}, kwargs={kwargs!r})"
     try:
         with time_limit():

@@ -12,6 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
+from privcut.graph.cuts import check_node_set
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import Noise, check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
@@ -59,7 +60,7 @@ class NoisyGraph:
     def _coefficients(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> dict[float, int]:
         """How many pair noises enter the cut (S, T) with coefficient 1 and with 2."""
         universe = self.universe
-        s, t = universe.indices(S), universe.indices(T)
+        s, t = universe.indices(check_node_set(S, "S")), universe.indices(check_node_set(T, "T"))
         both = np.intersect1d(s, t).size
         if self.directed:
             return {1.0: s.size * t.size - both}

@@ -25,6 +25,7 @@ import networkx as nx
 import numpy as np
 
 from privcut.exceptions import GraphInputError, PrivcutError
+from privcut.graph.cuts import check_node_set
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.linear.idc import Median, MultiplicativeWeights
 from privcut.linear.online import (
@@ -320,6 +321,7 @@ class CutOracle:
 
     def cut(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
         """The (noisy or hypothesis) answer to ``G(S, T) = sum_{s in S, t in T} A[s, t]``."""
+        S, T = check_node_set(S, "S"), check_node_set(T, "T")
         return self._answer(self.universe.indicator(S), self.universe.indicator(T))
 
     def rank1(self, u: Mapping[Hashable, float], v: Mapping[Hashable, float]) -> float:

@@ -637,6 +637,10 @@ def synthetic_from_noisy(
     >>> all(0.0 < w <= 1.0 for _, _, w in H.edges(data="weight"))
     True
     """
+    if not isinstance(noisy, NoisyGraph):
+        raise TypeError(
+            f"noisy must be a NoisyGraph (from noisy_graph), got {type(noisy).__name__}"
+        )
     options = _options(oracle, rounding, beta, tau, max_iterations, progress)
     generator = check_random_state(rng)
     plan = plan_measurements(

@@ -75,9 +75,7 @@ def check_queries(queries: object) -> list[tuple[Iterable[Hashable], Iterable[Ha
     checked = []
     for number, query in enumerate(queries):
         if isinstance(query, (str, bytes)) or not isinstance(query, Sequence) or len(query) != 2:
-            raise ValueError(
-                f"queries[{number}] must be a pair (S, T) of node sets, got {query!r}"
-            )
+            raise ValueError(f"queries[{number}] must be a pair (S, T) of node sets, got {query!r}")
         checked.append((check_node_set(query[0], "S"), check_node_set(query[1], "T")))
     if not checked:
         raise ValueError("queries is empty: give at least one (S, T) pair")

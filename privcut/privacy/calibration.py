@@ -112,10 +112,13 @@ def _step_until(done, start: float, step: float, name: str, value: float) -> flo
     """The first ``start + i * step`` (i < MAX_STEPS) where ``done`` holds: a bounded search,
     raising PrivacyParameterError (naming ``name``) when the curve never gets there."""
     point = start
-    for _ in range(MAX_STEPS):
-        if done(point):
-            return point
-        point += step
+    try:
+        for _ in range(MAX_STEPS):
+            if done(point):
+                return point
+            point += step
+    except OverflowError:  # exp(point) beyond the float range
+        pass
     raise PrivacyParameterError(
         f"{name}={value!r} is outside the range the calibration can solve for; "
         "use epsilon in [1e-6, 100] and delta in [1e-300, 0.5]"

@@ -76,9 +76,7 @@ def _check_size(size: object) -> tuple[int, ...]:
     """The output shape of a ``size`` argument: None, an int >= 0 or a tuple of them."""
     dimensions = () if size is None else size if isinstance(size, tuple) else (size,)
     for dimension in dimensions:
-        if isinstance(dimension, (bool, np.bool_)) or not isinstance(
-            dimension, (int, np.integer)
-        ):
+        if isinstance(dimension, (bool, np.bool_)) or not isinstance(dimension, (int, np.integer)):
             raise TypeError(
                 f"size must be None, an int or a tuple of ints, got {size!r}; e.g. size=10"
             )

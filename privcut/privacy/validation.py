@@ -38,7 +38,7 @@ def _as_real(value: object, name: str) -> float:
     try:
         return float(value)
     except OverflowError:  # an int beyond the float range: infinite for every check here
-        return math.copysign(math.inf, value)
+        return math.inf if value > 0 else -math.inf
 
 
 def check_positive(value: object, name: str) -> float:
@@ -94,7 +94,9 @@ def check_count(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {_shown(value)}")
     if value > MAX_COUNT:
-        raise ValueError(f"{name} must be at most 2**53, got {_shown(value)}; give a smaller {name}")
+        raise ValueError(
+            f"{name} must be at most 2**53, got {_shown(value)}; give a smaller {name}"
+        )
     return int(value)
 
 
