@@ -208,6 +208,8 @@ def max_cut_error(
     (20.0, 20.0)
     """
     universe, difference = _adjacency(G, H)
+    if universe.n == 0:  # no cut has any pair: every error is 0
+        return MaxCutError(lower=0.0, upper=0.0, S=set(), T=set(), method="exact")
     found = cut_norm(difference, method=method, rng=rng)
     return MaxCutError(
         lower=found.value,

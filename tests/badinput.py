@@ -150,7 +150,7 @@ ALIASES = {
     "H": ("graph",),
     "name": ("bundled graph",),
     "noisy": ("NoisyGraph",),
-    "queries": ("query", "queries"),
+    "queries": ("query", "queries", "S", "T"),
 }
 """How messages may name a parameter besides its name: by what it is (``F`` is the query
 matrix, ``h`` the histogram)."""

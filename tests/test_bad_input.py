@@ -308,7 +308,7 @@ CASES = {
         dict(
             epsilon=EPSILON,
             delta=DELTA,
-            bound=CALLABLES,
+            bound=maybe(lambda alpha: 100, lambda alpha: -1, lambda alpha: math.nan),
             sensitivity=maybe(1.0, 2.0),
             beta=BETA,
             accountant=maybe("zcdp", "paper"),
