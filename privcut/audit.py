@@ -354,10 +354,16 @@ def audit(
         max(samples // 2, 2) if selection_samples is None else selection_samples,
         "selection_samples",
     )
-    if not 0.0 < confidence < 1.0:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, numbers.Real)
+        or not 0.0 < confidence < 1.0
+    ):
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
-    if len(pair) != 2:
-        raise ValueError(f"pair must be (data, neighbour), got {len(pair)} items")
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        raise ValueError(f"pair must be (data, neighbour), got {pair!r:.60}")
+    if not callable(mechanism):
+        raise TypeError(f"mechanism must be callable, got {type(mechanism).__name__}")
     generator = check_random_state(rng)
 
     selection = [_run(mechanism, d, selection_samples, generator, vectorized) for d in pair]
@@ -440,7 +446,14 @@ def neighbouring_graphs(
     check_graph(G)
     if pairs is None:
         pairs = (permutations if G.is_directed() else combinations)(G.nodes, 2)
-    for u, v in pairs:
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise TypeError(f"pairs must be an iterable of node pairs (u, v), got {pairs!r:.60}")
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise ValueError(f"pairs must hold node pairs (u, v), got {pair!r:.60}")
+        u, v = pair
+        if u == v:
+            raise ValueError(f"pairs must hold two distinct nodes, got {pair!r:.60}")
         for node in (u, v):
             if node not in G:
                 raise KeyError(f"node {node!r} is not in the graph")

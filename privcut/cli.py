@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import privcut
 
@@ -29,6 +33,9 @@ MECHANISMS = (
     ("small_db", "privcut.linear", "exponential mechanism over small databases"),
 )
 """The mechanisms privcut provides so far: (name, module, what it guarantees)."""
+
+PACKAGE = Path(privcut.__file__).resolve().parent
+"""privcut's folder: errors raised from code in it are privcut's own."""
 
 
 def _demo(arguments: argparse.Namespace) -> int:
@@ -106,28 +113,54 @@ def _demo_groups(epsilon: float, seed: int | None) -> None:
     )
 
 
+def _read_text(path: str, what: str) -> str:
+    """A UTF-8 text file's contents; a file that is not UTF-8 or cannot be read is a
+    PrivcutError naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise privcut.PrivcutError(
+            f"{path}: the {what} is not UTF-8 text (byte {error.start}); save it as UTF-8"
+        ) from None
+    except OSError as error:
+        raise privcut.PrivcutError(f"cannot read {path}: {error.strerror}") from None
+
+
 def _read_queries(path: str) -> list[tuple[list[str], list[str]]]:
     """Cut queries from JSON (``[{"S": [...], "T": [...]}, ...]`` or ``[[S, T], ...]``) or
     from lines ``S nodes, T nodes`` (nodes separated by spaces; ``#`` starts a comment)."""
-    text = Path(path).read_text()
-    if path.endswith(".json"):
-        try:
-            items = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise privcut.PrivcutError(f"{path}: not valid JSON: {error}") from None
-        queries = []
-        for number, item in enumerate(items):
-            pair = (item.get("S"), item.get("T")) if isinstance(item, dict) else item
-            if (
-                not isinstance(pair, (list, tuple))
-                or len(pair) != 2
-                or not all(isinstance(side, list) for side in pair)
-            ):
-                raise privcut.PrivcutError(
-                    f'{path}: query {number} must be {{"S": [...], "T": [...]}} or [S, T]'
-                )
-            queries.append(([str(n) for n in pair[0]], [str(n) for n in pair[1]]))
-        return queries
+    text = _read_text(path, "query file")
+    queries = _json_queries(path, text) if path.endswith(".json") else _line_queries(path, text)
+    if not queries:
+        raise privcut.PrivcutError(f"no queries in {path}; give at least one 'S nodes, T nodes'")
+    return queries
+
+
+def _json_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
+    try:
+        items = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise privcut.PrivcutError(f"{path}:{error.lineno}: not valid JSON: {error.msg}") from None
+    if not isinstance(items, list):
+        raise privcut.PrivcutError(
+            f'no queries in {path}: it must hold a JSON list [{{"S": [...], "T": [...]}}, ...]'
+        )
+    queries = []
+    for number, item in enumerate(items):
+        pair = (item.get("S"), item.get("T")) if isinstance(item, dict) else item
+        if (
+            not isinstance(pair, (list, tuple))
+            or len(pair) != 2
+            or not all(isinstance(side, list) for side in pair)
+        ):
+            raise privcut.PrivcutError(
+                f'{path}: query {number} must be {{"S": [...], "T": [...]}} or [S, T]'
+            )
+        queries.append(([str(n) for n in pair[0]], [str(n) for n in pair[1]]))
+    return queries
+
+
+def _line_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
     queries = []
     for number, line in enumerate(text.splitlines(), start=1):
         content = line.split("#", 1)[0].strip()
@@ -151,12 +184,35 @@ def _write_atomically(path: str, text: str) -> None:
 
 
 def _read_nodes(path: str) -> list[str]:
-    """The public node set: one label per line (``#`` or ``%`` starts a comment line)."""
-    try:
-        lines = [line.strip() for line in Path(path).read_text().splitlines()]
-    except OSError as error:
-        raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
-    return [node for node in lines if node and node[0] not in "#%"]
+    """The public node set: one label per line. A comment line starts with ``#`` or ``%``
+    followed by a blank, the end of the line or another marker; a label that itself
+    starts with a marker is written as a JSON string (``"#tag"``), and a line like ``#tag``
+    is refused as ambiguous rather than silently dropped."""
+    nodes = []
+    for number, line in enumerate(_read_text(path, "node list").splitlines(), start=1):
+        label = line.strip()
+        if not label:
+            continue
+        if label[0] == '"':
+            try:
+                label = json.loads(label)
+            except json.JSONDecodeError:
+                label = None
+            if not isinstance(label, str):
+                raise privcut.PrivcutError(
+                    f"{path}:{number}: {line.strip()!r} is not a JSON string; quote a label "
+                    'as "label" (one per line)'
+                )
+        elif label[0] in "#%":
+            if len(label) == 1 or label[1].isspace() or label[1] in "#%":
+                continue
+            raise privcut.PrivcutError(
+                f"{path}:{number}: {label!r} is ambiguous: a comment, or a node whose label "
+                f"starts with {label[0]!r}? Write '{label[0]} {label[1:]}' for a comment, or "
+                f"'\"{label}\"' for the label"
+            )
+        nodes.append(label)
+    return nodes
 
 
 def _read_graph(arguments: argparse.Namespace):
@@ -178,6 +234,11 @@ def _read_graph(arguments: argparse.Namespace):
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
     nodes = _read_nodes(arguments.nodes) if getattr(arguments, "nodes", None) else None
+    if G.number_of_nodes() + len(set(nodes or ()) - set(G.nodes)) < 2:
+        raise privcut.PrivcutError(
+            f"{arguments.input}: the graph has fewer than 2 nodes (no vertex pairs, nothing "
+            "to release); give an edge list with edges, or the public node set with --nodes"
+        )
     if nodes is not None:
         unknown = set(G.nodes) - set(nodes)
         if unknown:
@@ -212,10 +273,7 @@ def _edge_list(H, report: dict) -> str:
 
 def _read_groups(path: str) -> dict[str, str]:
     """A public partition from lines ``node group`` (or ``node,group``; ``#`` comments)."""
-    try:
-        text = Path(path).read_text()
-    except OSError as error:
-        raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
+    text = _read_text(path, "groups file")
     groups = {}
     for number, line in enumerate(text.splitlines(), start=1):
         content = line.split("#", 1)[0].strip()
@@ -329,17 +387,35 @@ def _cuts(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _seed(text: str) -> int:
+    """An argparse type: a non-negative integer seed."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
+    return seed
+
+
 def _add_seed(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--seed",
-        type=int,
+        type=_seed,
         default=None,
         help="seed the randomness (reproducible, not private; default secure)",
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (no usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="privcut",
         description="Differentially private release of graph cut queries (edge-level privacy).",
     )
@@ -420,17 +496,85 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+USAGE_ERROR = 2
+"""Exit status for bad input of any kind (as argparse uses for usage errors)."""
+
+INTERNAL_ERROR = 70
+"""Exit status for an unexpected exception inside privcut (a bug: please report it)."""
+
+
+def _check_writable(path: str | None, option: str) -> None:
+    """Refuse an output path that cannot be written, before any data is read."""
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise privcut.PrivcutError(f"{option} {path}: is a directory; give a file name")
+    if not folder.is_dir():
+        raise privcut.PrivcutError(f"{option} {path}: folder {folder} does not exist")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise privcut.PrivcutError(f"{option} {path}: not writable (permission denied)")
+    try:  # the atomic write needs a temporary file in the folder: try one (it vanishes)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise privcut.PrivcutError(
+            f"{option} {path}: cannot write in {folder}: {error.strerror}"
+        ) from None
+
+
+def _raised_by_privcut(error: BaseException) -> bool:
+    """Whether an exception was raised by privcut's own code (its last frame is in privcut)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return bool(frames) and Path(frames[-1].filename).resolve().is_relative_to(PACKAGE)
+
+
+def _one_line(error: BaseException) -> str:
+    """The error's message on one line (a KeyError's without quotes; an OSError's naming the
+    file)."""
+    message = error.args[0] if isinstance(error, KeyError) and error.args else error
+    if isinstance(error, OSError):
+        message = f"cannot access {error.filename or 'a file'}: {error.strerror or error}"
+    return " ".join(str(message).split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``privcut`` command line with ``argv`` (default ``sys.argv[1:]``)."""
+    """Run the ``privcut`` command line with ``argv`` (default ``sys.argv[1:]``).
+
+    Every error ends the program with one line ``privcut COMMAND: error: ...`` on stderr
+    and no traceback: exit status 2 for bad input (privcut's own errors, unreadable or
+    unwritable files, bad options), 70 with ``error: internal error: ...; please
+    report`` for anything unexpected (a bug).
+    """
     parser = _parser()
     arguments = parser.parse_args(argv)
     if arguments.command is None:
         parser.print_help()
         return 0
+    prefix = f"privcut {arguments.command}: error:"
     try:
+        for option in ("output", "report"):
+            _check_writable(getattr(arguments, option, None), f"--{option}")
         return arguments.run(arguments)
-    except privcut.PrivcutError as error:
-        parser.exit(2, f"privcut {arguments.command}: error: {error}\n")
+    except Exception as error:  # never a traceback for users: one line, and a bug is marked
+        if _bad_input(error):
+            parser.exit(USAGE_ERROR, f"{prefix} {_one_line(error)}\n")
+        parser.exit(INTERNAL_ERROR, f"{prefix} internal error: {_internal(error)}; please report\n")
+
+
+def _bad_input(error: Exception) -> bool:
+    """Whether an exception reports bad input: privcut's own errors, file errors, and the
+    ValueError, TypeError and KeyError raised by privcut's argument checks."""
+    if isinstance(error, (privcut.PrivcutError, OSError)):
+        return True
+    return isinstance(error, (ValueError, TypeError, KeyError)) and _raised_by_privcut(error)
+
+
+def _internal(error: BaseException) -> str:
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{type(error).__name__}: {_one_line(error)}{where}"
 
 
 if __name__ == "__main__":

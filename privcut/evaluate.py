@@ -17,7 +17,9 @@ from privcut.graph.cutnorm import cut_norm
 from privcut.graph.measurements import Partition
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.universe import EdgeUniverse
+from privcut.graph.workloads import check_queries
 from privcut.privacy.random import RandomState, check_random_state
+from privcut.privacy.validation import check_count
 
 __all__ = ["MaxCutError", "WorkloadClasses", "cut_errors", "max_cut_error", "random_cuts"]
 
@@ -47,21 +49,41 @@ class MaxCutError:
     method: str
 
 
+MAX_DRAWS = 10**6
+"""Most random cuts or bisections one evaluation draws."""
+
+
+def _check_draws(value: object, name: str) -> int:
+    count = check_count(value, name)
+    if count > MAX_DRAWS:
+        raise ValueError(f"{name} must be at most 10**6, got {count}; evaluate in batches")
+    return count
+
+
 def _matrix(universe: EdgeUniverse, H: nx.Graph | NoisyGraph) -> np.ndarray:
     """H's dense (noisy) adjacency matrix in the universe's node order."""
+    if not isinstance(H, (nx.Graph, NoisyGraph)):
+        raise GraphInputError(f"H must be a networkx graph or a NoisyGraph, got {type(H).__name__}")
     if set(H.nodes) != set(universe.nodes):
         raise GraphInputError("G and H must have the same node set")
     if isinstance(H, NoisyGraph):
         order = {node: i for i, node in enumerate(H.nodes)}
         positions = [order[node] for node in universe.nodes]
         return H.matrix[np.ix_(positions, positions)]
-    return universe.adjacency(H).toarray()
+    return _dense(universe, H)
+
+
+def _dense(universe: EdgeUniverse, G: nx.Graph) -> np.ndarray:
+    """G's dense adjacency matrix (n x n, also for n = 0)."""
+    if universe.n == 0:
+        return np.zeros((0, 0))
+    return universe.adjacency(G).toarray()
 
 
 def _adjacency(G: nx.Graph, H: nx.Graph | NoisyGraph) -> tuple[EdgeUniverse, np.ndarray]:
     """The dense difference ``A_H - A_G`` in G's node order, after checking the node sets."""
     universe = EdgeUniverse.of(G)
-    return universe, _matrix(universe, H) - universe.adjacency(G).toarray()
+    return universe, _matrix(universe, H) - _dense(universe, G)
 
 
 class WorkloadClasses:
@@ -89,6 +111,7 @@ class WorkloadClasses:
         bisections: int = 1000,
         rng: RandomState = None,
     ):
+        bisections = _check_draws(bisections, "bisections")
         self.universe = EdgeUniverse.of(G)
         self.partition = None if groups is None else Partition.of(self.universe, groups)
         generator = check_random_state(rng)
@@ -144,7 +167,10 @@ def cut_errors(G: nx.Graph, H: nx.Graph | NoisyGraph, queries: Sequence[Cut]) ->
     """
     universe, difference = _adjacency(G, H)
     return np.array(
-        [abs(universe.indicator(S) @ difference @ universe.indicator(T)) for S, T in queries]
+        [
+            abs(universe.indicator(S) @ difference @ universe.indicator(T))
+            for S, T in check_queries(queries)
+        ]
     )
 
 
@@ -157,6 +183,7 @@ def random_cuts(G: nx.Graph, k: int, *, rng: RandomState = None) -> list[tuple[s
     >>> len(cuts), all(isinstance(S, set) for S, _ in cuts)
     (3, True)
     """
+    k = _check_draws(k, "k")
     nodes = list(EdgeUniverse.of(G).nodes)
     generator = check_random_state(rng)
     draws = generator.random((k, 2, len(nodes))) < 0.5
@@ -181,6 +208,8 @@ def max_cut_error(
     (20.0, 20.0)
     """
     universe, difference = _adjacency(G, H)
+    if universe.n == 0:  # no cut has any pair: every error is 0
+        return MaxCutError(lower=0.0, upper=0.0, S=set(), T=set(), method="exact")
     found = cut_norm(difference, method=method, rng=rng)
     return MaxCutError(
         lower=found.value,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -53,6 +55,8 @@ def names() -> list[str]:
 
 def _entry(name: str):
     bundled = _bundled()
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, one of {sorted(bundled)}; got {name!r}")
     if name not in bundled:
         raise ValueError(f"no bundled graph {name!r}; choose one of {sorted(bundled)}")
     return bundled[name]
@@ -90,11 +94,18 @@ def provenance(name: str) -> str:
 def read_edgelist(path: str | Path, *, directed: bool = False) -> nx.Graph:
     """Read an edge list: one edge ``u v`` (whitespace) or ``u,v`` (comma) per line.
 
-    Lines starting with ``#`` or ``%`` and blank lines are skipped (SNAP headers),
-    except ``# nodes: [...]``, a JSON list of node labels that belong to the graph
-    even without edges (how privcut writes isolated nodes). A third column, if
-    present, is the edge weight and must lie in [0, 1]. Node labels are kept as
-    strings. Self-loops and duplicate edges are refused.
+    Blank lines and comment lines are skipped (SNAP and KONECT headers), except
+    ``# nodes: [...]``, a JSON list of node labels that belong to the graph even
+    without edges (how privcut writes isolated nodes). A third column, if present,
+    is the edge weight and must lie in [0, 1]. Node labels are kept as strings
+    (a label may start with ``#`` or ``%`` anywhere but in the first column, e.g.
+    ``1 #tag``). Self-loops and duplicate edges are refused. The file must be UTF-8.
+
+    A comment line starts (after blanks) with ``#`` or ``%`` followed by a blank, the
+    end of the line, another marker, or text that does not have the form of an edge
+    line (2 or 3 fields). A line like ``#a b`` is ambiguous -- a comment, or an edge
+    from node ``#a``? -- and is refused rather than silently dropped: write
+    ``# a b`` for a comment, or the CSV form ``"#a",b`` for the edge.
 
     Parameters
     ----------
@@ -123,42 +134,73 @@ def read_edgelist(path: str | Path, *, directed: bool = False) -> nx.Graph:
     [('1', '2'), ('2', '3')]
     >>> os.remove(f.name)
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or Path naming the file, got {path!r}")
+    if not isinstance(directed, bool):
+        raise TypeError(f"directed must be True or False, got {directed!r}")
     path = Path(path)
     G = nx.DiGraph() if directed else nx.Graph()
-    with path.open(newline="") as handle:
-        for number, line in enumerate(handle, start=1):
-            text = line.strip()
-            if text.startswith(_NODES):
-                G.add_nodes_from(_declared_nodes(text, path, number))
-                continue
-            if not text or text[0] in "#%":
-                continue
-            fields = next(csv.reader([text])) if "," in text else text.split()
-            fields = [field.strip() for field in fields]
-            if len(fields) not in (2, 3) or not all(fields):
+    try:
+        lines = re.split(r"\r\n?|\n", path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as error:
+        raise GraphInputError(
+            f"{path}: not UTF-8 text (byte {error.start}); save the edge list as UTF-8"
+        ) from None
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if text.startswith(_NODES):
+            G.add_nodes_from(_declared_nodes(text, path, number))
+            continue
+        if not text or _is_comment(text, path, number):
+            continue
+        fields = _fields(text)
+        if len(fields) not in (2, 3) or not all(fields):
+            raise GraphInputError(
+                f"{path}:{number}: expected 'u v' or 'u v weight' (or comma-separated), "
+                f"got {text!r}"
+            )
+        u, v = fields[0], fields[1]
+        if u == v:
+            raise GraphInputError(f"{path}:{number}: self-loop {u!r}; remove it")
+        if G.has_edge(u, v):
+            raise GraphInputError(f"{path}:{number}: duplicate edge ({u!r}, {v!r})")
+        weight = 1.0
+        if len(fields) == 3:
+            try:
+                weight = float(fields[2])
+            except ValueError:
                 raise GraphInputError(
-                    f"{path}:{number}: expected 'u v' or 'u v weight' (or comma-separated), "
-                    f"got {text!r}"
+                    f"{path}:{number}: weight {fields[2]!r} is not a number"
+                ) from None
+            if not 0.0 <= weight <= 1.0:
+                raise GraphInputError(
+                    f"{path}:{number}: weight {weight} is outside [0, 1]; rescale the weights"
                 )
-            u, v = fields[0], fields[1]
-            if u == v:
-                raise GraphInputError(f"{path}:{number}: self-loop {u!r}; remove it")
-            if G.has_edge(u, v):
-                raise GraphInputError(f"{path}:{number}: duplicate edge ({u!r}, {v!r})")
-            weight = 1.0
-            if len(fields) == 3:
-                try:
-                    weight = float(fields[2])
-                except ValueError:
-                    raise GraphInputError(
-                        f"{path}:{number}: weight {fields[2]!r} is not a number"
-                    ) from None
-                if not 0.0 <= weight <= 1.0:
-                    raise GraphInputError(
-                        f"{path}:{number}: weight {weight} is outside [0, 1]; rescale the weights"
-                    )
-            G.add_edge(u, v, weight=weight)
+        G.add_edge(u, v, weight=weight)
     return G
+
+
+def _fields(text: str) -> list[str]:
+    """The fields of an edge line: comma-separated (CSV quoting) or whitespace-separated
+    (a line CSV cannot parse, e.g. with a NUL byte, has no fields)."""
+    try:
+        fields = next(csv.reader([text])) if "," in text else text.split()
+    except csv.Error:
+        return []
+    return [field.strip() for field in fields]
+
+
+def _is_comment(text: str, path: Path, number: int) -> bool:
+    """Whether a stripped, non-blank line is a comment (see :func:`read_edgelist`)."""
+    if text[0] not in "#%":
+        return False
+    if len(text) == 1 or text[1].isspace() or text[1] in "#%" or len(_fields(text)) not in (2, 3):
+        return True
+    raise GraphInputError(
+        f"{path}:{number}: {text!r} is ambiguous: a comment, or an edge from a node whose "
+        f"label starts with {text[0]!r}? Write '{text[0]} {text[1:]}' for a comment, or the "
+        f"CSV form with the label quoted for an edge"
+    )
 
 
 def _declared_nodes(text: str, path: Path, number: int) -> list[str]:

@@ -94,7 +94,12 @@ class CutNormResult:
 
 
 def _as_matrix(A: object) -> np.ndarray:
-    matrix = A.toarray() if sp.issparse(A) else np.asarray(A, dtype=float)
+    try:
+        matrix = A.toarray() if sp.issparse(A) else np.asarray(A, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(
+            f"the cut norm needs a 2-D matrix A of real numbers, got {type(A).__name__}"
+        ) from None
     if matrix.ndim != 2 or 0 in matrix.shape:
         raise ValueError(f"the cut norm needs a non-empty 2-D matrix, got shape {matrix.shape}")
     if not np.all(np.isfinite(matrix)):

@@ -21,7 +21,29 @@ from scipy.sparse.linalg import LinearOperator
 from privcut.graph.universe import EdgeUniverse
 from privcut.linear.queries import QueryMatrix
 
-__all__ = ["cut_queries", "cut_value", "rank1_queries"]
+__all__ = ["check_node_set", "cut_queries", "cut_value", "rank1_queries"]
+
+
+def check_node_set(nodes: object, name: str) -> Iterable[Hashable]:
+    """Check that ``nodes`` (the side ``name`` of a cut query) is a collection of labels.
+
+    Raises
+    ------
+    TypeError
+        Naming ``name``, for None, a string (whose characters would be taken as labels)
+        or anything that is not iterable.
+
+    Examples
+    --------
+    >>> check_node_set({0, 1}, "S")
+    {0, 1}
+    """
+    if nodes is None or isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
+        raise TypeError(
+            f"{name} must be a collection of node labels (a set or list), got "
+            f"{type(nodes).__name__}; e.g. {name}={{0, 1}}"
+        )
+    return nodes
 
 
 def _pair_matrix(universe: EdgeUniverse, histogram: np.ndarray) -> sp.csr_array:
@@ -145,5 +167,7 @@ def cut_value(G: nx.Graph, S: Iterable[Hashable], T: Iterable[Hashable]) -> floa
     2.0
     """
     universe = EdgeUniverse.of(G)
-    A = universe.adjacency(G)
-    return float(universe.indicator(S) @ (A @ universe.indicator(T)))
+    S, T = universe.indicator(check_node_set(S, "S")), universe.indicator(check_node_set(T, "T"))
+    if universe.n == 0:
+        return 0.0
+    return float(S @ (universe.adjacency(G) @ T))

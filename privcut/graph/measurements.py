@@ -36,7 +36,7 @@ from scipy.optimize import brentq, minimize
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.noisy import NoisyGraph, _uniform_bound, check_weights, noisy_graph
-from privcut.graph.universe import EdgeUniverse
+from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import Noise, PrivacyBudget, check_beta, check_epsilon
 from privcut.privacy.noise import laplace_moments
 
@@ -506,7 +506,12 @@ def plan_measurements(
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
-    universe = EdgeUniverse(tuple(nodes), bool(directed))
+    if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
+        raise TypeError(f"nodes must be an iterable of node labels, got {type(nodes).__name__}")
+    nodes = tuple(nodes)
+    if len(set(nodes)) != len(nodes):
+        raise ValueError("nodes must not repeat a label")
+    universe = check_pairs(EdgeUniverse(nodes, bool(directed)), "plan_measurements")
     partition = Partition.of(universe, groups) if groups is not None else None
     shape = _Shape(
         universe.n,

@@ -12,7 +12,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.universe import EdgeUniverse
+from privcut.graph.cuts import check_node_set
+from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import Noise, check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 
@@ -71,7 +72,7 @@ class NoisyGraph:
     def _coefficients(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> dict[float, int]:
         """How many pair noises enter the cut (S, T) with coefficient 1 and with 2."""
         universe = self.universe
-        s, t = universe.indices(S), universe.indices(T)
+        s, t = universe.indices(check_node_set(S, "S")), universe.indices(check_node_set(T, "T"))
         both = np.intersect1d(s, t).size
         if self.directed:
             return {1.0: s.size * t.size - both}
@@ -193,7 +194,7 @@ def noisy_graph(
     ((15, 15), True)
     """
     epsilon = check_epsilon(epsilon)
-    universe = EdgeUniverse.of(G)
+    universe = check_pairs(EdgeUniverse.of(G), "noisy_graph")
     adjacency = check_weights(universe.adjacency(G), integer_weights).tocoo()
     noise = Noise("discrete_laplace" if integer_weights else "laplace", 1.0 / epsilon)
     generator = check_random_state(rng)

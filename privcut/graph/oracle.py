@@ -26,7 +26,8 @@ import networkx as nx
 import numpy as np
 
 from privcut.exceptions import GraphInputError, PrivcutError
-from privcut.graph.universe import EdgeUniverse
+from privcut.graph.cuts import check_node_set
+from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.linear.idc import Median, MultiplicativeWeights
 from privcut.linear.online import (
     CALIBRATIONS,
@@ -312,6 +313,8 @@ class CutOracle:
             raise ValueError(f"idc must be one of {IDCS}, got {idc!r}")
         if max_edges is not None:
             max_edges = check_positive(max_edges, "max_edges")
+        if alpha is not None:
+            alpha = check_positive(alpha, "alpha")
         count_epsilon = 0.0 if max_edges is not None else check_share(count_share) * epsilon
         self.universe, self._adjacency = _private_adjacency(G)
         self.idc_name, self.path = idc, None if path is None else Path(path)
@@ -399,6 +402,7 @@ class CutOracle:
 
     def cut(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
         """The (noisy or hypothesis) answer to ``G(S, T) = sum_{s in S, t in T} A[s, t]``."""
+        S, T = check_node_set(S, "S"), check_node_set(T, "T")
         return self._answer(self.universe.indicator(S), self.universe.indicator(T))
 
     def rank1(self, u: Mapping[Hashable, float], v: Mapping[Hashable, float]) -> float:
@@ -697,7 +701,7 @@ def _is_integer(weights: np.ndarray) -> bool:
 
 
 def _private_adjacency(G: nx.Graph):
-    universe = EdgeUniverse.of(G)
+    universe = check_pairs(EdgeUniverse.of(G), "CutOracle (and iterative_construction)")
     adjacency = universe.adjacency(G)
     if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
         raise GraphInputError("the cut oracle needs a 0/1 graph (weights 0 or 1 only)")

@@ -51,7 +51,7 @@ from privcut.graph.measurements import (
 )
 from privcut.graph.noisy import NoisyGraph, _noise_into
 from privcut.graph.rounding import dependent_rounding, independent_rounding, rounding_bound
-from privcut.graph.universe import EdgeUniverse
+from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import check_beta
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_count, check_positive
@@ -656,6 +656,10 @@ def synthetic_from_noisy(
     >>> all(0.0 < w <= 1.0 for _, _, w in H.edges(data="weight"))
     True
     """
+    if not isinstance(noisy, NoisyGraph):
+        raise TypeError(
+            f"noisy must be a NoisyGraph (from noisy_graph), got {type(noisy).__name__}"
+        )
     options = _options(oracle, rounding, beta, tau, max_iterations, progress)
     generator = check_random_state(rng)
     plan = plan_measurements(
@@ -795,7 +799,7 @@ def synthetic_graph(
     """
     options = _options(oracle, rounding, beta, tau, max_iterations, progress)
     generator = check_random_state(rng)
-    universe = EdgeUniverse.of(G)
+    universe = check_pairs(EdgeUniverse.of(G), "synthetic_graph")
     if measurements is None:
         if groups is not None:
             raise ValueError(

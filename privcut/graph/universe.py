@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 
-__all__ = ["EdgeUniverse", "canonical_order", "check_graph"]
+__all__ = ["EdgeUniverse", "canonical_order", "check_graph", "check_pairs"]
 
 
 def canonical_order(nodes: Iterable[Hashable]) -> tuple:
@@ -227,3 +227,28 @@ class EdgeUniverse:
             (self.nodes[rows[p]], self.nodes[columns[p]], float(histogram[p])) for p in chosen
         )
         return H
+
+
+def check_pairs(universe: EdgeUniverse, what: str) -> EdgeUniverse:
+    """Refuse a universe without vertex pairs (0 or 1 nodes) for a release ``what``.
+
+    Such a graph has no private data at all (every neighbour is the same graph), so
+    there is nothing to release; privcut raises rather than returning an empty release,
+    the same way for every mechanism.
+
+    Raises
+    ------
+    GraphInputError
+        If the node set has fewer than 2 nodes.
+
+    Examples
+    --------
+    >>> check_pairs(EdgeUniverse.of(nx.path_graph(2)), "noisy_graph").size
+    1
+    """
+    if universe.size == 0:
+        raise GraphInputError(
+            f"{what} needs a graph with at least 2 nodes, got {universe.n}: with no vertex "
+            "pairs there is no private data to release; add the public nodes to G"
+        )
+    return universe

@@ -13,7 +13,7 @@ workload: the analysis, the predicted errors and the choice of strategy.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -22,9 +22,9 @@ import scipy.sparse as sp
 from scipy.optimize import lsq_linear
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.cuts import cut_queries
+from privcut.graph.cuts import check_node_set, cut_queries
 from privcut.graph.noisy import noisy_graph
-from privcut.graph.universe import EdgeUniverse
+from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.linear.factorization import (
     MAX_OPTIMIZED_DOMAIN,
     Factorization,
@@ -37,7 +37,7 @@ from privcut.privacy import Noise, check_delta, check_epsilon
 from privcut.privacy.calibration import zcdp_budget
 from privcut.privacy.random import RandomState, check_random_state
 
-__all__ = ["CutAnswers", "CutWorkload", "answer_cuts"]
+__all__ = ["CutAnswers", "CutWorkload", "answer_cuts", "check_queries"]
 
 MAX_BLOCK_PAIRS = 20_000
 """Largest block-pair space the ``"blocks"`` strategy and the consistency projection use."""
@@ -53,6 +53,38 @@ STRATEGIES = ("per-query", "workload", "noisy-graph", "blocks", "optimized")
 PREFERENCE = ("blocks", "optimized", "workload", "noisy-graph", "per-query")
 """Order in which ``"auto"`` breaks ties between equally accurate strategies: the block
 space first, since its consistency projection is the strongest."""
+
+
+def check_queries(queries: object) -> list[tuple[Iterable[Hashable], Iterable[Hashable]]]:
+    """Check a workload: a non-empty sequence of (S, T) pairs of node collections.
+
+    Raises
+    ------
+    TypeError
+        Naming ``queries``, ``S`` or ``T`` when one is not of that form.
+    ValueError
+        For an empty workload or a query that is not a pair.
+
+    Examples
+    --------
+    >>> check_queries([({0}, {1})])
+    [({0}, {1})]
+    """
+    if queries is None or isinstance(queries, (str, bytes, Mapping)):
+        raise TypeError(
+            f"queries must be a sequence of (S, T) pairs, got {type(queries).__name__}; "
+            "e.g. queries=[({0}, {1, 2})]"
+        )
+    if not isinstance(queries, Iterable):
+        raise TypeError(f"queries must be a sequence of (S, T) pairs, got {queries!r}")
+    checked = []
+    for number, query in enumerate(queries):
+        if isinstance(query, (str, bytes)) or not isinstance(query, Sequence) or len(query) != 2:
+            raise ValueError(f"queries[{number}] must be a pair (S, T) of node sets, got {query!r}")
+        checked.append((check_node_set(query[0], "S"), check_node_set(query[1], "T")))
+    if not checked:
+        raise ValueError("queries is empty: give at least one (S, T) pair")
+    return checked
 
 
 @dataclass(frozen=True)
@@ -91,10 +123,14 @@ class CutWorkload:
         queries: Sequence[tuple[Iterable[Hashable], Iterable[Hashable]]],
     ):
         """Analyse a workload: the partition, the block pairs and the query coefficients."""
-        if len(queries) == 0:
-            raise ValueError("the workload is empty: give at least one (S, T) pair")
+        queries = check_queries(queries)
         S = np.column_stack([universe.indicator(s) for s, _ in queries])
         T = np.column_stack([universe.indicator(t) for _, t in queries])
+        if not np.any(S.sum(axis=0) * T.sum(axis=0) > np.sum(S * T, axis=0)):
+            raise ValueError(
+                "queries: no query has a vertex pair with one end in S and the other in T, "
+                "so every answer is 0 whatever the graph; nothing needs a private release"
+            )
         _, blocks = np.unique(np.hstack([S, T]).astype(bool), axis=0, return_inverse=True)
         blocks = np.ravel(blocks)
         count = int(blocks.max()) + 1
@@ -385,7 +421,7 @@ def answer_cuts(
     delta = check_delta(delta)
     if strategy not in ("auto", *STRATEGIES):
         raise ValueError(f"strategy must be 'auto' or one of {STRATEGIES}, got {strategy!r}")
-    universe = EdgeUniverse.of(G)
+    universe = check_pairs(EdgeUniverse.of(G), "answer_cuts")
     adjacency = universe.adjacency(G)
     if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
         raise GraphInputError("answer_cuts needs a 0/1 graph: edge weights must be 0 or 1")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from privcut.linear.queries import histograms_of_size
-from privcut.privacy.validation import check_positive
+from privcut.privacy.validation import check_count, check_positive
 
 __all__ = ["FriezeKannan", "Median", "MultiplicativeWeights"]
 
@@ -30,7 +30,12 @@ MAX_MEDIAN_DATABASES = 1_000_000
 
 
 def _as_query(query: object, m: int) -> np.ndarray:
-    vector = np.asarray(query, dtype=float)
+    try:
+        vector = np.asarray(query, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(
+            f"a query must be a vector of {m} real numbers, got {query!r:.60}"
+        ) from None
     if vector.shape != (m,):
         raise ValueError(f"a query must be a vector of length {m}, got shape {vector.shape}")
     return vector
@@ -75,7 +80,7 @@ class FriezeKannan:
         *,
         inner: Callable[[object, object], float] | None = None,
     ) -> None:
-        self.m = int(m)
+        self.m = check_count(m, "m")
         self.alpha = check_positive(alpha, "alpha")
         self.n2_bound = check_positive(n2_bound, "n2_bound")
         self._inner = inner
@@ -141,7 +146,7 @@ class MultiplicativeWeights:
     """
 
     def __init__(self, m: int, alpha: float, n: float) -> None:
-        self.m = int(m)
+        self.m = check_count(m, "m")
         self.alpha = check_positive(alpha, "alpha")
         self.n = check_positive(n, "n")
         self.weights = np.full(self.m, 1.0 / self.m)
@@ -215,13 +220,20 @@ class Median:
     """
 
     def __init__(self, m: int, alpha: float, n: float, k: int, *, size: int | None = None):
-        self.m = int(m)
+        self.m = check_count(m, "m")
         self.alpha = check_positive(alpha, "alpha")
         self.n = check_positive(n, "n")
-        self.k = int(k)
+        self.k = check_count(k, "k")
         if size is None:
-            size = max(1, math.ceil(self.n**2 * math.log(max(self.k, 2)) / self.alpha**2))
-        self.size = int(size)
+            wanted = self.n**2 * math.log(max(self.k, 2)) / self.alpha**2
+            size = max(1, math.ceil(min(wanted, MAX_MEDIAN_DATABASES)))
+        self.size = check_count(size, "size")
+        if self.m > 1 and self.size >= MAX_MEDIAN_DATABASES:  # C(m + s - 1, s) > s then
+            raise ValueError(
+                f"the median construction would hold more than {MAX_MEDIAN_DATABASES:,} "
+                f"databases (size {self.size}); lower n or size, or raise alpha, or use "
+                "FriezeKannan or MultiplicativeWeights"
+            )
         count = math.comb(self.m + self.size - 1, self.size)
         if count > MAX_MEDIAN_DATABASES:
             raise ValueError(

@@ -37,6 +37,7 @@ from privcut.linear.queries import as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
 from privcut.privacy import check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
+from privcut.privacy.validation import check_count
 
 __all__ = ["KNormBody", "knorm_mechanism"]
 
@@ -251,8 +252,8 @@ def knorm_mechanism(
     beta = check_beta(beta)
     if sampler not in ("exact", "hit-and-run"):
         raise ValueError(f"sampler must be 'exact' or 'hit-and-run', got {sampler!r}")
-    if walk_steps is not None and (isinstance(walk_steps, bool) or int(walk_steps) < 1):
-        raise ValueError(f"walk_steps must be a positive integer, got {walk_steps!r}")
+    if walk_steps is not None:
+        walk_steps = check_count(walk_steps, "walk_steps")
     query = as_query_matrix(F)
     h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()

@@ -101,6 +101,7 @@ def mwem(
     noise = Noise.for_laplace(round_epsilon / 2.0, sensitivity, integer=query.integer)
     truth = dense @ h
     synthetic = np.full(query.m, size.value / query.m)
+    log_weights = np.zeros(query.m)  # synthetic = size * softmax(log_weights), kept in logs
     average = np.zeros(query.m)
     measured = []
     for _ in range(rounds):
@@ -110,8 +111,9 @@ def mwem(
         measured.append((chosen, measurement))
         for index, value in measured:  # replaying past measurements is post-processing
             row = dense[index]
-            synthetic = synthetic * np.exp(row * (value - row @ synthetic) / (2.0 * size.value))
-            synthetic *= size.value / synthetic.sum()
+            log_weights += row * (value - row @ synthetic) / (2.0 * size.value)
+            weights = np.exp(log_weights - log_weights.max())  # no overflow at tiny epsilon
+            synthetic = size.value * weights / weights.sum()
         average += synthetic / rounds
 
     theorem_bound = 2.0 * size.value * math.sqrt(math.log(query.m) / rounds) + (

@@ -903,7 +903,10 @@ class OnlineRelease:
 
     def answer(self, query: object) -> float:
         """Answer one linear query (a vector of length m)."""
-        vector = np.asarray(query, dtype=float)
+        try:
+            vector = np.asarray(query, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"a query must be a vector of {self.h.size} real numbers") from None
         if vector.shape != self.h.shape:
             raise ValueError(f"a query must be a vector of length {self.h.size}")
         if vector.min(initial=0.0) < self._low or vector.max(initial=0.0) > 1.0:

@@ -65,7 +65,13 @@ class QueryMatrix:
             l1 = columns.sum(axis=0)
             l2 = np.sqrt(stored.multiply(stored).sum(axis=0))
         else:
-            stored = np.asarray(matrix, dtype=float)
+            try:
+                stored = np.asarray(matrix, dtype=float)
+            except (TypeError, ValueError, OverflowError):
+                raise ValueError(
+                    "a query matrix must be a 2-D array (k x m) of real numbers, got "
+                    f"{type(matrix).__name__} {matrix!r:.60}"
+                ) from None
             if stored.ndim != 2:
                 raise ValueError(f"a query matrix must be 2-D (k x m), got shape {stored.shape}")
             entries = stored
@@ -73,6 +79,8 @@ class QueryMatrix:
             l2 = np.sqrt((stored**2).sum(axis=0))
         if not np.all(np.isfinite(entries)):
             raise ValueError("the query matrix has NaN or infinite entries")
+        if stored.shape[0] == 0:
+            raise ValueError("the query matrix has no queries (0 rows); give at least one")
         self._matrix = stored
         self.shape = stored.shape
         self.l1_sensitivity = float(np.max(l1, initial=0.0))

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from privcut.exceptions import BudgetExceededError, PrivacyParameterError
 from privcut.privacy.composition import PrivacyCost
-from privcut.privacy.validation import _as_real, check_delta, check_epsilon
+from privcut.privacy.validation import _as_real, check_delta, check_positive
 
 __all__ = ["PrivacyBudget"]
 
@@ -51,7 +51,7 @@ class PrivacyBudget:
     """
 
     def __init__(self, epsilon: float, delta: float = 0.0) -> None:
-        self._total = PrivacyCost(check_epsilon(epsilon), check_delta(delta))
+        self._total = PrivacyCost(check_positive(epsilon, "epsilon"), check_delta(delta))
         self._spent = (Fraction(0), Fraction(0))
         self._ledger: list[tuple[str | None, PrivacyCost]] = []
         self._lock = threading.Lock()

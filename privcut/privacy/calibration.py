@@ -9,6 +9,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import log_ndtr
 
+from privcut.exceptions import PrivacyParameterError
 from privcut.privacy.validation import check_delta, check_epsilon, check_sensitivity
 
 __all__ = [
@@ -93,17 +94,51 @@ def _unit_gaussian_sigma(epsilon: float, delta: float) -> float:
     def excess(log_sigma: float) -> float:
         return _log_gaussian_delta(math.exp(log_sigma), epsilon, 1.0) - math.log(delta)
 
-    low = high = -math.log(epsilon)
-    while excess(low) <= 0.0:
-        low -= 1.0
-    while excess(high) > 0.0:
-        high += 1.0
+    start = -math.log(epsilon)
+    low = _step_until(lambda x: excess(x) > 0.0, start, -1.0, "epsilon", epsilon)
+    high = _step_until(lambda x: excess(x) <= 0.0, start, 1.0, "delta", delta)
     sigma = math.exp(brentq(excess, low, high, xtol=1e-14, rtol=1e-15))
     # Round up until the condition holds with a relative margin of 1e-10, which covers the
     # floating-point error of evaluating the privacy curve.
-    while _log_gaussian_delta(sigma, epsilon, 1.0) > math.log(delta) - 1e-10:
-        sigma *= 1.0 + 1e-12
-    return sigma
+    return _nudge(sigma, 1.0, lambda s: _log_gaussian_delta(s, epsilon, 1.0), delta)
+
+
+MAX_STEPS = 200
+"""Most steps of a bracketing or rounding search in the calibrations: each brackets a
+log-scale range of one unit (or doubles a rounding step), so 200 steps cover every float."""
+
+
+def _step_until(done, start: float, step: float, name: str, value: float) -> float:
+    """The first ``start + i * step`` (i < MAX_STEPS) where ``done`` holds: a bounded search,
+    raising PrivacyParameterError (naming ``name``) when the curve never gets there."""
+    point = start
+    try:
+        for _ in range(MAX_STEPS):
+            if done(point):
+                return point
+            point += step
+    except OverflowError:  # exp(point) beyond the float range
+        pass
+    raise PrivacyParameterError(
+        f"{name}={value!r} is outside the range the calibration can solve for; "
+        "use epsilon in [1e-6, 100] and delta in [1e-300, 0.5]"
+    )
+
+
+def _nudge(value: float, direction: float, log_delta, delta: float) -> float:
+    """Move ``value`` up (direction 1) or down (-1) by relative steps 1e-12, 2e-12, 4e-12,
+    ... until ``log_delta(value)`` is below ``log(delta)`` with a margin of 1e-10: at most
+    MAX_STEPS evaluations, each step at most halving or 1.5-folding the value."""
+    step = 1e-12
+    for _ in range(MAX_STEPS):
+        if log_delta(value) <= math.log(delta) - 1e-10:
+            return value
+        value *= 1.0 + direction * step
+        step = min(2.0 * step, 0.5)
+    raise PrivacyParameterError(
+        f"delta={delta!r} is outside the range the calibration can solve for; "
+        "use delta in [1e-300, 0.5]"
+    )
 
 
 def gaussian_sigma_classical(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
@@ -206,12 +241,8 @@ def _largest_rho(epsilon: float, delta: float) -> float:
     def excess(log_rho: float) -> float:
         return _log_zcdp_delta(math.exp(log_rho), epsilon) - math.log(delta)
 
-    low = high = math.log(epsilon)
-    while excess(low) > 0.0:
-        low -= 1.0
-    while excess(high) <= 0.0:
-        high += 1.0
+    start = math.log(epsilon)
+    low = _step_until(lambda x: excess(x) <= 0.0, start, -1.0, "delta", delta)
+    high = _step_until(lambda x: excess(x) > 0.0, start, 1.0, "epsilon", epsilon)
     rho = math.exp(brentq(excess, low, high, xtol=1e-13))
-    while _log_zcdp_delta(rho, epsilon) > math.log(delta) - 1e-10:
-        rho *= 1.0 - 1e-12
-    return rho
+    return _nudge(rho, -1.0, lambda r: _log_zcdp_delta(r, epsilon), delta)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from privcut.exceptions import PrivacyParameterError
-from privcut.privacy.validation import check_delta, check_epsilon
+from privcut.privacy.validation import MAX_COUNT, check_delta, check_epsilon
 
 __all__ = ["PrivacyCost", "advanced_composition", "basic_composition"]
 
@@ -69,8 +69,8 @@ def advanced_composition(epsilon0: float, delta0: float, k: int, delta_slack: fl
     epsilon0 = check_epsilon(epsilon0, "epsilon0")
     delta0 = check_delta(delta0, "delta0")
     delta_slack = check_delta(delta_slack, "delta_slack", positive=True)
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise PrivacyParameterError(f"k must be a positive integer, got {k!r}")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= MAX_COUNT:
+        raise PrivacyParameterError(f"k must be an integer in [1, 2**53], got {k!r}")
     epsilon = math.sqrt(2.0 * k * math.log(1.0 / delta_slack)) * epsilon0 + k * epsilon0 * (
         math.expm1(epsilon0)
     )

@@ -49,6 +49,10 @@ FLOAT_RTOL = 2.0**-48
 discrete Gaussian's acceptance probability, as computed in float64 (about 32 ulp; the tests
 measure the actual error against 40-digit arithmetic)."""
 
+POINT_MASS_SIGMA = 1.0 / 32.0
+"""Below this sigma the discrete Gaussian sampler returns 0: the exact law's mass off 0 is
+below ``3 exp(-512)`` there (and sigma**2 may underflow, which the rejection loop needs)."""
+
 MAX_SCALE = 2.0**40
 """Largest scale the integer samplers take: every draw then stays below 2**46, where float64
 holds integers exactly."""
@@ -62,6 +66,25 @@ def _check_scale(value: object, name: str) -> float:
             "noise that large swamps any count, so raise epsilon"
         )
     return scale
+
+
+MAX_DRAWS = 2**28
+"""Most draws one sampler call makes (2 GiB of float64); draw larger arrays in pieces."""
+
+
+def _check_size(size: object) -> tuple[int, ...]:
+    """The output shape of a ``size`` argument: None, an int >= 0 or a tuple of them."""
+    dimensions = () if size is None else size if isinstance(size, tuple) else (size,)
+    for dimension in dimensions:
+        if isinstance(dimension, (bool, np.bool_)) or not isinstance(dimension, (int, np.integer)):
+            raise TypeError(
+                f"size must be None, an int or a tuple of ints, got {size!r}; e.g. size=10"
+            )
+        if dimension < 0:
+            raise ValueError(f"size must not be negative, got {size!r}")
+    if math.prod(int(d) for d in dimensions) > MAX_DRAWS:
+        raise ValueError(f"size {size!r} asks for more than 2**28 draws; draw in pieces")
+    return tuple(int(d) for d in dimensions)
 
 
 def laplace(scale: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
@@ -92,7 +115,8 @@ def laplace(scale: float, size: Size = None, *, rng: RandomState = None) -> np.n
     (3,)
     """
     scale = check_positive(scale, "scale")
-    return check_random_state(rng).laplace(0.0, scale, size)
+    shape = None if size is None else _check_size(size)
+    return check_random_state(rng).laplace(0.0, scale, shape)
 
 
 def gaussian(sigma: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
@@ -122,7 +146,8 @@ def gaussian(sigma: float, size: Size = None, *, rng: RandomState = None) -> np.
     (2, 2)
     """
     sigma = check_positive(sigma, "sigma")
-    return check_random_state(rng).normal(0.0, sigma, size)
+    shape = None if size is None else _check_size(size)
+    return check_random_state(rng).normal(0.0, sigma, shape)
 
 
 def _geometric(scale: float, shape: tuple[int, ...], generator: np.random.Generator) -> np.ndarray:
@@ -151,7 +176,14 @@ def _geometric_tv_bound(scale: float) -> float:
       probability at most ``2.02 * FLOAT_RTOL * (m / scale) * q**m`` (``q = exp(-1/scale)``)
       plus one grid step; summed over m this is at most
       ``2.02 * FLOAT_RTOL * (scale + 2 + 1 / scale)`` plus the grid term again.
+
+    Below scale ``1 / (53 ln 2)`` every draw is 0 (``-log U <= 53 ln 2``) and the distance
+    is exactly the exact law's ``P(G >= 1) = exp(-1 / scale)``.
     """
+    if scale * 53.0 * math.log(2.0) < 1.0:
+        # -log(U) <= 53 ln 2 < 1 / scale: every draw is 0, and the exact law is 0 with
+        # probability 1 - exp(-1 / scale), so that is the distance.
+        return max(math.exp(-1.0 / scale), math.ulp(0.0))  # the true value, or above it
     boundaries = 53.0 * math.log(2.0) * scale + 2.0
     return 2.02 * FLOAT_RTOL * (scale + 2.0 + 1.0 / scale) + 2.0 * boundaries * GRID
 
@@ -205,8 +237,8 @@ def discrete_laplace(scale: float, size: Size = None, *, rng: RandomState = None
     dtype('int64')
     """
     scale = _check_scale(scale, "scale")
+    shape = _check_size(size)
     generator = check_random_state(rng)
-    shape = () if size is None else size
     draws = _geometric(scale, shape, generator)
     draws -= _geometric(scale, shape, generator)
     return draws.astype(np.int64)[()]
@@ -233,12 +265,18 @@ def discrete_gaussian_tv_bound(sigma: float) -> float:
     and normalising by the actual rate (at least ``rho - 2 eta - xi``) gives a total
     variation distance of at most ``(2 eta + xi) / (rho - 2 eta - xi)``.
 
+    Below ``sigma = POINT_MASS_SIGMA`` (1/32) the sampler returns 0: the exact law puts
+    ``P(Z != 0) = 2 sum_{y>=1} e^{-y^2/(2 sigma^2)} / N <= 3 e^{-1/(2 sigma^2)}`` (below
+    1e-222) elsewhere, and that is the distance.
+
     Examples
     --------
     >>> discrete_gaussian_tv_bound(3.0) < 1e-12
     True
     """
     sigma = _check_scale(sigma, "sigma")
+    if sigma < POINT_MASS_SIGMA:
+        return max(3.0 * math.exp(-0.5 / sigma / sigma), math.ulp(0.0))
     t = math.floor(sigma) + 1
     slack = 2.0 * discrete_laplace_tv_bound(t) + FLOAT_RTOL + GRID
     return slack / (_acceptance_rate(sigma, t) - slack)
@@ -259,7 +297,8 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
     entries. The acceptance rate is above 0.44 for every sigma (measured on a
     grid of sigma from 0.01 to 1e5; the proved bound used for the distance
     from exact is above 0.32), so the loop runs about log(size) rounds on
-    shrinking arrays.
+    shrinking arrays. Below sigma = 1/32 it returns 0 (the exact law's other mass is
+    below 1e-222; :func:`discrete_gaussian_tv_bound` says so).
 
     Parameters
     ----------
@@ -281,8 +320,10 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
     (4,)
     """
     sigma = _check_scale(sigma, "sigma")
+    shape = _check_size(size)
     generator = check_random_state(rng)
-    shape = () if size is None else size
+    if sigma < POINT_MASS_SIGMA:  # a point mass at 0 to within discrete_gaussian_tv_bound
+        return np.zeros(shape, dtype=np.int64)[()]
     t = math.floor(sigma) + 1
     tau = sigma**2 / t
     draws = np.empty(shape, dtype=np.int64)
@@ -436,12 +477,15 @@ class Noise:
             return self.scale * math.log(1.0 / tail)
         if self.kind == "gaussian":
             return self.scale * float(-ndtri(tail / 2.0))
-        if self.kind == "discrete_laplace":
+        if self.kind == "discrete_laplace":  # log q = -1 / scale, exact even when q underflows
             q = math.exp(-1.0 / self.scale)
-            return float(max(0, math.ceil(math.log(tail * (1.0 + q) / 2.0) / math.log(q)) - 1))
+            steps = math.log(tail * (1.0 + q) / 2.0) * -self.scale
+            return float(max(0, math.ceil(steps) - 1))
         root = self.scale * math.sqrt(2.0 * math.pi)
         normaliser = max(1.0, root - 1.0)
-        return float(math.ceil(-self.scale * ndtri(tail * normaliser / (2.0 * root))))
+        # Q(x / sigma) <= 1/2 at x = 0: a tail target above 1/2 is met by x = 0.
+        target = min(0.5, tail * normaliser / (2.0 * root))
+        return float(max(0, math.ceil(-self.scale * ndtri(target))))
 
     def log_mgf(self, t: np.ndarray) -> np.ndarray:
         """``log E[exp(t Z)]`` of one draw (finite for ``|t| < 1/scale`` for Laplace kinds).

@@ -22,14 +22,23 @@ __all__ = [
 ]
 
 
+def _shown(value: object) -> str:
+    """``repr(value)`` for an error message, cut to 40 characters (a huge int is long)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _as_real(value: object, name: str) -> float:
     """Return ``value`` as a float if it is a real number (not a bool), else raise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise PrivacyParameterError(
-            f"{name} must be a real number, got {value!r} of type {type(value).__name__}; "
+            f"{name} must be a real number, got {_shown(value)} of type {type(value).__name__}; "
             f"pass a float such as {name}=1.0"
         )
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond the float range: infinite for every check here
+        return math.inf if value > 0 else -math.inf
 
 
 def check_positive(value: object, name: str) -> float:
@@ -58,12 +67,24 @@ def check_positive(value: object, name: str) -> float:
     """
     number = _as_real(value, name)
     if not math.isfinite(number) or number <= 0.0:
-        raise PrivacyParameterError(f"{name} must be finite and > 0, got {value!r}")
+        raise PrivacyParameterError(f"{name} must be finite and > 0, got {_shown(value)}")
     return number
 
 
+MAX_EPSILON = 100.0
+"""Largest epsilon privcut accepts. At epsilon = 100 the guarantee bounds probability
+ratios by e^100 (about 2.7e43), which says nothing about any event a release can show, so
+nothing is lost by refusing more; and beyond about 700 a count's noise scale 1/epsilon has
+``exp(-1/scale)`` below the smallest float, so the noise and its error bounds would
+degenerate (the release would be the exact data)."""
+
+MAX_COUNT = 2**53
+"""Largest count (of queries, rounds, iterations) privcut accepts: floats hold every
+integer up to it exactly."""
+
+
 def check_count(value: object, name: str) -> int:
-    """Return ``value`` as an int after checking it is an integer >= 1 (not a bool).
+    """Return ``value`` as an int after checking it is an integer in [1, 2**53] (not a bool).
 
     Examples
     --------
@@ -71,19 +92,35 @@ def check_count(value: object, name: str) -> int:
     3
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        raise ValueError(f"{name} must be a positive integer, got {_shown(value)}")
+    if value > MAX_COUNT:
+        raise ValueError(
+            f"{name} must be at most 2**53, got {_shown(value)}; give a smaller {name}"
+        )
     return int(value)
 
 
 def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
-    """Validate a privacy parameter epsilon: a finite float > 0.
+    """Validate a privacy parameter epsilon: a finite float in (0, MAX_EPSILON].
+
+    Raises
+    ------
+    PrivacyParameterError
+        If epsilon is not a real number, not finite, <= 0 or above ``MAX_EPSILON`` (100,
+        where the guarantee is already vacuous; see its note).
 
     Examples
     --------
     >>> check_epsilon(0.5)
     0.5
     """
-    return check_positive(epsilon, name)
+    number = check_positive(epsilon, name)
+    if number > MAX_EPSILON:
+        raise PrivacyParameterError(
+            f"{name} must be at most {MAX_EPSILON:g}, got {_shown(epsilon)}: a guarantee of "
+            f"e^{MAX_EPSILON:g} is already vacuous; use a smaller {name} (at most 100)"
+        )
+    return number
 
 
 def check_delta(delta: object, name: str = "delta", *, positive: bool = False) -> float:

@@ -85,7 +85,7 @@ def test_bad_epsilon_is_refused_before_the_graph_is_read():
 
 def test_labels_and_cuts_follow_the_input_nodes():
     G = nx.Graph([("a", "b"), ("b", "c")])
-    noisy = noisy_graph(G, 1e6, rng=0)  # essentially noiseless
+    noisy = noisy_graph(G, 100.0, rng=0)  # essentially noiseless
     assert noisy.nodes == ("a", "b", "c")
     assert noisy.cut({"a"}, {"b", "c"}) == pytest.approx(1.0, abs=1e-3)
 

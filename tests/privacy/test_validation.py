@@ -78,10 +78,16 @@ def test_bad_sensitivity_and_scale_are_refused(value):
             call()
 
 
-@given(st.one_of(st.floats(min_value=1e-12, max_value=1e12), st.integers(1, 10**6)))
+@given(st.one_of(st.floats(min_value=1e-12, max_value=100.0), st.integers(1, 100)))
 def test_valid_epsilon_comes_back_as_float(value):
     checked = check_epsilon(value)
     assert isinstance(checked, float) and checked == float(value)
+
+
+@pytest.mark.parametrize("value", [100.5, 800.0, 1e300])
+def test_epsilon_above_the_documented_limit_is_refused(value):
+    with pytest.raises(PrivacyParameterError, match="at most 100"):
+        check_epsilon(value)
 
 
 def test_delta_zero_is_allowed_unless_positive_required():

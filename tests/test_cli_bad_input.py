@@ -1,0 +1,223 @@
+"""Bad input to the command line: exit status 2 and one line ``privcut ...: error: ...``.
+
+Never a traceback, and never the internal-error status 70 (a bug that the CLI only hides).
+The commands run in-process (``main(argv)``) with generated arguments and files; one
+subprocess run checks the whole path end to end.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import privcut
+from privcut.cli import INTERNAL_ERROR, USAGE_ERROR, main
+from tests.badinput import SETTINGS, time_limit
+
+GOOD_EDGES = b"1 2\n2 3\n3 4\n1 4\n"
+FILES = {
+    "edges": GOOD_EDGES,
+    "not utf-8": b"\xff\xfe1 2\n",
+    "empty": b"",
+    "one edge": b"1 2\n",
+    "ambiguous comment": b"#a b\n1 2\n",
+    "self-loop": b"1 1\n",
+    "weight 5": b"1 2 5\n",
+    "weight nan": b"1,2,nan\n",
+    "nul": b"1 \x00\n",
+    "json list": b'[{"S": ["1"], "T": ["2"]}]',
+    "json empty": b"[]",
+    "json scalar": b"3",
+    "json broken": b'[\n{"S": [1],\n',
+    "json nested": b'[{"S": [[1]], "T": {"a": 1}}]',
+    "queries": b"1 2, 3\n",
+    "unknown node": b"1, 99\n",
+    "three sides": b"1, 2, 3\n",
+    "only comments": b"# nothing\n",
+    "groups": b"1 a\n2 a\n3 b\n4 b\n",
+    "groups twice": b"1 a\n1 b\n",
+    "nodes": b"1\n2\n3\n4\n5\n",
+}
+"""File contents by name, written fresh for each example (also as .json for queries)."""
+
+NUMBERS = ["1", "0.5", "0", "-1", "nan", "inf", "-inf", "1000", "1e-300", "1e400", "abc", ""]
+
+
+def files():
+    return st.sampled_from(sorted(FILES))
+
+
+@st.composite
+def commands(draw):
+    """argv for one command, with ``<name>`` standing for a file written before the run."""
+    command = draw(st.sampled_from(["cuts", "synthesize", "demo"]))
+    argv = [command]
+    if command == "demo":
+        return [*argv, "--epsilon", draw(st.sampled_from(["-1", "nan", "1000", "x", "0"]))]
+    epsilon = draw(st.sampled_from(NUMBERS))
+    argv += [f"<{draw(files())}>", "--epsilon", epsilon]
+    if command == "cuts":
+        suffix = draw(st.sampled_from(["", ".json"]))
+        argv += ["--queries", f"<{draw(files())}>{suffix}"]
+        if draw(st.booleans()):
+            argv += ["--delta", draw(st.sampled_from(NUMBERS))]
+        if draw(st.booleans()):
+            argv += ["--strategy", draw(st.sampled_from(["auto", "blocks", "bogus"]))]
+    else:
+        argv += ["--quiet", "--measurements", draw(st.sampled_from(["auto", "degrees", "x,"]))]
+        if draw(st.booleans()):
+            argv += ["--groups", f"<{draw(files())}>"]
+        if draw(st.booleans()):
+            argv += ["--nodes", f"<{draw(files())}>"]
+        if draw(st.booleans()):
+            argv += ["--beta", draw(st.sampled_from(NUMBERS))]
+        if draw(st.booleans()):
+            argv += ["--report", draw(st.sampled_from(["<out>/r.json", "/proc/x", "<out>"]))]
+    output = draw(st.sampled_from(["<out>/o.txt", "/nonexistent/o.txt", "<out>", "/proc/o"]))
+    if command == "synthesize" or draw(st.booleans()):
+        argv += ["-o", output]
+    if draw(st.booleans()):
+        argv += ["--seed", draw(st.sampled_from(["-1", "0", "x", "1.5", str(10**30)]))]
+    return argv
+
+
+def _materialise(argv: list[str], folder: Path) -> list[str]:
+    names = {"out": str(folder)}
+    for name, content in FILES.items():
+        path = folder / name.replace(" ", "_")
+        path.write_bytes(content)
+        names[name] = str(path)
+    resolved = []
+    for argument in argv:
+        for name, path in names.items():
+            argument = argument.replace(f"<{name}>", path)
+        source = Path(argument.removesuffix(".json"))
+        if argument.endswith(".json") and source.is_file() and not Path(argument).exists():
+            Path(argument).write_bytes(source.read_bytes())
+        resolved.append(argument)
+    return resolved
+
+
+def run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
+    """Run ``main(argv)`` under the time limit; return (status, stdout, stderr)."""
+    with time_limit():
+        try:
+            status = main(argv)
+        except SystemExit as exit_info:
+            status = exit_info.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def check_cli(argv: list[str], capsys) -> None:
+    status, _, err = run_cli(argv, capsys)
+    assert status != INTERNAL_ERROR, f"internal error for {argv}: {err}"
+    assert "Traceback" not in err, f"traceback for {argv}: {err}"
+    if status == 0:
+        return
+    assert status == USAGE_ERROR, f"status {status} for {argv}: {err}"
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "error: " in lines[0], f"not one error line for {argv}: {err}"
+
+
+@SETTINGS
+@given(argv=commands())
+def test_cli_bad_input_exits_with_one_error_line(argv, capsys):
+    with tempfile.TemporaryDirectory() as folder:
+        check_cli(_materialise(argv, Path(folder)), capsys)
+
+
+REPROS = {
+    "non-UTF-8 edge list": ["cuts", "<not utf-8>", "--queries", "<queries>", "--epsilon", "1"],
+    "non-UTF-8 query file": ["cuts", "<edges>", "--queries", "<not utf-8>", "--epsilon", "1"],
+    "non-UTF-8 node list": [
+        *("synthesize", "<edges>", "--nodes", "<not utf-8>", "--epsilon", "1", "-o", "<out>/o")
+    ],
+    "empty query file": ["cuts", "<edges>", "--queries", "<empty>", "--epsilon", "1"],
+    "[] query file": ["cuts", "<edges>", "--queries", "<json empty>.json", "--epsilon", "1"],
+    "JSON scalar query file": [
+        *("cuts", "<edges>", "--queries", "<json scalar>.json", "--epsilon", "1")
+    ],
+    "broken JSON query file": [
+        *("cuts", "<edges>", "--queries", "<json broken>.json", "--epsilon", "1")
+    ],
+    "cuts --seed -1": [
+        *("cuts", "<edges>", "--queries", "<queries>", "--epsilon", "1", "--seed", "-1")
+    ],
+    "unwritable -o": [
+        *("cuts", "<edges>", "--queries", "<queries>", "--epsilon", "1", "-o", "/proc/o.json")
+    ],
+    "-o in a missing folder": [
+        *("synthesize", "<edges>", "--epsilon", "1", "-o", "/nonexistent/o.txt")
+    ],
+    "unwritable --report": [
+        *("synthesize", "<edges>", "--epsilon", "1", "-o", "<out>/o", "--report", "/proc/r")
+    ],
+    "empty edge list": ["synthesize", "<empty>", "--epsilon", "1", "-o", "<out>/o.txt"],
+    "--epsilon 1000": ["synthesize", "<edges>", "--epsilon", "1000", "-o", "<out>/o.txt"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPROS))
+def test_issue_15_cli_repros_exit_with_one_error_line(name, tmp_path, capsys):
+    argv = _materialise(REPROS[name], tmp_path)
+    status, _, err = run_cli(argv, capsys)
+    assert status == USAGE_ERROR and err.count("\n") == 1 and "error: " in err, err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+def test_the_messages_name_the_file_and_the_fix(tmp_path, capsys):
+    expected = {
+        "non-UTF-8 query file": "not UTF-8",
+        "[] query file": "no queries in",
+        "JSON scalar query file": "no queries in",
+        "broken JSON query file": ".json:3: not valid JSON",
+        "cuts --seed -1": "non-negative integer",
+        "unwritable --report": "/proc/r",
+        "--epsilon 1000": "at most 100",
+    }
+    for name, message in expected.items():
+        _, _, err = run_cli(_materialise(REPROS[name], tmp_path), capsys)
+        assert message in err, (name, err)
+
+
+def test_an_empty_edge_list_with_public_nodes_is_a_valid_release(tmp_path, capsys):
+    argv = ["synthesize", "<empty>", "--nodes", "<nodes>", "--epsilon", "1", "--quiet"]
+    status, _, err = run_cli(_materialise([*argv, "-o", "<out>/o.txt"], tmp_path), capsys)
+    assert status == 0, err
+    H = privcut.datasets.read_edgelist(tmp_path / "o.txt")
+    assert sorted(H.nodes) == ["1", "2", "3", "4", "5"]
+
+
+def test_an_internal_error_is_one_line_with_its_own_status(tmp_path, capsys, monkeypatch):
+    def broken(*args, **kwargs):
+        return 1 / 0
+
+    monkeypatch.setattr(privcut, "synthetic_graph", broken)
+    argv = _materialise(["synthesize", "<edges>", "--epsilon", "1", "-o", "<out>/o"], tmp_path)
+    status, _, err = run_cli(argv, capsys)
+    assert status == INTERNAL_ERROR
+    assert err.count("\n") == 1 and "internal error: ZeroDivisionError" in err
+    assert "please report" in err and "Traceback" not in err
+
+
+def test_end_to_end_no_traceback(tmp_path):
+    argv = _materialise(REPROS["non-UTF-8 edge list"], tmp_path)
+    environment = {**os.environ, "PYTHONPATH": str(Path(privcut.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-m", "privcut.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment,
+    )
+    assert done.returncode == USAGE_ERROR
+    assert done.stderr.count("\n") == 1 and "not UTF-8" in done.stderr
+    assert "Traceback" not in done.stderr
