@@ -243,7 +243,10 @@ def check_histogram(h: object, m: int, *, largest: float = 1.0) -> np.ndarray:
     Every count, and ``|h|_1 * max(largest, 1)`` (which bounds every answer ``|F h|``
     when ``largest`` bounds ``|F_ij|``, e.g. F's l1 sensitivity), must be below 2^53:
     beyond it float64 rounds counts and answers (and int64 wraps from 2^63), so the
-    released numbers would not be the exact answer plus noise.
+    released numbers would not be the exact answer plus noise. These limits define the
+    domain of histograms on which the mechanisms' guarantees are stated (neighbours are
+    two histograms of that domain); an input outside it is refused, and the message
+    names the limit, never a value computed from the data.
 
     Raises
     ------
@@ -254,10 +257,10 @@ def check_histogram(h: object, m: int, *, largest: float = 1.0) -> np.ndarray:
     --------
     >>> check_histogram([3, 0, 1.0], 3)
     array([3, 0, 1])
-    >>> check_histogram([2**53, 0, 1], 3)
+    >>> check_histogram([2**53, 0, 1], 3)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: the histogram's counts must be below 2^53 = 9007199254740992 ...
+    ValueError: the histogram's counts must be below 2^53 = 9007199254740992, where ...
     """
     try:
         values = np.asarray(h, dtype=float)
@@ -269,15 +272,14 @@ def check_histogram(h: object, m: int, *, largest: float = 1.0) -> np.ndarray:
         raise ValueError("the histogram must hold non-negative integer (finite) counts")
     if values.max(initial=0.0) >= EXACT_LIMIT:
         raise ValueError(
-            f"the histogram's counts must be below 2^53 = {EXACT_LIMIT:.0f} (largest: "
-            f"{values.max():.6g}), where float64 stops representing them exactly; scale the "
-            "data down (count in coarser units)"
+            f"the histogram's counts must be below 2^53 = {EXACT_LIMIT:.0f}, where float64 "
+            "stops representing them exactly; scale the data down (count in coarser units)"
         )
     total = float(values.sum()) * max(float(largest), 1.0)
     if total >= EXACT_LIMIT:
         raise ValueError(
-            f"the histogram's total times the largest query entry, {total:.6g}, must be below "
-            f"2^53 = {EXACT_LIMIT:.0f}, where float64 stops representing the answers F h "
-            "exactly; scale the data down (count in coarser units)"
+            "the histogram's total times the largest query entry must be below 2^53 = "
+            f"{EXACT_LIMIT:.0f}, where float64 stops representing the answers F h exactly; "
+            "scale the data down (count in coarser units)"
         )
     return values.astype(np.int64)
