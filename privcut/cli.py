@@ -264,11 +264,22 @@ def _edge_list(H, report: dict) -> str:
     if isolated:
         lines.append("# nodes: " + json.dumps(isolated))
     weighted = report["rounding"] is None
-    separator = "," if any(" " in str(node) for node in H.nodes) else " "
+    plain = all(_is_plain(str(node)) for node in H.nodes)
     for u, v, weight in H.edges(data="weight"):
         fields = [str(u), str(v)] + ([f"{weight:.6g}"] if weighted else [])
-        lines.append(separator.join(fields))
+        lines.append(" ".join(fields) if plain else ",".join(map(_csv_field, fields)))
     return "\n".join(lines) + "\n"
+
+
+def _is_plain(label: str) -> bool:
+    """Whether a label can be written bare in a whitespace-separated edge line and read
+    back as itself by ``read_edgelist`` (no blank, comma or quote; no comment marker first)."""
+    return bool(label) and label[0] not in "#%" and not any(c.isspace() or c in ',"' for c in label)
+
+
+def _csv_field(label: str) -> str:
+    """A label in CSV form, quoted unless it is plain."""
+    return label if _is_plain(label) else '"' + label.replace('"', '""') + '"'
 
 
 def _read_groups(path: str) -> dict[str, str]:

@@ -225,3 +225,29 @@ def test_a_failed_output_write_leaves_no_temporary_file(tmp_path):
     with pytest.raises((OSError, SystemExit)):
         main([*arguments, "-o", str(tmp_path / "out")])
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["g.txt", "out", "q.txt"]
+
+
+def test_written_edge_lists_read_back_with_odd_labels(tmp_path):
+    from privcut.datasets import read_edgelist
+
+    edges = tmp_path / "edges.csv"
+    edges.write_text('"#a",b\n"x y","#a"\nb,"q""r"\n"%c",b\n')
+    nodes = tmp_path / "nodes.txt"
+    nodes.write_text('# the public node set\n"#a"\nb\nx y\nq"r\n"%c"\n')
+    out = tmp_path / "out.txt"
+    argv = ["synthesize", str(edges), "--nodes", str(nodes), "--epsilon", "5", "--seed", "3"]
+    assert main([*argv, "-o", str(out), "--rounding", "none", "--quiet"]) == 0
+    assert sorted(read_edgelist(out).nodes) == ["#a", "%c", "b", 'q"r', "x y"]
+
+
+def test_a_node_list_line_like_a_comment_is_refused_not_dropped(tmp_path, capsys):
+    edges = tmp_path / "edges.txt"
+    edges.write_text("a b\n")
+    nodes = tmp_path / "nodes.txt"
+    nodes.write_text("a\nb\n#tag\n")
+    argv = ["synthesize", str(edges), "--nodes", str(nodes), "--epsilon", "1"]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "-o", str(tmp_path / "out.txt")])
+    assert exit_info.value.code == 2
+    assert "ambiguous" in capsys.readouterr().err
+    assert not (tmp_path / "out.txt").exists()
