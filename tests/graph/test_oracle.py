@@ -607,7 +607,7 @@ def test_the_record_has_one_size_whatever_the_counters(tmp_path):
     record = tmp_path / "s.json.key.record"
     sizes = set()
     options = {"max_edges": 1770, "max_queries": 30, "path": tmp_path / "s.json", "rng": 0}
-    with CutOracle(G, 200.0, **options) as oracle:
+    with CutOracle(G, 100.0, **options) as oracle:
         sizes.add(record.stat().st_size)
         for k in range(12):
             oracle.cut(range(30 - k), range(30 - k, 60))
@@ -726,10 +726,11 @@ def test_fractional_rank1_answer_hides_its_fractional_part():
 
 def test_fractional_rank1_answer_hides_its_fractional_part_under_paper_calibration():
     """The same leak through Algorithm 1's comparison noise, which is also the released noise
-    (epsilon is large so that a small graph's answer clears the paper's threshold; the leak is
-    deterministic: old answers all had the exact answer's fractional part)."""
-    G = nx.complete_bipartite_graph(30, 30)
-    answers = [_fractional_rank1(G, "paper", 2000.0, seed) for seed in range(10)]
+    (epsilon is the largest accepted and the graph large enough that its answer clears the
+    paper's threshold, about 5,300; the leak is deterministic: old answers all had the exact
+    answer's fractional part)."""
+    G = nx.complete_bipartite_graph(100, 100)
+    answers = [_fractional_rank1(G, "paper", 100.0, seed) for seed in range(10)]
     assert len({round(answer % 1.0, 9) for answer in answers}) == len(answers)
 
 
