@@ -603,14 +603,14 @@ def test_the_graph_is_not_read_when_the_query_cannot_be_recorded(tmp_path, monke
 def test_the_record_has_one_size_whatever_the_counters(tmp_path):
     """Whether the record write (before the data are read) succeeds must not depend on the
     data, so its size must not either."""
-    G = nx.gnp_random_graph(60, 0.5, seed=6)
+    G = nx.gnp_random_graph(100, 0.5, seed=6)
     record = tmp_path / "s.json.key.record"
     sizes = set()
-    options = {"max_edges": 1770, "max_queries": 30, "path": tmp_path / "s.json", "rng": 0}
+    options = {"max_edges": 4950, "max_queries": 30, "path": tmp_path / "s.json", "rng": 0}
     with CutOracle(G, 100.0, **options) as oracle:
         sizes.add(record.stat().st_size)
         for k in range(12):
-            oracle.cut(range(30 - k), range(30 - k, 60))
+            oracle.cut(range(50 - k), range(50 - k, 100))
             sizes.add(record.stat().st_size)
     assert oracle.updates >= 1 and oracle.queries_answered == 12
     assert len(sizes) == 1
