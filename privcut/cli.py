@@ -61,7 +61,8 @@ def _demo(arguments: argparse.Namespace) -> int:
     report = H.graph["privcut"]
     print(
         f"  guarantee: ({report['epsilon']:g}, {report['delta']:g})-DP for edge-level "
-        "neighbours (one friendship added or removed); the node set is public"
+        "neighbours (one friendship added or removed); the node set is public; with the "
+        f"integer samplers' slack, ({report['epsilon']:g}, {report['effective_delta']:.1e})"
     )
     print(
         f"  synthetic graph: {H.number_of_edges()} edges, oracle {report['oracle']}, "
