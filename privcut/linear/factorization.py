@@ -19,7 +19,6 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.optimize import minimize
-from scipy.special import ndtri
 
 from privcut.linear.queries import QueryMatrix, as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease

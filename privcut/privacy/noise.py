@@ -372,7 +372,7 @@ MAX_GRID_SCALE = 2.0**39
 
 def _power_of_two_at_most(value: float) -> float:
     """The largest power of two ``<= value`` (value > 0, finite), exactly."""
-    mantissa, exponent = math.frexp(value)  # value = mantissa * 2**exponent, mantissa in [.5, 1)
+    exponent = math.frexp(value)[1]  # value = mantissa * 2**exponent, mantissa in [.5, 1)
     return math.ldexp(1.0, exponent - 1)
 
 
