@@ -382,17 +382,28 @@ class CutOracle:
         """Bound on the total variation distance of the integer noise drawn so far from exact
         (as :attr:`~privcut.linear.LinearRelease.sampler_tv`): the noisy edge count, one
         comparison draw per query answered from the data, and per update an answer draw
-        and a new threshold draw (tight), counting the first threshold draw and every
-        draw as integer (fractional rank-1 queries get continuous noise: a bound)."""
+        and a new threshold draw (tight), counting the first threshold draw. Fractional
+        rank-1 queries' answers get grid noise whose grid-unit scale is larger, and
+        with it the sampler's distance: each draw is counted at the larger of the two
+        bounds (the grid noise's, for the sensitivity and one answer)."""
         calibration, engine = self._engine.calibration, self._engine
         count = self.edges["epsilon"]
         tv = Noise.for_laplace(count, 1.0, integer=True).tv_bound(1) if count else 0.0
-        tv += calibration.comparison.tv_bound(engine.queries_answered)
+        comparison = calibration.comparison
+        if calibration.name == "paper":  # the paper's comparison draws are the answers' noise
+            comparison = self._either(comparison)
+        tv += comparison.tv_bound(engine.queries_answered)
         if calibration.answer is not None:
-            tv += calibration.answer.tv_bound(engine.updates)
+            tv += self._either(calibration.answer).tv_bound(engine.updates)
         if calibration.threshold_noise is not None:
             tv += calibration.threshold_noise.tv_bound(1 + engine.updates)
         return tv
+
+    def _either(self, noise: Noise) -> Noise:
+        """Of ``noise`` and its grid counterpart for fractional queries, the one with the
+        larger distance from exact (the grid one, whose grid-unit scale is larger)."""
+        gridded = noise.on_grid(self.sensitivity, 1)
+        return gridded if gridded.tv_bound(1) >= noise.tv_bound(1) else noise
 
     @property
     def effective_delta(self) -> float:
@@ -408,8 +419,11 @@ class CutOracle:
     def rank1(self, u: Mapping[Hashable, float], v: Mapping[Hashable, float]) -> float:
         """The answer to the rank-1 query ``u^T A v`` (u, v: mappings node -> [0, 1]).
 
-        A query with a non-integer weight gets continuous noise (integer noise would leave
-        the answer's fractional part exact); 0/1 weights get integer noise."""
+        A query with a non-integer weight has its noisy answer released on a public
+        power-of-two grid with discrete noise in grid units of the same privacy (integer
+        noise would leave the answer's fractional part exact, and float noise its low
+        bits, Mironov 2012; :meth:`~privcut.privacy.Noise.on_grid`); 0/1 weights get
+        integer noise."""
         return self._answer(self.universe.weights(u), self.universe.weights(v))
 
     def _answer(self, u: np.ndarray, v: np.ndarray) -> float:
@@ -426,6 +440,7 @@ class CutOracle:
                 lambda: float(u @ (self._adjacency @ v)),
                 hypothesis,
                 integer=_is_integer(u) and _is_integer(v),  # from the query alone
+                sensitivity=self.sensitivity,
             )
             if updated:
                 self.idc.update((u, v), value)
