@@ -382,28 +382,21 @@ class CutOracle:
         """Bound on the total variation distance of the integer noise drawn so far from exact
         (as :attr:`~privcut.linear.LinearRelease.sampler_tv`): the noisy edge count, one
         comparison draw per query answered from the data, and per update an answer draw
-        and a new threshold draw (tight), counting the first threshold draw. Fractional
-        rank-1 queries' answers get grid noise whose grid-unit scale is larger, and
-        with it the sampler's distance: each draw is counted at the larger of the two
-        bounds (the grid noise's, for the sensitivity and one answer)."""
+        and a new threshold draw (tight), counting the first threshold draw; the answers of
+        fractional rank-1 queries are counted with their grid noise's bound."""
         calibration, engine = self._engine.calibration, self._engine
         count = self.edges["epsilon"]
         tv = Noise.for_laplace(count, 1.0, integer=True).tv_bound(1) if count else 0.0
-        comparison = calibration.comparison
-        if calibration.name == "paper":  # the paper's comparison draws are the answers' noise
-            comparison = self._either(comparison)
-        tv += comparison.tv_bound(engine.queries_answered)
-        if calibration.answer is not None:
-            tv += self._either(calibration.answer).tv_bound(engine.updates)
+        released = calibration.comparison if calibration.name == "paper" else calibration.answer
+        gridded = released.on_grid(self.sensitivity, 1)  # fractional queries' answer noise
+        on_grid, answers = engine.grid_draws, engine.queries_answered
+        if calibration.name == "tight":
+            tv += calibration.comparison.tv_bound(answers)
+            answers = engine.updates
+        tv += released.tv_bound(answers - on_grid) + gridded.tv_bound(on_grid)
         if calibration.threshold_noise is not None:
             tv += calibration.threshold_noise.tv_bound(1 + engine.updates)
         return tv
-
-    def _either(self, noise: Noise) -> Noise:
-        """Of ``noise`` and its grid counterpart for fractional queries, the one with the
-        larger distance from exact (the grid one, whose grid-unit scale is larger)."""
-        gridded = noise.on_grid(self.sensitivity, 1)
-        return gridded if gridded.tv_bound(1) >= noise.tv_bound(1) else noise
 
     @property
     def effective_delta(self) -> float:

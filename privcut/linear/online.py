@@ -373,6 +373,7 @@ class SparseVector:
         self.generator = generator
         self.queries_answered = 0
         self.updates = 0
+        self.grid_draws = 0  # answers released with grid noise (fractional queries)
         self.threshold_draw = self._draw_threshold()
 
     def _draw_threshold(self) -> float:
@@ -394,6 +395,7 @@ class SparseVector:
         one answer: scale times at most ``1 + 1/1024``)."""
         if not integer:
             noise = noise.on_grid(sensitivity, 1)
+            self.grid_draws += 1
         return float(noise.add(answer, rng=self.generator))
 
     def step(
@@ -436,6 +438,7 @@ class SparseVector:
             "max_queries": self.max_queries,
             "queries_answered": self.queries_answered,
             "updates": self.updates,
+            "grid_draws": self.grid_draws,
             "threshold_draw": self.threshold_draw,
         }
 
@@ -447,6 +450,7 @@ class SparseVector:
         engine.generator = generator
         engine.queries_answered = int(state["queries_answered"])
         engine.updates = int(state["updates"])
+        engine.grid_draws = int(state.get("grid_draws", 0))  # states before grid noise: none
         engine.threshold_draw = float(state["threshold_draw"])
         return engine
 

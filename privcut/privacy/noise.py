@@ -587,7 +587,8 @@ class Noise:
         multiples of the grid for grid noise. To release an answer use :meth:`add`."""
         if self.integer:
             return _SAMPLERS[self.kind](self.scale, size, rng=rng)
-        return (self.units.sample(size, rng=rng) * self.grid)[()]
+        draws = _SAMPLERS[_DISCRETE[self.kind]](self.scale / self.grid, size, rng=rng)
+        return (draws * self.grid)[()]
 
     def round(self, values: object) -> np.ndarray:
         """``values`` on this noise's grid, ``grid * round(values / grid)`` (unchanged for
@@ -612,12 +613,9 @@ class Noise:
         >>> Noise("discrete_laplace", 1.0).add(np.array([3, 4]), rng=0).dtype
         dtype('int64')
         """
-        values = np.asarray(values)
-        draws = self.units.sample(values.shape, rng=rng)
-        if self.integer:
-            return (values + draws)[()]
-        steps = np.rint(values.astype(float) / self.grid)
-        return ((steps + draws) * self.grid)[()]
+        # On the grid both terms are multiples of it: the IEEE sum is the correctly rounded
+        # grid * (round(values / grid) + Z), a function of that integer alone.
+        return (self.round(values) + self.sample(np.shape(values), rng=rng))[()]
 
     @property
     def variance(self) -> float:
