@@ -644,6 +644,10 @@ def _checked_engine(oracle: CutOracle, alpha, engine: dict, spent: dict, rng) ->
         )
     if spent != {"queries_answered": answered, "updates": updates}:
         raise ValueError("counters differ from the authenticated budget record")
+    on_grid = engine.get("grid_draws", 0)
+    released = answered if calibrated.name == "paper" else updates
+    if isinstance(on_grid, bool) or not isinstance(on_grid, int) or not 0 <= on_grid <= released:
+        raise ValueError("grid_draws must be an integer between 0 and the answers released")
     noise = calibrated.threshold_noise
     if (
         not isinstance(draw, (int, float))
