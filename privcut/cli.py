@@ -19,8 +19,8 @@ MECHANISMS = (
     ("synthetic_graph", "privcut", "synthetic graph, all cuts close; (epsilon, 0)"),
     ("noisy_graph", "privcut", "randomized response on every vertex pair; (epsilon, 0)"),
     ("answer_cuts", "privcut", "a workload of cut queries, optimized strategies"),
-    ("laplace", "privcut.privacy", "continuous Laplace noise; (epsilon, 0)-DP for l1 sensitivity"),
-    ("gaussian", "privcut.privacy", "continuous Gaussian noise, analytic calibration (Balle-Wang)"),
+    ("laplace", "privcut.privacy", "raw continuous Laplace draws; not to add to data (Noise)"),
+    ("gaussian", "privcut.privacy", "raw continuous Gaussian draws; not to add to data (Noise)"),
     ("discrete_laplace", "privcut.privacy", "integer Laplace noise; (epsilon, 0)-DP for counts"),
     ("discrete_gaussian", "privcut.privacy", "integer Gaussian noise (Canonne-Kamath-Steinke)"),
     ("exponential_mechanism", "privcut.privacy", "private selection (McSherry-Talwar)"),
@@ -498,7 +498,7 @@ def _parser() -> argparse.ArgumentParser:
     synthesize.add_argument(
         "--weighted",
         action="store_true",
-        help="the weights are real in [0, 1] (continuous Laplace noise) rather than 0/1",
+        help="the weights are real in [0, 1] (Laplace noise on a public grid) rather than 0/1",
     )
     synthesize.add_argument("--directed", action="store_true", help="read the edges as directed")
     synthesize.add_argument("--report", help="write the release's report here as JSON")

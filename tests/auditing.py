@@ -1,5 +1,7 @@
 """Audit helpers shared by the mechanism tests."""
 
+import math
+
 import numpy as np
 
 from privcut.audit import audit
@@ -31,3 +33,39 @@ def audit_answers(release, pair, epsilon, delta=0.0, samples=10_000, seed=0):
         samples=samples,
         rng=seed,
     )
+
+
+TWO53 = 2.0**53
+
+
+def in_laplace_image(x, scale, reach=40):
+    """Whether ``x`` is exactly an output of numpy's ``Generator.laplace(0, scale)``.
+
+    Copied from the reviewer's /tmp/review_release/fp_laplace.py (Mironov 2012,
+    *On significance of the least significant bits for differential privacy*): numpy
+    draws U = k 2^-53 and returns ``-scale log(2 - 2U)`` (U >= 1/2) or ``scale log(2U)``;
+    this inverts that near the candidate k. ``y + draw`` for a y with low-order bits,
+    such as 0.3, is rarely in the image; a raw draw (y = 0) always is.
+    """
+    if x < 0 or (x == 0 and math.copysign(1.0, x) < 0):
+        k0 = int(math.exp(x / scale) / 2.0 * TWO53)
+        for k in range(max(1, k0 - reach), k0 + reach):
+            u = k / TWO53
+            if u >= 0.5:
+                break
+            if 0.0 + scale * math.log(u + u) == x:
+                return True
+        return False
+    k0 = int((1.0 - math.exp(-x / scale) / 2.0) * TWO53)
+    for k in range(max(0, k0 - reach), min(int(TWO53), k0 + reach)):
+        u = k / TWO53
+        if u >= 0.5 and 0.0 - scale * math.log(2.0 - u - u) == x:
+            return True
+    return False
+
+
+def assert_on_grid(values, grid):
+    """Every value is an exact multiple of ``grid``, a positive power of two."""
+    assert grid > 0 and np.frexp(grid)[0] == 0.5, f"grid {grid!r} is not a power of two"
+    units = np.asarray(values, dtype=float) / grid
+    assert np.array_equal(units, np.round(units)), "a released value is off the grid"

@@ -85,7 +85,12 @@ class PowerMethod:
     """The noisy power method on ``A - H_t`` (see the module docstring); zCDP only."""
 
     name, private, reads_data = "power-method", True, True
-    sampler_tv = 0.0  # continuous Gaussian noise
+    sampler_tv = 0.0  # continuous Gaussian noise (no integer sampler)
+    # Floating point (Mironov 2012): the noisy vectors y are never released; the output is
+    # two 0/1 sides read off signs and comparisons of them (post-processing that discards
+    # every low-order bit). The float computation can differ from the exact-real one only
+    # where a coordinate or comparison lands within rounding error of its boundary (an
+    # event of tiny probability, not bounded formally here); no float value is released.
 
     def __init__(self, adjacency, n: int, iterations: int = POWER_ITERATIONS):
         self.adjacency, self.n, self.iterations = adjacency, n, iterations

@@ -16,7 +16,8 @@ measurements here, all under edge-level neighbours (one pair's weight changed by
 - ``"randomized-response"``: every pair's weight (:func:`~privcut.graph.noisy.noisy_graph`,
   sensitivity 1 per pair, seed 004 §6.1).
 
-Each gets Laplace noise (discrete for 0/1 graphs) at its share of epsilon; the shares add
+Each gets Laplace noise (discrete for 0/1 graphs, on a public grid for weighted ones: see
+:class:`~privcut.privacy.Noise`) at its share of epsilon; the shares add
 up to epsilon by basic composition (Dwork and Roth 2014, Thm 3.16) and are chosen by
 :func:`plan_measurements` from public values only: the node count, the partition's sizes
 and a declared workload.
@@ -50,6 +51,9 @@ __all__ = [
 
 MEASUREMENTS = ("edge-count", "degrees", "blocks", "randomized-response")
 SENSITIVITY = {"edge-count": 1.0, "degrees": 2.0, "blocks": 1.0, "randomized-response": 1.0}
+CHANGED = {"edge-count": 1, "degrees": 2, "blocks": 1, "randomized-response": 1}
+"""How many values of each measurement one vertex pair moves (both endpoints' degrees; one
+block; one pair): the grid noise for weighted graphs is calibrated with it."""
 
 CLASSES = ("within-group", "between-group", "group-vs-rest", "degree", "bisection", "arbitrary-cut")
 """Workload classes: each group's internal edge count, the cut between two groups, a group
@@ -273,7 +277,7 @@ class _Shape:
 
 
 def _noise(name: str, epsilon: float, integer: bool) -> Noise:
-    return Noise.for_laplace(epsilon, SENSITIVITY[name], integer=integer)
+    return Noise.for_laplace(epsilon, SENSITIVITY[name], integer=integer, coordinates=CHANGED[name])
 
 
 def _moments(name: str, epsilon: float, integer: bool) -> tuple[float, float]:
@@ -594,7 +598,8 @@ def measure(
             noisy = noisy_graph(G, eps, integer_weights=integer_weights, rng=generator)
             continue
         exact = _statistic(name, adjacency, partition, universe.directed)
-        values[name] = exact + noise.sample(exact.shape, rng=generator).astype(float)
+        # weighted graphs: on the noise's public grid, no floating-point leak (Mironov 2012)
+        values[name] = noise.add(exact, rng=generator).astype(float)
     return Measured(plan, partition, universe, values, noisy)
 
 

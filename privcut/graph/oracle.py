@@ -382,14 +382,18 @@ class CutOracle:
         """Bound on the total variation distance of the integer noise drawn so far from exact
         (as :attr:`~privcut.linear.LinearRelease.sampler_tv`): the noisy edge count, one
         comparison draw per query answered from the data, and per update an answer draw
-        and a new threshold draw (tight), counting the first threshold draw and every
-        draw as integer (fractional rank-1 queries get continuous noise: a bound)."""
+        and a new threshold draw (tight), counting the first threshold draw; the answers of
+        fractional rank-1 queries are counted with their grid noise's bound."""
         calibration, engine = self._engine.calibration, self._engine
         count = self.edges["epsilon"]
         tv = Noise.for_laplace(count, 1.0, integer=True).tv_bound(1) if count else 0.0
-        tv += calibration.comparison.tv_bound(engine.queries_answered)
-        if calibration.answer is not None:
-            tv += calibration.answer.tv_bound(engine.updates)
+        released = calibration.comparison if calibration.name == "paper" else calibration.answer
+        gridded = released.on_grid(self.sensitivity, 1)  # fractional queries' answer noise
+        on_grid, answers = engine.grid_draws, engine.queries_answered
+        if calibration.name == "tight":
+            tv += calibration.comparison.tv_bound(answers)
+            answers = engine.updates
+        tv += released.tv_bound(answers - on_grid) + gridded.tv_bound(on_grid)
         if calibration.threshold_noise is not None:
             tv += calibration.threshold_noise.tv_bound(1 + engine.updates)
         return tv
@@ -408,8 +412,11 @@ class CutOracle:
     def rank1(self, u: Mapping[Hashable, float], v: Mapping[Hashable, float]) -> float:
         """The answer to the rank-1 query ``u^T A v`` (u, v: mappings node -> [0, 1]).
 
-        A query with a non-integer weight gets continuous noise (integer noise would leave
-        the answer's fractional part exact); 0/1 weights get integer noise."""
+        A query with a non-integer weight has its noisy answer released on a public
+        power-of-two grid with discrete noise in grid units of the same privacy (integer
+        noise would leave the answer's fractional part exact, and float noise its low
+        bits, Mironov 2012; :meth:`~privcut.privacy.Noise.on_grid`); 0/1 weights get
+        integer noise."""
         return self._answer(self.universe.weights(u), self.universe.weights(v))
 
     def _answer(self, u: np.ndarray, v: np.ndarray) -> float:
@@ -426,6 +433,7 @@ class CutOracle:
                 lambda: float(u @ (self._adjacency @ v)),
                 hypothesis,
                 integer=_is_integer(u) and _is_integer(v),  # from the query alone
+                sensitivity=self.sensitivity,
             )
             if updated:
                 self.idc.update((u, v), value)
@@ -636,6 +644,10 @@ def _checked_engine(oracle: CutOracle, alpha, engine: dict, spent: dict, rng) ->
         )
     if spent != {"queries_answered": answered, "updates": updates}:
         raise ValueError("counters differ from the authenticated budget record")
+    on_grid = engine.get("grid_draws", 0)
+    released = answered if calibrated.name == "paper" else updates
+    if isinstance(on_grid, bool) or not isinstance(on_grid, int) or not 0 <= on_grid <= released:
+        raise ValueError("grid_draws must be an integer between 0 and the answers released")
     noise = calibrated.threshold_noise
     if (
         not isinstance(draw, (int, float))

@@ -312,9 +312,20 @@ def _predictions(workload: CutWorkload, epsilon: float, delta: float) -> dict[st
             chosen = _block_factorization(workload, pure)
             sensitivity = chosen.sensitivity(pure)
             measure = (
-                Noise.for_laplace(epsilon, sensitivity, integer=chosen.M.integer)
+                Noise.for_laplace(
+                    epsilon,
+                    sensitivity,
+                    integer=chosen.M.integer,
+                    coordinates=chosen.M.column_support,
+                )
                 if pure
-                else Noise.for_gaussian(epsilon, delta, sensitivity, integer=chosen.M.integer)
+                else Noise.for_gaussian(
+                    epsilon,
+                    delta,
+                    sensitivity,
+                    integer=chosen.M.integer,
+                    coordinates=chosen.M.column_support,
+                )
             )
             predictions["optimized"] = np.sqrt(measure.variance) * np.linalg.norm(chosen.R, axis=1)
     return predictions

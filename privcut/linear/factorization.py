@@ -19,7 +19,6 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.optimize import minimize
-from scipy.special import ndtri
 
 from privcut.linear.queries import QueryMatrix, as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
@@ -236,18 +235,29 @@ def _explicit(F: QueryMatrix, R: object, M: object) -> Factorization:
 def reconstruction_max_error(noise: Noise, R: np.ndarray, beta: float) -> float:
     """A bound t with ``P[max_i |(R Z)_i| > t] <= beta`` for i.i.d. noise Z.
 
-    Gaussian noise: ``(R Z)_i`` is normal (continuous) or ``sigma ||R_i||_2``-subgaussian
-    (discrete: the discrete Gaussian is sigma-subgaussian, Canonne, Kamath, Steinke
-    2020), with a union bound over rows. Laplace noise:
-    ``|(R Z)_i| <= ||R_i||_1 max_j |Z_j|`` and the union bound over the measurements.
+    Gaussian noise: ``(R Z)_i`` is ``sigma ||R_i||_2``-subgaussian (the discrete
+    Gaussian is sigma-subgaussian, Canonne, Kamath, Steinke 2020), with a union bound
+    over rows; on the grid (real-valued M) each measurement's error also has a
+    rounding of at most ``grid / 2``, which adds ``||R_i||_1 grid / 2``. Laplace noise:
+    ``|(R Z)_i| <= ||R_i||_1 max_j |Z_j|`` (rounding included in
+    :meth:`~privcut.privacy.Noise.max_error`) and the union bound over the measurements.
     """
     k, p = R.shape
-    if noise.kind == "gaussian":
-        return float(np.linalg.norm(R, axis=1).max() * noise.scale * -ndtri(beta / (2.0 * k)))
-    if noise.kind == "discrete_gaussian":
+    row_l1 = np.abs(R).sum(axis=1).max()
+    if noise.kind.endswith("gaussian"):
         row_norm = np.linalg.norm(R, axis=1).max()
-        return float(row_norm * noise.scale * math.sqrt(2.0 * math.log(2.0 * k / beta)))
-    return float(np.abs(R).sum(axis=1).max() * noise.max_error(p, beta))
+        spread = row_norm * noise.scale * math.sqrt(2.0 * math.log(2.0 * k / beta))
+        return float(spread + row_l1 * noise.grid / 2.0)
+    return float(row_l1 * noise.max_error(p, beta))
+
+
+def _rms_error(noise: Noise, R: np.ndarray) -> float:
+    """Per-query RMS error of ``R (M h + Z)``: ``sqrt(Var Z) ||R||_F / sqrt(k)`` exactly
+    for integer noise; on the grid (``Z = grid W + r``, ``|r_j| <= grid / 2``) at most
+    ``sqrt(grid**2 Var W ||R||_F**2 + (grid / 2)**2 sum_i ||R_i||_1**2) / sqrt(k)``."""
+    spread = noise.grid**2 * noise.units.variance if noise.grid else noise.variance
+    rounding = (noise.grid / 2.0) ** 2 * float((np.abs(R).sum(axis=1) ** 2).sum())
+    return math.sqrt(spread * float(np.linalg.norm(R)) ** 2 + rounding) / math.sqrt(R.shape[0])
 
 
 def factorization_mechanism(
@@ -266,10 +276,15 @@ def factorization_mechanism(
     the l1 sensitivity of M) or the Gaussian mechanism (delta > 0, l2 sensitivity),
     so it is (epsilon, delta)-DP for count histograms differing in one element;
     the reconstruction ``R`` is post-processing (seed 003 Thm 2.3, seed 001). The
-    strategy depends only on F. Integer-valued M gets integer noise.
+    strategy depends only on F. Integer-valued M gets integer noise; real-valued M
+    has its measurements released on a public power-of-two grid with discrete noise in
+    grid units calibrated for the rounding (``M.column_support`` measurements move by
+    at most one more grid step), so no floating-point bit of ``M h`` leaks (Mironov
+    2012; see :class:`~privcut.privacy.Noise`; ``sampler_tv`` includes it).
 
-    Accuracy: per-query RMS error ``sqrt(Var Z) ||R||_F / sqrt(k)`` (exact), and
-    ``max_error`` from :func:`reconstruction_max_error`.
+    Accuracy: per-query RMS error ``sqrt(Var Z) ||R||_F / sqrt(k)`` (exact for integer
+    noise, a bound with the rounding on the grid), and ``max_error`` from
+    :func:`reconstruction_max_error`.
 
     Parameters
     ----------
@@ -312,18 +327,20 @@ def factorization_mechanism(
     check_histogram(h, query.m, largest=M.l1_sensitivity)  # the measurements M h, too
     sensitivity = factorization.sensitivity(pure)
     noise = (
-        Noise.for_laplace(epsilon, sensitivity, integer=M.integer)
+        Noise.for_laplace(epsilon, sensitivity, integer=M.integer, coordinates=M.column_support)
         if pure
-        else Noise.for_gaussian(epsilon, delta, sensitivity, integer=M.integer)
+        else Noise.for_gaussian(
+            epsilon, delta, sensitivity, integer=M.integer, coordinates=M.column_support
+        )
     )
-    measured = M @ h + noise.sample(M.k, rng=rng)
+    measured = noise.add(M @ h, rng=rng)
     R = factorization.R
     return LinearRelease(
         answers=R @ measured,
         epsilon=epsilon,
         delta=delta,
         mechanism="factorization",
-        expected_error=math.sqrt(noise.variance) * float(np.linalg.norm(R)) / math.sqrt(query.k),
+        expected_error=_rms_error(noise, R),
         max_error=reconstruction_max_error(noise, R, beta),
         beta=beta,
         sampler_tv=noise.tv_bound(M.k),
@@ -331,6 +348,7 @@ def factorization_mechanism(
             "strategy": factorization.name,
             "noise": noise.kind,
             "scale": noise.scale,
+            "grid": noise.grid,
             "factorization": factorization,
         },
     )

@@ -194,6 +194,19 @@ def knorm_mechanism(
     (see the module docstring: such releases say ``details["certified"] = False``).
     The noise is continuous.
 
+    **Floating point: not protected.** The guarantee is for exact reals. The release
+    is the float ``basis @ (P F h + r u)``, and as with ``y + laplace(b)`` (Mironov,
+    *On significance of the least significant bits for differential privacy*, 2012)
+    its low-order bits may reveal ``F h``. The other real-valued mechanisms round the
+    answers to a public grid and add *discrete* noise calibrated for the rounding
+    (:class:`~privcut.privacy.Noise`); the K-norm analogue needs a discrete K-norm
+    distribution on the grid (density ``exp(-epsilon' ||a||_K)`` on ``g Z^d``), for
+    which privcut has no exact sampler, and rounding the continuous output afterwards
+    (Mironov's snapping) has a proof for Laplace only. Releases say
+    ``details["float_protected"] = False`` (True only for d = 0, no noise and all-zero
+    answers); use the Laplace, Gaussian or factorization mechanisms where the float
+    output matters.
+
     Small singular directions: K is built on F's numerical column space (singular
     values above ``sigma_max * 1e-10 * max(k, m)``), and the release is the K-norm
     mechanism for the projected queries ``P F`` (P the projection onto that space),
@@ -282,7 +295,7 @@ def knorm_mechanism(
             0.0,
             0.0,
             beta,
-            details={**details, "certified": True},
+            details={**details, "certified": True, "float_protected": True},
         )
     if sampler == "exact":
         body = body.triangulated()
@@ -300,5 +313,5 @@ def knorm_mechanism(
         expected_error=expected_error,
         max_error=radius_beta * float(np.abs(dense).max()),
         beta=beta,
-        details={**details, "certified": sampler == "exact"},
+        details={**details, "certified": sampler == "exact", "float_protected": False},
     )

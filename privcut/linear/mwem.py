@@ -98,7 +98,9 @@ def mwem(
 
     size = dataset_size(h, n, count_epsilon, generator)
     round_epsilon = (epsilon - count_epsilon) / rounds
-    noise = Noise.for_laplace(round_epsilon / 2.0, sensitivity, integer=query.integer)
+    noise = Noise.for_laplace(  # one answer per measurement: on a public grid if not integer
+        round_epsilon / 2.0, sensitivity, integer=query.integer, coordinates=1
+    )
     truth = dense @ h
     synthetic = np.full(query.m, size.value / query.m)
     log_weights = np.zeros(query.m)  # synthetic = size * softmax(log_weights), kept in logs
@@ -107,7 +109,7 @@ def mwem(
     for _ in range(rounds):
         errors = np.abs(dense @ synthetic - truth)
         chosen = exponential_mechanism(errors, round_epsilon / 2.0, sensitivity, rng=generator)
-        measurement = truth[chosen] + float(noise.sample(rng=generator))
+        measurement = float(noise.add(truth[chosen], rng=generator))
         measured.append((chosen, measurement))
         for index, value in measured:  # replaying past measurements is post-processing
             row = dense[index]

@@ -90,9 +90,6 @@ _SPLIT = 1.0 / (1.0 + 2.0 ** (2.0 / 3.0))
 """Threshold share of a comparison's epsilon (Lyu, Su & Li 2017, Sec. 4.2, c = 1)."""
 
 
-_CONTINUOUS = {"discrete_laplace": "laplace", "discrete_gaussian": "gaussian"}
-
-
 class ProcessGuard:
     """Tie an object that draws secret noise to the process that made it.
 
@@ -376,6 +373,7 @@ class SparseVector:
         self.generator = generator
         self.queries_answered = 0
         self.updates = 0
+        self.grid_draws = 0  # answers released with grid noise (fractional queries)
         self.threshold_draw = self._draw_threshold()
 
     def _draw_threshold(self) -> float:
@@ -389,24 +387,38 @@ class SparseVector:
             or self.queries_answered >= self.max_queries
         )
 
-    def _sample(self, noise: Noise, integer: bool) -> float:
-        """A draw of ``noise``, or of its continuous counterpart (same scale, same privacy
-        for real shifts) when the query's answers are not integers: integer noise on a
-        real answer would reveal its fractional part."""
+    def _release(self, answer: float, noise: Noise, integer: bool, sensitivity: float) -> float:
+        """``answer`` plus a draw of ``noise``, or, when the query's answers are not integers
+        (integer noise on a real answer would reveal its fractional part, and float noise
+        its low-order bits, Mironov 2012), the answer on a public grid with grid noise of
+        the same privacy at this ``sensitivity`` (:meth:`~privcut.privacy.Noise.on_grid`,
+        one answer: scale times at most ``1 + 1/1024``)."""
         if not integer:
-            noise = Noise(_CONTINUOUS.get(noise.kind, noise.kind), noise.scale)
-        return float(noise.sample(rng=self.generator))
+            noise = noise.on_grid(sensitivity, 1)
+            self.grid_draws += 1
+        return float(noise.add(answer, rng=self.generator))
 
     def step(
-        self, true_answer: Callable[[], float], hypothesis: float, *, integer: bool = True
+        self,
+        true_answer: Callable[[], float],
+        hypothesis: float,
+        *,
+        integer: bool = True,
+        sensitivity: float = 1.0,
     ) -> tuple[float, bool]:
         """One query: compare, and release either the hypothesis or a noisy answer.
-        ``integer`` declares (from the query alone) that every answer is an integer."""
+        ``integer`` declares (from the query alone) that every answer is an integer;
+        ``sensitivity`` is the answers' (public) sensitivity, the one calibrated for.
+
+        The tight calibration's comparison adds integer noise to a possibly real gap and
+        releases only the comparison's outcome: AboveThreshold's shift argument (Lyu, Su,
+        Li 2017) only needs shifts by the integer sensitivity, which stay on the integer
+        noise's lattice, so real-valued gaps need no grid there."""
         calibration = self.calibration
         answer = true_answer()
         self.queries_answered += 1
         if calibration.name == "paper":
-            noisy = answer + self._sample(calibration.comparison, integer)
+            noisy = self._release(answer, calibration.comparison, integer, sensitivity)
             if abs(noisy - hypothesis) <= calibration.threshold:
                 return hypothesis, False
         else:
@@ -414,7 +426,7 @@ class SparseVector:
             noise = float(calibration.comparison.sample(rng=self.generator))
             if gap + noise < calibration.threshold + self.threshold_draw:
                 return hypothesis, False
-            noisy = answer + self._sample(calibration.answer, integer)
+            noisy = self._release(answer, calibration.answer, integer, sensitivity)
         self.updates += 1
         if not self.exhausted:
             self.threshold_draw = self._draw_threshold()  # a new AboveThreshold instance
@@ -426,6 +438,7 @@ class SparseVector:
             "max_queries": self.max_queries,
             "queries_answered": self.queries_answered,
             "updates": self.updates,
+            "grid_draws": self.grid_draws,
             "threshold_draw": self.threshold_draw,
         }
 
@@ -437,6 +450,7 @@ class SparseVector:
         engine.generator = generator
         engine.queries_answered = int(state["queries_answered"])
         engine.updates = int(state["updates"])
+        engine.grid_draws = int(state.get("grid_draws", 0))  # states before grid noise: none
         engine.threshold_draw = float(state["threshold_draw"])
         return engine
 
@@ -921,7 +935,10 @@ class OnlineRelease:
                 _warn_exhausted()
                 return hypothesis
             value, updated = self._engine.step(
-                lambda: float(vector[: self.h.size] @ self.h), hypothesis, integer=integer
+                lambda: float(vector[: self.h.size] @ self.h),
+                hypothesis,
+                integer=integer,
+                sensitivity=1.0,  # entries in [-1, 1], one element changes
             )
             if updated:
                 self.idc.update(vector, value)

@@ -201,8 +201,10 @@ def projection_mechanism(
     generator = check_random_state(rng)
 
     answer_epsilon = epsilon - count_epsilon
-    noise = Noise.for_gaussian(answer_epsilon, delta, F.l2_sensitivity, integer=F.integer)
-    noisy = F @ h + noise.sample(F.k, rng=generator)
+    noise = Noise.for_gaussian(
+        answer_epsilon, delta, F.l2_sensitivity, integer=F.integer, coordinates=F.column_support
+    )
+    noisy = noise.add(F @ h, rng=generator)  # on a public grid when F is not integer
     total, tv = n_bound, noise.tv_bound(F.k)
     if constraint == "count":
         size = dataset_size(h, n_bound, count_epsilon, generator)
@@ -213,6 +215,7 @@ def projection_mechanism(
     expected_error = gaussian_error
     if constraint == "count":
         width = total * gaussian_error * F.l2_sensitivity * math.sqrt(2.0 * math.log(2.0 * F.m))
+        width += total * noise.grid / 2.0 * F.l1_sensitivity  # the grid rounding, |r_i| <= g/2
         expected_error = min(gaussian_error, math.sqrt(2.0 * width / F.k))
     return LinearRelease(
         answers=answers,
@@ -227,6 +230,7 @@ def projection_mechanism(
             "constraint": constraint,
             "noise": noise.kind,
             "scale": noise.scale,
+            "grid": noise.grid,
             "gaussian_error": gaussian_error,
             "n_bound": total,
             "epsilon_count": count_epsilon,

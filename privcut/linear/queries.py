@@ -47,6 +47,10 @@ class QueryMatrix:
     integer : bool
         Whether every entry is an integer, so that answers on count histograms are
         integers and mechanisms can add integer noise.
+    column_support : int
+        The largest number of nonzero entries in a column: how many answers one element
+        can change (``k`` for an implicit matrix). Grid noise for real-valued answers is
+        calibrated with it (:class:`~privcut.privacy.Noise`).
 
     Examples
     --------
@@ -64,6 +68,7 @@ class QueryMatrix:
             columns = abs(stored)
             l1 = columns.sum(axis=0)
             l2 = np.sqrt(stored.multiply(stored).sum(axis=0))
+            support = np.diff(sp.csc_array(stored).indptr) if stored.nnz else np.zeros(1)
         else:
             try:
                 stored = np.asarray(matrix, dtype=float)
@@ -77,6 +82,7 @@ class QueryMatrix:
             entries = stored
             l1 = np.abs(stored).sum(axis=0)
             l2 = np.sqrt((stored**2).sum(axis=0))
+            support = np.count_nonzero(stored, axis=0)
         if not np.all(np.isfinite(entries)):
             raise ValueError("the query matrix has NaN or infinite entries")
         if stored.shape[0] == 0:
@@ -86,6 +92,7 @@ class QueryMatrix:
         self.l1_sensitivity = float(np.max(l1, initial=0.0))
         self.l2_sensitivity = float(np.max(l2, initial=0.0))
         self.integer = bool(np.all(entries == np.round(entries)))
+        self.column_support = max(1, int(np.max(support, initial=0)))
 
     @classmethod
     def implicit(
@@ -124,6 +131,7 @@ class QueryMatrix:
         query.l1_sensitivity = _check_norm(l1_sensitivity, "l1_sensitivity")
         query.l2_sensitivity = _check_norm(l2_sensitivity, "l2_sensitivity")
         query.integer = bool(integer)
+        query.column_support = query.shape[0]
         return query
 
     @property

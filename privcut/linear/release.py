@@ -33,8 +33,10 @@ class LinearRelease:
     beta : float
         The failure probability of ``max_error``.
     sampler_tv : float
-        Bound on the total variation distance of the mechanism's integer noise
-        from exact (0 for continuous noise): the release is
+        Bound on the total variation distance of the mechanism's integer noise (in grid
+        units for real-valued answers, see :class:`~privcut.privacy.Noise`) from exact
+        (0 for noise-free releases and the K-norm mechanism's continuous noise): the
+        release is
         ``(epsilon, delta + (1 + e**epsilon) * sampler_tv)``-DP, see
         :attr:`effective_delta`.
     details : dict

@@ -1,9 +1,15 @@
 """Noise samplers: continuous Laplace and Gaussian, integer discrete Laplace and Gaussian.
 
-Integer data gets integer noise. The continuous samplers add IEEE floats to
-the answer, and the low-order bits of such a sum can reveal the exact answer
-(Mironov, *On significance of the least significant bits for differential
-privacy*, CCS 2012); use them only for answers that are real-valued anyway.
+Integer data gets integer noise. Real-valued answers get *grid* noise (the
+``"laplace"`` and ``"gaussian"`` kinds of :class:`Noise`): the answer is rounded to a
+public grid ``gamma`` (a power of two) and discrete noise is added in grid units,
+``gamma * (round(y / gamma) + Z)``, so the release is a function of an integer
+mechanism's output and its low-order bits carry nothing about ``y`` (Mironov, *On
+significance of the least significant bits for differential privacy*, CCS 2012, shows
+that ``y + laplace(b)`` in IEEE floats does). :meth:`Noise.for_laplace` and
+:meth:`Noise.for_gaussian` calibrate it; :meth:`Noise.add` releases with it. The raw
+float samplers :func:`laplace` and :func:`gaussian` remain for callers that need
+continuous draws, and are *not* safe to add to data.
 
 The integer samplers are vectorised and *not* bit-exact: they use
 floating-point logarithms and exponentials. Their distance from the exact
@@ -90,10 +96,14 @@ def _check_size(size: object) -> tuple[int, ...]:
 def laplace(scale: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
     """Draw continuous Laplace noise with density ``exp(-|x| / scale) / (2 scale)``.
 
-    Adding ``laplace(sensitivity / epsilon)`` to a real-valued query of l1
+    With exact reals, adding ``laplace(sensitivity / epsilon)`` to a query of l1
     sensitivity ``sensitivity`` is (epsilon, 0)-DP (Dwork, McSherry, Nissim,
-    Smith 2006; seed 004 Thm 2.3). The output is a float: see the module note
-    on floating-point leaks, and prefer :func:`discrete_laplace` for counts.
+    Smith 2006; seed 004 Thm 2.3). **Not safe to add to data in floating point**:
+    the low-order bits of ``y + laplace(b)`` reveal ``y`` (Mironov 2012). To release
+    a real-valued answer use ``Noise.for_laplace(epsilon, sensitivity, integer=False,
+    coordinates=c).add(y)`` (grid noise, see :class:`Noise`), and
+    :func:`discrete_laplace` for counts. This raw sampler is for callers that need
+    continuous draws that are never added to private values.
 
     Parameters
     ----------
@@ -122,9 +132,13 @@ def laplace(scale: float, size: Size = None, *, rng: RandomState = None) -> np.n
 def gaussian(sigma: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
     """Draw continuous Gaussian noise N(0, sigma**2).
 
-    Calibrate ``sigma`` with :func:`privcut.privacy.gaussian_sigma`. The
-    output is a float: see the module note on floating-point leaks, and
-    prefer :func:`discrete_gaussian` for counts.
+    With exact reals, calibrate ``sigma`` with :func:`privcut.privacy.gaussian_sigma`.
+    **Not safe to add to data in floating point**: the low-order bits of
+    ``y + gaussian(sigma)`` reveal ``y`` (Mironov 2012). To release a real-valued
+    answer use ``Noise.for_gaussian(epsilon, delta, sensitivity, integer=False,
+    coordinates=c).add(y)`` (grid noise, see :class:`Noise`), and
+    :func:`discrete_gaussian` for counts. This raw sampler is for callers that need
+    continuous draws that are never added to private values.
 
     Parameters
     ----------
@@ -339,12 +353,31 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
 
 
 KINDS = ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
-_SAMPLERS = {
-    "laplace": laplace,
-    "gaussian": gaussian,
-    "discrete_laplace": discrete_laplace,
-    "discrete_gaussian": discrete_gaussian,
-}
+_DISCRETE = {"laplace": "discrete_laplace", "gaussian": "discrete_gaussian"}
+_GRIDDED = {value: key for key, value in _DISCRETE.items()}
+_SAMPLERS = {"discrete_laplace": discrete_laplace, "discrete_gaussian": discrete_gaussian}
+
+GRID_RATIO = 1024
+"""The grid ``gamma`` of real-valued noise is the largest power of two with
+``root * gamma <= min(scale, sensitivity) / GRID_RATIO`` (``root`` = c for Laplace,
+sqrt(c) for Gaussian, c the coordinates one neighbour changes): the rounding's extra
+sensitivity ``root * gamma`` then raises the scale by a factor at most
+``1 + 1 / GRID_RATIO``, and the grid-unit scale is about ``GRID_RATIO * root *
+max(1, scale / sensitivity)`` to twice that, which keeps the sampler's distance from
+exact near ``3.1e-14`` per unit of grid scale (6e-11 per draw at c = 1, epsilon >= 1)."""
+
+MAX_GRID_SCALE = 2.0**39
+"""Largest grid-unit scale chosen for real-valued noise (the grid is coarsened past it)."""
+
+
+def _power_of_two_at_most(value: float) -> float:
+    """The largest power of two ``<= value`` (value > 0, finite), exactly."""
+    exponent = math.frexp(value)[1]  # value = mantissa * 2**exponent, mantissa in [.5, 1)
+    return math.ldexp(1.0, exponent - 1)
+
+
+def _is_power_of_two(value: float) -> bool:
+    return value > 0.0 and math.isfinite(value) and math.frexp(value)[0] == 0.5
 
 
 def _discrete_gaussian_support(sigma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -376,69 +409,223 @@ class Noise:
 
     Mechanisms describe their noise with this object so that the error they
     report (:attr:`variance`, :meth:`max_error`) and the sampler's distance from
-    exact (:meth:`tv_bound`) come from the same place as the draws.
+    exact (:meth:`tv_bound`) come from the same place as the draws, and release
+    with :meth:`add`.
+
+    ``"discrete_laplace"`` and ``"discrete_gaussian"`` are integer noise for integer
+    answers. ``"laplace"`` and ``"gaussian"`` are *grid* noise for real-valued answers:
+    with ``gamma = grid`` (a public power of two), :meth:`add` releases
+    ``gamma * (round(y / gamma) + Z)`` with ``Z`` discrete Laplace / discrete Gaussian of
+    scale ``scale / gamma`` in grid units. The release is a deterministic function of the
+    integer ``round(y / gamma) + Z`` (IEEE addition and scaling by a power of two are
+    exact or correctly rounded functions of it), so it is post-processing of an integer
+    mechanism and no floating-point bit carries more about ``y`` (the Mironov 2012 attack
+    on ``y + laplace(b)`` does not apply). Rounding adds sensitivity: for neighbouring
+    answer vectors a, b, ``|round(a_i / g) - round(b_i / g)| <= |a_i - b_i| / g + 1`` on
+    each of the at most c coordinates that differ, so the grid-unit l1 sensitivity is
+    ``Delta / g + c`` and the l2 one ``Delta_2 / g + sqrt(c)``; :meth:`for_laplace` and
+    :meth:`for_gaussian` calibrate ``Z`` for that (see :data:`GRID_RATIO` for the grid).
+    The privacy is then the discrete mechanism's, (epsilon, 0)-DP (Ghosh, Roughgarden,
+    Sundararajan 2009) or zCDP (Canonne, Kamath, Steinke 2020), up to the sampler's
+    distance from exact, :meth:`tv_bound`. The rounding is computed from the float
+    answers the mechanism computes: the sensitivity above is of those floats (exact for
+    dyadic query entries and integer data; otherwise off by float rounding of the answer,
+    far below the grid at ordinary magnitudes).
 
     Parameters
     ----------
     kind : {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}
     scale : float
-        The Laplace scale b, or the Gaussian sigma.
+        The Laplace scale b, or the Gaussian sigma, in answer units.
+    grid : float, optional
+        The grid gamma of the ``"laplace"`` and ``"gaussian"`` kinds, a power of two;
+        0 (the default) picks the largest power of two at most ``scale / (2 GRID_RATIO)``
+        (fine for drawing, but only :meth:`for_laplace` / :meth:`for_gaussian` /
+        :meth:`on_grid` calibrate for the rounding's extra sensitivity). Must be 0 for
+        the discrete kinds.
 
     Examples
     --------
     >>> noise = Noise.for_laplace(0.5, sensitivity=1.0, integer=True)
     >>> noise.kind, noise.scale
     ('discrete_laplace', 2.0)
+    >>> real = Noise.for_laplace(0.5, sensitivity=1.0, integer=False, coordinates=1)
+    >>> real.kind, real.grid, round(real.scale, 6)
+    ('laplace', 0.0009765625, 2.001953)
+    >>> value = float(real.add(0.3, rng=0))
+    >>> value / real.grid == round(value / real.grid)
+    True
     """
 
     kind: str
     scale: float
+    grid: float = 0.0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"noise kind must be one of {KINDS}, got {self.kind!r}")
         if self.kind.startswith("discrete"):
             _check_scale(self.scale, "scale")
-        else:
-            check_positive(self.scale, "scale")
+            if self.grid:
+                raise ValueError(f"integer noise has no grid, got grid={self.grid!r}")
+            return
+        scale = check_positive(self.scale, "scale")
+        if not self.grid:
+            object.__setattr__(self, "grid", _power_of_two_at_most(scale / (2 * GRID_RATIO)))
+        if not _is_power_of_two(self.grid):
+            raise ValueError(f"grid must be a positive power of two, got {self.grid!r}")
+        _check_scale(scale / self.grid, "scale / grid")
 
     @classmethod
-    def for_laplace(cls, epsilon: float, sensitivity: float, *, integer: bool) -> Noise:
-        """Laplace noise for (epsilon, 0)-DP at l1 ``sensitivity``; discrete if ``integer``."""
+    def for_laplace(
+        cls, epsilon: float, sensitivity: float, *, integer: bool, coordinates: int | None = None
+    ) -> Noise:
+        """Laplace noise for (epsilon, 0)-DP at l1 ``sensitivity``; discrete if ``integer``.
+
+        For real answers (``integer=False``) it is grid noise (see the class docstring),
+        calibrated at grid-unit sensitivity ``sensitivity / grid + coordinates``;
+        ``coordinates`` (required then) is the public number of answers one neighbour can
+        change. The scale is ``b (1 + coordinates * grid / sensitivity)`` with
+        ``b = sensitivity / epsilon``: at most ``b (1 + 1/1024)`` (:data:`GRID_RATIO`).
+
+        Examples
+        --------
+        >>> Noise.for_laplace(1.0, 1.0, integer=False, coordinates=1).tv_bound(1) < 1e-9
+        True
+        """
         scale = check_positive(sensitivity, "sensitivity") / check_positive(epsilon, "epsilon")
-        return cls("discrete_laplace" if integer else "laplace", scale)
+        if integer:
+            return cls("discrete_laplace", scale)
+        return cls._gridded("laplace", scale, sensitivity, coordinates)
 
     @classmethod
     def for_gaussian(
-        cls, epsilon: float, delta: float, sensitivity: float, *, integer: bool
+        cls,
+        epsilon: float,
+        delta: float,
+        sensitivity: float,
+        *,
+        integer: bool,
+        coordinates: int | None = None,
     ) -> Noise:
         """Gaussian noise for (epsilon, delta)-DP at l2 ``sensitivity``; discrete if ``integer``.
 
-        Continuous noise uses the analytic Gaussian calibration, discrete noise the
-        zCDP calibration of :func:`~privcut.privacy.discrete_gaussian_sigma`.
-        """
-        from privcut.privacy.calibration import discrete_gaussian_sigma, gaussian_sigma
+        Both use the zCDP calibration of :func:`~privcut.privacy.discrete_gaussian_sigma`
+        for the discrete Gaussian. For real answers (``integer=False``) it is grid noise
+        (see the class docstring) at grid-unit l2 sensitivity ``sensitivity / grid +
+        sqrt(coordinates)``, ``coordinates`` (required then) being the public number of
+        answers one neighbour can change: sigma is the discrete calibration's times
+        ``1 + sqrt(coordinates) * grid / sensitivity`` (at most ``1 + 1/1024``). (The
+        continuous analytic Gaussian calibration is a little smaller, but its float
+        release leaks, Mironov 2012.)
 
+        Examples
+        --------
+        >>> noise = Noise.for_gaussian(1.0, 1e-6, 1.0, integer=False, coordinates=4)
+        >>> noise.kind, noise.grid > 0
+        ('gaussian', True)
+        """
+        from privcut.privacy.calibration import discrete_gaussian_sigma
+
+        sigma = discrete_gaussian_sigma(epsilon, delta, sensitivity)
         if integer:
-            return cls("discrete_gaussian", discrete_gaussian_sigma(epsilon, delta, sensitivity))
-        return cls("gaussian", gaussian_sigma(epsilon, delta, sensitivity))
+            return cls("discrete_gaussian", sigma)
+        return cls._gridded("gaussian", sigma, sensitivity, coordinates)
+
+    @classmethod
+    def _gridded(cls, kind: str, scale: float, sensitivity: float, coordinates) -> Noise:
+        """Grid noise whose grid-unit scale is ``scale`` at the grid-unit sensitivity."""
+        if isinstance(coordinates, (bool, np.bool_)) or not isinstance(
+            coordinates, (int, np.integer)
+        ):
+            raise TypeError(
+                "real-valued noise needs coordinates=c, the public number of answers one "
+                f"neighbour can change (an int >= 1), got {coordinates!r}"
+            )
+        if coordinates < 1:
+            raise ValueError(f"coordinates must be at least 1, got {coordinates!r}")
+        root = float(coordinates) if kind == "laplace" else math.sqrt(coordinates)
+        grid = _power_of_two_at_most(min(scale, sensitivity) / (GRID_RATIO * root))
+        per_sensitivity = scale / sensitivity  # the grid-unit scale per grid-unit sensitivity
+        while per_sensitivity * (sensitivity / grid + root) > MAX_GRID_SCALE:
+            grid *= 2.0
+        units = per_sensitivity * (sensitivity / grid + root)
+        return cls(kind, units * grid, grid)
+
+    def on_grid(self, sensitivity: float, coordinates: int = 1) -> Noise:
+        """Grid noise with this discrete noise's privacy, for real-valued answers.
+
+        ``self`` is calibrated for integer answers at ``sensitivity`` (l1 for discrete
+        Laplace, l2 for discrete Gaussian); the result has the same epsilon (resp. zCDP
+        rho) for real answers of that sensitivity of which one neighbour changes at most
+        ``coordinates``. Grid noise is returned unchanged.
+
+        Examples
+        --------
+        >>> Noise("discrete_laplace", 2.0).on_grid(1.0).kind
+        'laplace'
+        """
+        if not self.integer:
+            return self
+        sensitivity = check_positive(sensitivity, "sensitivity")
+        return self._gridded(_GRIDDED[self.kind], self.scale, sensitivity, coordinates)
 
     @property
     def integer(self) -> bool:
         """Whether draws are integers."""
         return self.kind.startswith("discrete")
 
+    @property
+    def units(self) -> Noise:
+        """The integer noise drawn in grid units (``self`` for the discrete kinds)."""
+        if self.integer:
+            return self
+        return Noise(_DISCRETE[self.kind], self.scale / self.grid)
+
     def sample(self, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
-        """Draw noise of this kind (see the sampler functions for ``rng``)."""
-        return _SAMPLERS[self.kind](self.scale, size, rng=rng)
+        """Draw noise of this kind (see the sampler functions for ``rng``): integers, or
+        multiples of the grid for grid noise. To release an answer use :meth:`add`."""
+        if self.integer:
+            return _SAMPLERS[self.kind](self.scale, size, rng=rng)
+        draws = _SAMPLERS[_DISCRETE[self.kind]](self.scale / self.grid, size, rng=rng)
+        return (draws * self.grid)[()]
+
+    def round(self, values: object) -> np.ndarray:
+        """``values`` on this noise's grid, ``grid * round(values / grid)`` (unchanged for
+        integer noise): what :meth:`add` adds the draws to.
+
+        Examples
+        --------
+        >>> Noise("laplace", 1.0, 0.25).round(np.array([0.3, -1.1]))
+        array([ 0.25, -1.  ])
+        """
+        values = np.asarray(values)
+        if self.integer:
+            return values[()]
+        return (np.rint(values.astype(float) / self.grid) * self.grid)[()]
+
+    def add(self, values: object, *, rng: RandomState = None) -> np.ndarray:
+        """Release ``values`` with this noise: ``values + Z`` for integer noise, and
+        ``grid * (round(values / grid) + Z)`` (float, a multiple of the grid) for grid noise.
+
+        Examples
+        --------
+        >>> Noise("discrete_laplace", 1.0).add(np.array([3, 4]), rng=0).dtype
+        dtype('int64')
+        """
+        # On the grid both terms are multiples of it: the IEEE sum is the correctly rounded
+        # grid * (round(values / grid) + Z), a function of that integer alone.
+        return (self.round(values) + self.sample(np.shape(values), rng=rng))[()]
 
     @property
     def variance(self) -> float:
-        """The variance of one draw (exact)."""
-        if self.kind in ("laplace", "discrete_laplace"):
-            return laplace_moments(self.scale, self.integer)[0]
-        if self.kind == "gaussian":
-            return self.scale**2
+        """The variance of one draw (exact) for integer noise; for grid noise the mean
+        squared error of one released answer, at most ``grid**2 (Var Z + 1/4)`` (the
+        draw's variance plus the rounding's square, at most ``(grid / 2)**2``)."""
+        if not self.integer:
+            return self.grid**2 * (self.units.variance + 0.25)
+        if self.kind == "discrete_laplace":
+            return laplace_moments(self.scale, True)[0]
         if self.scale >= 100.0:  # the discrete Gaussian's variance is sigma**2 to 1e-300 here
             return self.scale**2
         support, probabilities = _discrete_gaussian_support(self.scale)
@@ -446,37 +633,38 @@ class Noise:
 
     @property
     def mean_absolute(self) -> float:
-        """``E|Z|`` of one draw (exact): ``b`` for Laplace, ``sigma sqrt(2/pi)`` for the
-        Gaussian, ``2q / (1 - q^2)`` with ``q = e^{-1/b}`` for the discrete Laplace (it
-        falls like ``2 e^{-1/b}`` for small b, faster than the scale).
+        """``E|Z|`` of one draw (exact) for integer noise: ``2q / (1 - q^2)`` with
+        ``q = e^{-1/b}`` for the discrete Laplace (it falls like ``2 e^{-1/b}`` for small
+        b, faster than the scale); for grid noise a bound on the mean absolute error of
+        one released answer, ``grid (E|Z| + 1/2)``.
 
         Examples
         --------
         >>> round(Noise("discrete_laplace", 1.0).mean_absolute, 4)  # 1 / sinh(1)
         0.8509
         """
-        if self.kind in ("laplace", "discrete_laplace"):
-            return laplace_moments(self.scale, self.integer)[1]
-        if self.kind == "gaussian":
-            return self.scale * math.sqrt(2.0 / math.pi)
+        if not self.integer:
+            return self.grid * (self.units.mean_absolute + 0.5)
+        if self.kind == "discrete_laplace":
+            return laplace_moments(self.scale, True)[1]
         if self.scale >= 100.0:
             return self.scale * math.sqrt(2.0 / math.pi)
         support, probabilities = _discrete_gaussian_support(self.scale)
         return float(probabilities @ np.abs(support).astype(float))
 
     def max_error(self, k: int, beta: float) -> float:
-        """A bound t with ``P[max_i |Z_i| > t] <= beta`` for ``k`` independent draws.
+        """A bound t with ``P[max_i |Z_i| > t] <= beta`` for ``k`` independent draws (for
+        grid noise: on the error of ``k`` released answers, rounding included).
 
         Union bound over the k draws with each tail at ``beta / k``: exact tails for
-        Laplace, Gaussian and discrete Laplace (``P[|Z| > x] = 2 q**(x+1) / (1 + q)``);
-        for the discrete Gaussian, ``P[|Z| > x] <= 2 Q(x / sigma) sigma sqrt(2 pi) / N``
-        with N the normalising sum, at least ``max(1, sigma sqrt(2 pi) - 1)``.
+        the discrete Laplace (``P[|Z| > x] = 2 q**(x+1) / (1 + q)``); for the discrete
+        Gaussian, ``P[|Z| > x] <= 2 Q(x / sigma) sigma sqrt(2 pi) / N`` with N the
+        normalising sum, at least ``max(1, sigma sqrt(2 pi) - 1)``. Grid noise: ``grid``
+        times the grid-unit bound, plus ``grid / 2`` for the rounding.
         """
+        if not self.integer:
+            return self.grid * (self.units.max_error(k, beta) + 0.5)
         tail = beta / k
-        if self.kind == "laplace":
-            return self.scale * math.log(1.0 / tail)
-        if self.kind == "gaussian":
-            return self.scale * float(-ndtri(tail / 2.0))
         if self.kind == "discrete_laplace":  # log q = -1 / scale, exact even when q underflows
             q = math.exp(-1.0 / self.scale)
             steps = math.log(tail * (1.0 + q) / 2.0) * -self.scale
@@ -491,14 +679,15 @@ class Noise:
         """``log E[exp(t Z)]`` of one draw (finite for ``|t| < 1/scale`` for Laplace kinds).
 
         Discrete Laplace: ``2 log(1 - q) - log(1 - q e^t) - log(1 - q e^-t)``, q = e^{-1/b};
-        Laplace: ``-log(1 - b^2 t^2)``; Gaussian: ``sigma^2 t^2 / 2``, which also bounds the
-        discrete Gaussian's (it is sigma-subgaussian, Canonne, Kamath, Steinke 2020).
+        the discrete Gaussian's is at most ``sigma^2 t^2 / 2`` (it is sigma-subgaussian,
+        Canonne, Kamath, Steinke 2020), which is returned. Grid noise: the draw
+        ``grid * Z`` (its rounding is not random; :meth:`sum_tail` adds it).
         """
         t = np.asarray(t, dtype=float)
-        if self.kind in ("gaussian", "discrete_gaussian"):
+        if not self.integer:
+            return self.units.log_mgf(t * self.grid)
+        if self.kind == "discrete_gaussian":
             return self.scale**2 * t**2 / 2.0
-        if self.kind == "laplace":
-            return -np.log1p(-((self.scale * t) ** 2))
         q = math.exp(-1.0 / self.scale)
         return 2.0 * math.log1p(-q) - np.log1p(-q * np.exp(t)) - np.log1p(-q * np.exp(-t))
 
@@ -509,7 +698,9 @@ class Noise:
         bound is Chernoff's with the exact moment generating function,
         ``P[Y >= a] <= inf_t exp(-t a + sum_c n_c log M(c t))``, on each side (so each
         side gets half the failure probability). This is seed 004 Thm 6.5's method with
-        the noise's own MGF instead of its constants.
+        the noise's own MGF instead of its constants. For grid noise, Z_i is the error of
+        a released answer: ``grid`` times the grid-unit bound plus the rounding,
+        ``grid / 2 * sum_c n_c c``.
 
         Examples
         --------
@@ -520,6 +711,9 @@ class Noise:
         terms = [(float(c), int(count)) for c, count in coefficients.items() if count and c]
         if not terms:
             return 0.0
+        if not self.integer:
+            rounding = 0.5 * sum(c * count for c, count in terms)
+            return self.grid * (self.units.sum_tail(dict(terms), log_beta) + rounding)
         largest = max(c for c, _ in terms)
         limit = math.inf if self.kind.endswith("gaussian") else 1.0 / (self.scale * largest)
         log_side = log_beta - math.log(2.0)
@@ -544,9 +738,10 @@ class Noise:
         return float(brentq(exponent, 0.0, high, xtol=1e-9 * high))
 
     def tv_bound(self, k: int) -> float:
-        """Bound on the total variation distance of ``k`` draws from exact (0 if continuous)."""
+        """Bound on the total variation distance of ``k`` draws from exact (for grid noise,
+        of its integer draws in grid units)."""
         if self.kind == "discrete_laplace":
             return k * discrete_laplace_tv_bound(self.scale)
         if self.kind == "discrete_gaussian":
             return k * discrete_gaussian_tv_bound(self.scale)
-        return 0.0
+        return self.units.tv_bound(k)

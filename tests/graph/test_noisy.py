@@ -6,6 +6,7 @@ from privcut import GraphInputError, PrivacyParameterError
 from privcut.audit import audit, neighbouring_graphs
 from privcut.graph import cut_value, noisy_graph
 from privcut.privacy import discrete_laplace, discrete_laplace_tv_bound
+from tests.auditing import assert_on_grid, in_laplace_image
 
 EPSILON = 0.5
 
@@ -100,3 +101,38 @@ def test_noisy_graph_reports_its_samplers_slack(directed):
     assert noisy.sampler_tv == pytest.approx(pairs * discrete_laplace_tv_bound(2.0), rel=1e-12)
     assert noisy.sampler_tv > 0.0
     assert noisy.effective_delta == pytest.approx((1 + np.exp(0.5)) * noisy.sampler_tv)
+
+
+def _weighted_pair(weight):
+    G = nx.empty_graph(4)
+    neighbour = G.copy()
+    neighbour.add_edge(0, 1, weight=weight)
+    return G, neighbour
+
+
+@pytest.mark.parametrize("weight", [1.0, 0.3])
+def test_weighted_noisy_graph_hides_its_low_order_bits(weight):
+    """Reviewer's finding (Mironov 2012): with integer_weights=False, A[0, 1] was the float
+    w + numpy Laplace draw, an exact raw draw when w = 0 and rarely otherwise (old audit
+    p = 5.7e-168). Now it is on a public grid with discrete noise."""
+    epsilon = 0.7
+
+    def exact_draw(graph, rng):
+        value = noisy_graph(graph, epsilon, integer_weights=False, rng=rng).matrix[0, 1]
+        return in_laplace_image(float(value), 1.0 / epsilon)
+
+    result = audit(exact_draw, _weighted_pair(weight), epsilon, samples=1500, rng=0)
+    assert result.p_value >= 0.01
+
+
+def test_weighted_noisy_graph_releases_multiples_of_its_grid_and_reports_their_slack():
+    G, _ = _weighted_pair(0.3)
+    G.add_edge(2, 3, weight=0.123456789)
+    noisy = noisy_graph(G, 0.7, integer_weights=False, rng=0)
+    grid = getattr(noisy.noise, "grid", 0.0)
+    assert_on_grid(noisy.matrix, grid)
+    assert noisy.noise.scale == pytest.approx((1.0 + grid) / 0.7)  # sensitivity 1 / g + 1
+    pairs = 6
+    unit_scale = noisy.noise.scale / grid
+    assert noisy.sampler_tv == pytest.approx(pairs * discrete_laplace_tv_bound(unit_scale))
+    assert noisy.sampler_tv > 0.0

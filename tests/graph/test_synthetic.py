@@ -16,7 +16,7 @@ from privcut.graph import synthetic as synthetic_module
 from privcut.graph.measurements import Partition
 from privcut.graph.rounding import rounding_bound
 from privcut.graph.synthetic import size_scale
-from privcut.privacy import discrete_laplace_tv_bound
+from privcut.privacy import Noise, discrete_laplace_tv_bound
 from tests.auditing import record_sampler_tv
 
 _spec = importlib.util.spec_from_file_location(
@@ -415,3 +415,27 @@ def test_synthetic_graph_reports_its_samplers_slack(monkeypatch):
     report = synthetic_graph(G, 0.5, rounding=None, rng=0).graph["privcut"]
     pairs = math.comb(24, 2)
     assert report["sampler_tv"] == pytest.approx(pairs * discrete_laplace_tv_bound(2.0))
+
+
+def test_weighted_synthetic_graph_reports_its_grid_noise_slack():
+    """Weighted graphs' measurements get grid noise (Mironov 2012 fix): its integer draws in
+    grid units are in the report's sampler_tv (they were continuous and counted 0): one per
+    edge count, one per degree, one per vertex pair."""
+    G = planted_partition(3, 8, 0.5, 0.1, seed=0)
+    for index, (u, v) in enumerate(G.edges()):
+        G[u][v]["weight"] = 0.2 + 0.6 * ((index * 0.618034) % 1.0)
+    names = ["edge-count", "degrees", "randomized-response"]
+    H = synthetic_graph(G, 1.0, measurements=names, integer_weights=False, rounding=None, rng=0)
+    report = H.graph["privcut"]
+    epsilons = {row["name"]: row["epsilon"] for row in report["measurements"]}
+    draws = {
+        "edge-count": (1.0, 1, 1),
+        "degrees": (2.0, 2, 24),
+        "randomized-response": (1.0, 1, 276),
+    }
+    expected = sum(
+        Noise.for_laplace(epsilons[name], delta, integer=False, coordinates=c).tv_bound(k)
+        for name, (delta, c, k) in draws.items()
+    )
+    assert report["sampler_tv"] == pytest.approx(expected, rel=1e-12)
+    assert report["sampler_tv"] > 276 * 1e-12  # grid-unit scales are large

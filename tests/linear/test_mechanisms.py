@@ -3,8 +3,10 @@ import pytest
 from scipy.sparse.linalg import aslinearoperator
 
 from privcut import PrivacyParameterError
+from privcut.audit import audit
 from privcut.linear import QueryMatrix, gaussian_mechanism, laplace_mechanism
-from tests.auditing import audit_answers
+from privcut.privacy import Noise
+from tests.auditing import assert_on_grid, audit_answers, in_laplace_image
 
 F = np.array([[1, 1, 0, 0, 1], [0, 1, 1, 0, 0], [0, 1, 1, 1, 1]])
 EPSILON, DELTA = 0.5, 1e-3
@@ -92,3 +94,31 @@ def test_bad_parameters_are_refused_before_any_noise():
     with pytest.raises(ValueError, match="shape"):
         laplace_mechanism(F, [1, 2, 3], 1.0, rng=generator)
     assert generator.bit_generator.state == state
+
+
+def test_laplace_mechanism_with_real_queries_hides_its_low_order_bits():
+    """Reviewer's finding (Mironov 2012): F = [[1, 0.5]] made the answer h_0 + h_1 / 2 plus a
+    numpy Laplace float, an exact raw draw for h = [0, 0] and rarely for [0, 1] (old audit
+    p = 4.9e-173). Now the answer is on a public grid with discrete noise."""
+    epsilon, queries = 0.7, np.array([[1.0, 0.5]])
+
+    def exact_draw(h, rng):
+        answer = laplace_mechanism(queries, h, epsilon, rng=rng).answers[0]
+        return in_laplace_image(float(answer), 1.0 / epsilon)
+
+    pair = (np.array([0, 0]), np.array([0, 1]))
+    assert audit(exact_draw, pair, epsilon, samples=1500, rng=0).p_value >= 0.01
+
+
+@pytest.mark.parametrize("mechanism", [laplace_mechanism, gaussian_mechanism])
+def test_real_queries_get_answers_on_the_grid_and_its_slack(mechanism):
+    queries = np.array([[1.0, 0.3, 0.0], [0.1, 0.0, 0.7], [0.0, 0.25, 1.0]])
+    args = (EPSILON,) if mechanism is laplace_mechanism else (EPSILON, DELTA)
+    release = mechanism(queries, [3, 1, 4], *args, rng=0)
+    grid = release.details.get("grid", 0.0)
+    assert_on_grid(release.answers, grid)
+    unit = Noise(release.details["noise"], release.details["scale"], grid).units
+    assert release.sampler_tv == pytest.approx(unit.tv_bound(3)) and release.sampler_tv > 0.0
+    # two nonzeros per column: the grid-unit sensitivity is Delta / g + 2 (l1) or + sqrt 2
+    if mechanism is laplace_mechanism:
+        assert release.details["scale"] == pytest.approx((1.7 + 2 * grid) / EPSILON)

@@ -7,6 +7,7 @@ from scipy import stats
 
 from privcut import PrivacyParameterError
 from privcut.privacy import (
+    Noise,
     discrete_gaussian,
     discrete_gaussian_tv_bound,
     discrete_laplace,
@@ -139,3 +140,53 @@ def test_tv_bound_grows_with_the_scale():
     scales = np.geomspace(1.0, 1e9, 20)
     bounds = [discrete_laplace_tv_bound(s) for s in scales]
     assert np.all(np.diff(bounds) > 0)
+
+
+@pytest.mark.parametrize("epsilon", [0.05, 0.7, 1.0, 20.0])
+@pytest.mark.parametrize("coordinates", [1, 3, 100])
+def test_grid_noise_pays_the_rounding_with_little_inflation(epsilon, coordinates):
+    """Grid noise for real answers: grid-unit sensitivity Delta / g + c (l1) or
+    Delta_2 / g + sqrt(c) (l2), the scale raised by at most 1/1024, a power-of-two grid."""
+    sensitivity = 1.5
+    laplace_noise = Noise.for_laplace(epsilon, sensitivity, integer=False, coordinates=coordinates)
+    grid = laplace_noise.grid
+    assert math.frexp(grid)[0] == 0.5
+    assert laplace_noise.scale / grid == pytest.approx((sensitivity / grid + coordinates) / epsilon)
+    assert 1.0 < laplace_noise.scale / (sensitivity / epsilon) <= 1.0 + 1.0 / 1024
+    integer = Noise.for_gaussian(epsilon, 1e-6, sensitivity, integer=True)
+    gaussian_noise = Noise.for_gaussian(
+        epsilon, 1e-6, sensitivity, integer=False, coordinates=coordinates
+    )
+    root, g = math.sqrt(coordinates), gaussian_noise.grid
+    units = gaussian_noise.scale / g
+    assert units == pytest.approx(integer.scale / sensitivity * (sensitivity / g + root))
+    assert 1.0 < gaussian_noise.scale / integer.scale <= 1.0 + 1.0 / 1024
+    assert gaussian_noise.tv_bound(5) == 5 * discrete_gaussian_tv_bound(units)
+    assert laplace_noise.tv_bound(5) == 5 * discrete_laplace_tv_bound(laplace_noise.scale / grid)
+
+
+def test_grid_noise_needs_the_changed_coordinates_and_keeps_the_discrete_privacy():
+    with pytest.raises(TypeError, match="coordinates"):
+        Noise.for_laplace(1.0, 1.0, integer=False)
+    base = Noise("discrete_laplace", 4.0)  # epsilon = 2 / 4 at sensitivity 2
+    real = base.on_grid(2.0, 3)
+    assert (2.0 / real.grid + 3) / (real.scale / real.grid) == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="power of two"):
+        Noise("laplace", 1.0, 0.3)
+
+
+@pytest.mark.parametrize("kind", ["laplace", "gaussian"])
+def test_grid_noise_error_bounds_cover_the_rounding(kind):
+    """The released error is grid * Z plus a rounding of at most grid / 2 per answer: the
+    reported variance, mean absolute error, max_error and sum_tail bound it (a coarse grid
+    here, so that the rounding matters)."""
+    noise = Noise(kind, 1.0, 0.5)
+    rng = np.random.default_rng(5)
+    y = np.full((4000, 20), 0.25)  # every answer rounds by exactly grid / 2
+    errors = noise.add(y, rng=rng) - y
+    assert np.all(np.abs(errors / noise.grid - np.round(errors / noise.grid)) == 0.5)
+    assert np.mean(errors**2) <= noise.variance * 1.05
+    assert np.mean(np.abs(errors)) <= noise.mean_absolute * 1.05
+    assert np.mean(np.abs(errors).max(axis=1) > noise.max_error(20, 0.05)) <= 0.05
+    tail = noise.sum_tail({1.0: 20}, math.log(0.05))
+    assert np.mean(np.abs(errors.sum(axis=1)) >= tail) <= 0.05
