@@ -41,6 +41,7 @@ from privcut.linear.online import (
 )
 from privcut.linear.size import check_share
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
+from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_count, check_positive
 
@@ -434,6 +435,7 @@ class CutOracle:
                 hypothesis,
                 integer=_is_integer(u) and _is_integer(v),  # from the query alone
                 sensitivity=self.sensitivity,
+                error=float_sum_error(2 * u.size, float(u.sum()) * float(v.sum())),  # public
             )
             if updated:
                 self.idc.update((u, v), value)

@@ -20,7 +20,7 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.optimize import minimize
 
-from privcut.linear.queries import QueryMatrix, as_query_matrix, check_histogram
+from privcut.linear.queries import QueryMatrix, answer_error, as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.random import RandomState
@@ -333,7 +333,7 @@ def factorization_mechanism(
             epsilon, delta, sensitivity, integer=M.integer, coordinates=M.column_support
         )
     )
-    measured = noise.add(M @ h, rng=rng)
+    measured = noise.add(M @ h, rng=rng, error=answer_error(M, h))
     R = factorization.R
     return LinearRelease(
         answers=R @ measured,

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from privcut.linear.queries import QueryMatrix, as_query_matrix, check_histogram
+from privcut.linear.queries import QueryMatrix, answer_error, as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.random import RandomState
@@ -37,7 +37,7 @@ def _release(
             exact, epsilon, delta, mechanism, 0.0, 0.0, beta, details={"noise": None}
         )
     return LinearRelease(
-        answers=noise.add(exact, rng=rng),
+        answers=noise.add(exact, rng=rng, error=answer_error(F, h)),
         epsilon=epsilon,
         delta=delta,
         mechanism=mechanism,

@@ -15,6 +15,7 @@ from privcut.linear.queries import as_query_matrix, check_histogram, max_entry
 from privcut.linear.release import LinearRelease
 from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import Noise, check_beta, check_epsilon
+from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.selection import exponential_mechanism
 from privcut.privacy.validation import check_count
@@ -102,6 +103,7 @@ def mwem(
         round_epsilon / 2.0, sensitivity, integer=query.integer, coordinates=1
     )
     truth = dense @ h
+    error = float_sum_error(h.size, float(h.sum()) * float(np.abs(dense).max(initial=0.0)))
     synthetic = np.full(query.m, size.value / query.m)
     log_weights = np.zeros(query.m)  # synthetic = size * softmax(log_weights), kept in logs
     average = np.zeros(query.m)
@@ -109,7 +111,7 @@ def mwem(
     for _ in range(rounds):
         errors = np.abs(dense @ synthetic - truth)
         chosen = exponential_mechanism(errors, round_epsilon / 2.0, sensitivity, rng=generator)
-        measurement = float(noise.add(truth[chosen], rng=generator))
+        measurement = float(noise.add(truth[chosen], rng=generator, error=error))
         measured.append((chosen, measurement))
         for index, value in measured:  # replaying past measurements is post-processing
             row = dense[index]

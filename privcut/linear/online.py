@@ -68,6 +68,7 @@ from privcut.linear.queries import check_histogram
 from privcut.linear.size import SizeEstimate, count_budget, dataset_size
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.calibration import zcdp_budget
+from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_count
 
@@ -387,7 +388,14 @@ class SparseVector:
             or self.queries_answered >= self.max_queries
         )
 
-    def _release(self, answer: float, noise: Noise, integer: bool, sensitivity: float) -> float:
+    def _released_noise(self) -> Noise:
+        """The noise whose draw is released with an update's answer."""
+        calibration = self.calibration
+        return calibration.comparison if calibration.name == "paper" else calibration.answer
+
+    def _release(
+        self, answer: float, noise: Noise, integer: bool, sensitivity: float, error: float
+    ) -> float:
         """``answer`` plus a draw of ``noise``, or, when the query's answers are not integers
         (integer noise on a real answer would reveal its fractional part, and float noise
         its low-order bits, Mironov 2012), the answer on a public grid with grid noise of
@@ -396,7 +404,7 @@ class SparseVector:
         if not integer:
             noise = noise.on_grid(sensitivity, 1)
             self.grid_draws += 1
-        return float(noise.add(answer, rng=self.generator))
+        return float(noise.add(answer, rng=self.generator, error=0.0 if integer else error))
 
     def step(
         self,
@@ -405,6 +413,7 @@ class SparseVector:
         *,
         integer: bool = True,
         sensitivity: float = 1.0,
+        error: float = 0.0,
     ) -> tuple[float, bool]:
         """One query: compare, and release either the hypothesis or a noisy answer.
         ``integer`` declares (from the query alone) that every answer is an integer;
@@ -413,12 +422,21 @@ class SparseVector:
         The tight calibration's comparison adds integer noise to a possibly real gap and
         releases only the comparison's outcome: AboveThreshold's shift argument (Lyu, Su,
         Li 2017) only needs shifts by the integer sensitivity, which stay on the integer
-        noise's lattice, so real-valued gaps need no grid there."""
+        noise's lattice, so real-valued gaps need no grid there. ``error`` bounds the float
+        error of a real answer (:func:`~privcut.privacy.noise.float_sum_error`); one the
+        grid noise is not calibrated for is refused before the data are read."""
         calibration = self.calibration
+        if not integer:
+            grid = self._released_noise().on_grid(sensitivity, 1).grid
+            if not error <= grid / 4.0:
+                raise ValueError(
+                    "the query's floating-point error bound exceeds a quarter of the noise "
+                    f"grid ({grid:g}); ask an integer query or a smaller one"
+                )
         answer = true_answer()
         self.queries_answered += 1
         if calibration.name == "paper":
-            noisy = self._release(answer, calibration.comparison, integer, sensitivity)
+            noisy = self._release(answer, calibration.comparison, integer, sensitivity, error)
             if abs(noisy - hypothesis) <= calibration.threshold:
                 return hypothesis, False
         else:
@@ -426,7 +444,7 @@ class SparseVector:
             noise = float(calibration.comparison.sample(rng=self.generator))
             if gap + noise < calibration.threshold + self.threshold_draw:
                 return hypothesis, False
-            noisy = self._release(answer, calibration.answer, integer, sensitivity)
+            noisy = self._release(answer, calibration.answer, integer, sensitivity, error)
         self.updates += 1
         if not self.exhausted:
             self.threshold_draw = self._draw_threshold()  # a new AboveThreshold instance
@@ -939,6 +957,7 @@ class OnlineRelease:
                 hypothesis,
                 integer=integer,
                 sensitivity=1.0,  # entries in [-1, 1], one element changes
+                error=float_sum_error(self.h.size, float(self.h.sum())),
             )
             if updated:
                 self.idc.update(vector, value)

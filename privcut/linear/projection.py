@@ -14,7 +14,7 @@ import math
 import numpy as np
 from scipy.optimize import nnls
 
-from privcut.linear.queries import QueryMatrix, as_query_matrix, check_histogram
+from privcut.linear.queries import QueryMatrix, answer_error, as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
 from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
@@ -204,7 +204,9 @@ def projection_mechanism(
     noise = Noise.for_gaussian(
         answer_epsilon, delta, F.l2_sensitivity, integer=F.integer, coordinates=F.column_support
     )
-    noisy = noise.add(F @ h, rng=generator)  # on a public grid when F is not integer
+    noisy = noise.add(
+        F @ h, rng=generator, error=answer_error(F, h)
+    )  # on a public grid when F is not integer
     total, tv = n_bound, noise.tv_bound(F.k)
     if constraint == "count":
         size = dataset_size(h, n_bound, count_epsilon, generator)

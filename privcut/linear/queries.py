@@ -17,8 +17,11 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, aslinearoperator
 
+from privcut.privacy.noise import float_sum_error
+
 __all__ = [
     "QueryMatrix",
+    "answer_error",
     "as_query_matrix",
     "check_histogram",
     "histograms_of_size",
@@ -291,3 +294,19 @@ def check_histogram(h: object, m: int, *, largest: float = 1.0) -> np.ndarray:
             "scale the data down (count in coarser units)"
         )
     return values.astype(np.int64)
+
+
+def answer_error(F: QueryMatrix, h: np.ndarray) -> float:
+    """A bound on the floating-point error of the computed answers ``F @ h`` for a count
+    histogram h: each answer is a sum of ``F.m`` products whose absolute values add up to
+    at most ``|h|_1 max|F_ij| <= |h|_1 * F.l1_sensitivity``
+    (:func:`~privcut.privacy.noise.float_sum_error`). Grid noise refuses answers whose
+    bound exceeds a quarter of its grid; like the 2^53 limit of :func:`check_histogram`,
+    that bounds the domain of histograms the guarantee is stated on.
+
+    Examples
+    --------
+    >>> answer_error(QueryMatrix([[0.5, 1.0]]), np.array([3, 4])) < 1e-14
+    True
+    """
+    return float_sum_error(F.m, float(np.sum(h)) * F.l1_sensitivity)

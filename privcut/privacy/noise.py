@@ -41,6 +41,7 @@ __all__ = [
     "discrete_gaussian_tv_bound",
     "discrete_laplace",
     "discrete_laplace_tv_bound",
+    "float_sum_error",
     "gaussian",
     "laplace",
 ]
@@ -359,9 +360,9 @@ _SAMPLERS = {"discrete_laplace": discrete_laplace, "discrete_gaussian": discrete
 
 GRID_RATIO = 1024
 """The grid ``gamma`` of real-valued noise is the largest power of two with
-``root * gamma <= min(scale, sensitivity) / GRID_RATIO`` (``root`` = c for Laplace,
-sqrt(c) for Gaussian, c the coordinates one neighbour changes): the rounding's extra
-sensitivity ``root * gamma`` then raises the scale by a factor at most
+``root * gamma <= min(scale, sensitivity) / GRID_RATIO`` (``root`` = 2c for Laplace,
+2 sqrt(c) for Gaussian, c the coordinates one neighbour changes): the extra
+sensitivity ``root * gamma`` of rounding and float error then raises the scale by a factor at most
 ``1 + 1 / GRID_RATIO``, and the grid-unit scale is about ``GRID_RATIO * root *
 max(1, scale / sensitivity)`` to twice that, which keeps the sampler's distance from
 exact near ``3.1e-14`` per unit of grid scale (6e-11 per draw at c = 1, epsilon >= 1)."""
@@ -403,6 +404,20 @@ def laplace_moments(scale: float, integer: bool) -> tuple[float, float]:
     return 2.0 * q / gap**2, 2.0 * q / (gap * (1.0 + q))
 
 
+def float_sum_error(terms: int, magnitude: float) -> float:
+    """A bound on the floating-point error of a float64 sum of ``terms`` products whose
+    absolute values add up to at most ``magnitude``, in any order (Higham 2002, eq. 3.5:
+    ``gamma_{n+1} magnitude`` with ``gamma_k = k u / (1 - k u)``, ``u = 2^-53``).
+
+    Examples
+    --------
+    >>> float_sum_error(1, 1.0) < 1e-15
+    True
+    """
+    k = (float(terms) + 1.0) * 2.0**-53
+    return math.inf if k >= 0.5 else k / (1.0 - k) * float(magnitude)
+
+
 @dataclass(frozen=True)
 class Noise:
     """Additive noise of one of the four kinds: how to draw it and how large it is.
@@ -420,17 +435,19 @@ class Noise:
     integer ``round(y / gamma) + Z`` (IEEE addition and scaling by a power of two are
     exact or correctly rounded functions of it), so it is post-processing of an integer
     mechanism and no floating-point bit carries more about ``y`` (the Mironov 2012 attack
-    on ``y + laplace(b)`` does not apply). Rounding adds sensitivity: for neighbouring
-    answer vectors a, b, ``|round(a_i / g) - round(b_i / g)| <= |a_i - b_i| / g + 1`` on
-    each of the at most c coordinates that differ, so the grid-unit l1 sensitivity is
-    ``Delta / g + c`` and the l2 one ``Delta_2 / g + sqrt(c)``; :meth:`for_laplace` and
-    :meth:`for_gaussian` calibrate ``Z`` for that (see :data:`GRID_RATIO` for the grid).
+    on ``y + laplace(b)`` does not apply). Rounding adds sensitivity: the mechanism
+    computes float answers a', b' within ``error <= g / 4`` of the exact a, b
+    (:meth:`add` refuses a larger stated ``error``), so
+    ``|round(a'_i / g) - round(b'_i / g)| <= |a_i - b_i| / g + 2`` on each of the at most
+    c coordinates that differ, and the grid-unit l1 sensitivity is ``Delta / g + 2c``,
+    the l2 one ``Delta_2 / g + 2 sqrt(c)``; :meth:`for_laplace` and :meth:`for_gaussian`
+    calibrate ``Z`` for that (see :data:`GRID_RATIO` for the grid).
     The privacy is then the discrete mechanism's, (epsilon, 0)-DP (Ghosh, Roughgarden,
     Sundararajan 2009) or zCDP (Canonne, Kamath, Steinke 2020), up to the sampler's
-    distance from exact, :meth:`tv_bound`. The rounding is computed from the float
-    answers the mechanism computes: the sensitivity above is of those floats (exact for
-    dyadic query entries and integer data; otherwise off by float rounding of the answer,
-    far below the grid at ordinary magnitudes).
+    distance from exact, :meth:`tv_bound`. Each mechanism states a bound on its answers'
+    floating-point error (:func:`float_sum_error`), from public values where it can (graph
+    paths: the number of pairs summed) and otherwise from the data's domain (linear
+    mechanisms: ``|h|_1 max|F|``, refused beyond it like counts above 2^53).
 
     Parameters
     ----------
@@ -451,7 +468,7 @@ class Noise:
     ('discrete_laplace', 2.0)
     >>> real = Noise.for_laplace(0.5, sensitivity=1.0, integer=False, coordinates=1)
     >>> real.kind, real.grid, round(real.scale, 6)
-    ('laplace', 0.0009765625, 2.001953)
+    ('laplace', 0.00048828125, 2.001953)
     >>> value = float(real.add(0.3, rng=0))
     >>> value / real.grid == round(value / real.grid)
     True
@@ -544,7 +561,9 @@ class Noise:
             )
         if coordinates < 1:
             raise ValueError(f"coordinates must be at least 1, got {coordinates!r}")
-        root = float(coordinates) if kind == "laplace" else math.sqrt(coordinates)
+        # 2 per coordinate: 1 for rounding, 1 for the answers' float error (at most grid / 4
+        # each side, enforced by :meth:`add`)
+        root = 2.0 * (float(coordinates) if kind == "laplace" else math.sqrt(coordinates))
         grid = _power_of_two_at_most(min(scale, sensitivity) / (GRID_RATIO * root))
         per_sensitivity = scale / sensitivity  # the grid-unit scale per grid-unit sensitivity
         while per_sensitivity * (sensitivity / grid + root) > MAX_GRID_SCALE:
@@ -604,15 +623,25 @@ class Noise:
             return values[()]
         return (np.rint(values.astype(float) / self.grid) * self.grid)[()]
 
-    def add(self, values: object, *, rng: RandomState = None) -> np.ndarray:
+    def add(self, values: object, *, rng: RandomState = None, error: float = 0.0) -> np.ndarray:
         """Release ``values`` with this noise: ``values + Z`` for integer noise, and
         ``grid * (round(values / grid) + Z)`` (float, a multiple of the grid) for grid noise.
+
+        ``error`` bounds how far the computed ``values`` may lie from the exact answers
+        (floating-point error, :func:`float_sum_error`); grid noise is calibrated for at
+        most ``grid / 4`` and refuses more with a ``ValueError``, before drawing.
 
         Examples
         --------
         >>> Noise("discrete_laplace", 1.0).add(np.array([3, 4]), rng=0).dtype
         dtype('int64')
         """
+        if not self.integer and not error <= self.grid / 4.0:
+            raise ValueError(
+                "the answers' floating-point error bound exceeds a quarter of the noise grid "
+                f"({self.grid:g}): the data (or the queries) are too large for an exact "
+                "release at this epsilon; scale the data down or use integer queries"
+            )
         # On the grid both terms are multiples of it: the IEEE sum is the correctly rounded
         # grid * (round(values / grid) + Z), a function of that integer alone.
         return (self.round(values) + self.sample(np.shape(values), rng=rng))[()]

@@ -131,7 +131,7 @@ def test_weighted_noisy_graph_releases_multiples_of_its_grid_and_reports_their_s
     noisy = noisy_graph(G, 0.7, integer_weights=False, rng=0)
     grid = getattr(noisy.noise, "grid", 0.0)
     assert_on_grid(noisy.matrix, grid)
-    assert noisy.noise.scale == pytest.approx((1.0 + grid) / 0.7)  # sensitivity 1 / g + 1
+    assert noisy.noise.scale == pytest.approx((1.0 + 2 * grid) / 0.7)  # sensitivity 1 / g + 2
     pairs = 6
     unit_scale = noisy.noise.scale / grid
     assert noisy.sampler_tv == pytest.approx(pairs * discrete_laplace_tv_bound(unit_scale))

@@ -122,7 +122,7 @@ def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison(monkeypatch)
         second = oracle.cut(range(25), range(25, n)) if first else oracle.cut(range(10), range(n))
         return first, second, oracle.cut(range(n), range(n))
 
-    def without_noise(engine, true_answer, hypothesis, integer=True, sensitivity=2.0):
+    def without_noise(engine, true_answer, hypothesis, integer=True, sensitivity=2.0, error=0.0):
         answer = true_answer()
         engine.queries_answered += 1
         if abs(answer - round(hypothesis)) < engine.calibration.threshold:

@@ -121,4 +121,16 @@ def test_real_queries_get_answers_on_the_grid_and_its_slack(mechanism):
     assert release.sampler_tv == pytest.approx(unit.tv_bound(3)) and release.sampler_tv > 0.0
     # two nonzeros per column: the grid-unit sensitivity is Delta / g + 2 (l1) or + sqrt 2
     if mechanism is laplace_mechanism:
-        assert release.details["scale"] == pytest.approx((1.7 + 2 * grid) / EPSILON)
+        assert release.details["scale"] == pytest.approx((1.7 + 2 * 2 * grid) / EPSILON)
+
+
+def test_answers_whose_float_error_could_cross_the_grid_are_refused():
+    """A review found that at counts near 2^52 the float spacing of 0.3 h exceeds the grid, so
+    neighbouring counts moved the rounded answer by 2048 grid steps against a calibrated 1230:
+    audit p = 1e-300 at epsilon 1. Such inputs now lie outside the stated domain."""
+    huge = 5152836805496513
+    with pytest.raises(ValueError, match="floating-point error"):
+        laplace_mechanism([[0.3]], [huge], 1.0, rng=0)
+    with pytest.raises(ValueError, match="floating-point error"):
+        gaussian_mechanism([[0.3, 0.1]], [huge // 2, 7], 1.0, 1e-6, rng=0)
+    assert laplace_mechanism([[0.3]], [10**6], 1.0, rng=0).answers.shape == (1,)

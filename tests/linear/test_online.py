@@ -121,7 +121,7 @@ def _transcript(calibration, epsilon, delta):
     return run
 
 
-def _without_noise(engine, true_answer, hypothesis, integer=True, sensitivity=1.0):
+def _without_noise(engine, true_answer, hypothesis, integer=True, sensitivity=1.0, error=0.0):
     """Broken Algorithm 1: compares and releases the exact answer."""
     answer = true_answer()
     engine.queries_answered += 1
