@@ -58,7 +58,14 @@ from privcut.graph.synthetic import _graph
 from privcut.linear.idc import MultiplicativeWeights
 from privcut.linear.iterative import IterativeConstruction, check_accountant
 from privcut.linear.size import check_share
-from privcut.privacy import Noise, check_beta, check_delta, check_epsilon, exponential_mechanism
+from privcut.privacy import (
+    Noise,
+    check_beta,
+    check_delta,
+    check_epsilon,
+    effective_delta,
+    exponential_mechanism,
+)
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_positive
 
@@ -357,7 +364,7 @@ def _report(search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, no
         "epsilon": epsilon if search.private else math.inf,
         "delta": delta,
         "sampler_tv": sampler_tv,
-        "effective_delta": delta + (1.0 + math.exp(epsilon)) * sampler_tv,
+        "effective_delta": effective_delta(epsilon, delta, sampler_tv),
         "beta": beta,
         "distinguisher": search.name,
         "distinguisher_cost_per_round": search.cost(ic.epsilon0),

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from privcut.exceptions import GraphInputError
 from privcut.graph.cuts import check_node_set
 from privcut.graph.universe import EdgeUniverse, check_pairs
-from privcut.privacy import Noise, check_beta, check_epsilon
+from privcut.privacy import Noise, check_beta, check_epsilon, effective_delta
 from privcut.privacy.random import RandomState, check_random_state
 
 __all__ = ["NoisyGraph", "noisy_graph"]
@@ -57,7 +57,7 @@ class NoisyGraph:
     @property
     def effective_delta(self) -> float:
         """``delta`` plus the slack of the integer sampler's distance from exact."""
-        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
+        return effective_delta(self.epsilon, self.delta, self.sampler_tv)
 
     @property
     def universe(self) -> EdgeUniverse:

@@ -40,7 +40,7 @@ from privcut.linear.online import (
     calibrate,
 )
 from privcut.linear.size import check_share
-from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
+from privcut.privacy import Noise, check_beta, check_delta, check_epsilon, effective_delta
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_count, check_positive
@@ -403,7 +403,7 @@ class CutOracle:
     def effective_delta(self) -> float:
         """``delta`` plus the slack of the integer samplers' distance from exact, for the
         transcript so far: ``delta + (1 + e**epsilon) * sampler_tv``."""
-        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
+        return effective_delta(self.epsilon, self.delta, self.sampler_tv)
 
     def cut(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
         """The (noisy or hypothesis) answer to ``G(S, T) = sum_{s in S, t in T} A[s, t]``."""

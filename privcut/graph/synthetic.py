@@ -52,7 +52,7 @@ from privcut.graph.measurements import (
 from privcut.graph.noisy import NoisyGraph, _noise_into
 from privcut.graph.rounding import dependent_rounding, independent_rounding, rounding_bound
 from privcut.graph.universe import EdgeUniverse, check_pairs
-from privcut.privacy import check_beta
+from privcut.privacy import check_beta, effective_delta
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_count, check_positive
 
@@ -565,7 +565,7 @@ def _release(
         "epsilon": plan.epsilon,
         "delta": 0.0,
         "sampler_tv": measured.sampler_tv,
-        "effective_delta": (1.0 + math.exp(plan.epsilon)) * measured.sampler_tv,
+        "effective_delta": effective_delta(plan.epsilon, 0.0, measured.sampler_tv),
         "oracle": oracle if noisy is not None else None,
         "rounding": rounding,
         "beta": beta,

@@ -33,7 +33,7 @@ from privcut.linear.factorization import (
 )
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.queries import QueryMatrix
-from privcut.privacy import Noise, check_delta, check_epsilon
+from privcut.privacy import Noise, check_delta, check_epsilon, effective_delta
 from privcut.privacy.calibration import zcdp_budget
 from privcut.privacy.random import RandomState, check_random_state
 
@@ -240,7 +240,7 @@ class CutAnswers:
     @property
     def effective_delta(self) -> float:
         """``delta`` plus the slack of the integer samplers' distance from exact."""
-        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
+        return effective_delta(self.epsilon, self.delta, self.sampler_tv)
 
 
 STRATEGY_RESOLUTION = 1024

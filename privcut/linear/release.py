@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from privcut.privacy.composition import effective_delta
 
 __all__ = ["LinearRelease"]
 
@@ -56,4 +57,4 @@ class LinearRelease:
     @property
     def effective_delta(self) -> float:
         """``delta`` plus the slack of the integer samplers' distance from exact."""
-        return self.delta + (1.0 + math.exp(self.epsilon)) * self.sampler_tv
+        return effective_delta(self.epsilon, self.delta, self.sampler_tv)

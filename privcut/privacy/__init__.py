@@ -12,7 +12,12 @@ from privcut.privacy.calibration import (
     gaussian_sigma_classical,
     zcdp_delta,
 )
-from privcut.privacy.composition import PrivacyCost, advanced_composition, basic_composition
+from privcut.privacy.composition import (
+    PrivacyCost,
+    advanced_composition,
+    basic_composition,
+    effective_delta,
+)
 from privcut.privacy.noise import (
     Noise,
     discrete_gaussian,
@@ -49,6 +54,7 @@ __all__ = [
     "discrete_gaussian_tv_bound",
     "discrete_laplace",
     "discrete_laplace_tv_bound",
+    "effective_delta",
     "exponential_mechanism",
     "gaussian",
     "gaussian_delta",

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from privcut.exceptions import PrivacyParameterError
 from privcut.privacy.validation import MAX_COUNT, check_delta, check_epsilon
 
-__all__ = ["PrivacyCost", "advanced_composition", "basic_composition"]
+__all__ = ["PrivacyCost", "advanced_composition", "basic_composition", "effective_delta"]
 
 
 class PrivacyCost(NamedTuple):
@@ -75,3 +75,16 @@ def advanced_composition(epsilon0: float, delta0: float, k: int, delta_slack: fl
         math.expm1(epsilon0)
     )
     return PrivacyCost(epsilon, k * delta0 + delta_slack)
+
+
+def effective_delta(epsilon: float, delta: float, sampler_tv: float) -> float:
+    """The delta that an (epsilon, delta)-DP mechanism run with samplers within total
+    variation ``sampler_tv`` of exact actually guarantees: ``delta + (1 + e**epsilon)
+    sampler_tv`` (each output probability moves by at most ``sampler_tv`` on either side).
+
+    Examples
+    --------
+    >>> effective_delta(0.0, 0.0, 1e-9)
+    2e-09
+    """
+    return delta + (1.0 + math.exp(epsilon)) * sampler_tv
