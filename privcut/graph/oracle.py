@@ -388,7 +388,7 @@ class CutOracle:
         calibration, engine = self._engine.calibration, self._engine
         count = self.edges["epsilon"]
         tv = Noise.for_laplace(count, 1.0, integer=True).tv_bound(1) if count else 0.0
-        released = calibration.comparison if calibration.name == "paper" else calibration.answer
+        released = engine.released_noise
         gridded = released.on_grid(self.sensitivity, 1)  # fractional queries' answer noise
         on_grid, answers = engine.grid_draws, engine.queries_answered
         if calibration.name == "tight":
@@ -646,7 +646,7 @@ def _checked_engine(oracle: CutOracle, alpha, engine: dict, spent: dict, rng) ->
         )
     if spent != {"queries_answered": answered, "updates": updates}:
         raise ValueError("counters differ from the authenticated budget record")
-    on_grid = engine.get("grid_draws", 0)
+    on_grid = engine["grid_draws"]
     released = answered if calibrated.name == "paper" else updates
     if isinstance(on_grid, bool) or not isinstance(on_grid, int) or not 0 <= on_grid <= released:
         raise ValueError("grid_draws must be an integer between 0 and the answers released")

@@ -388,23 +388,25 @@ class SparseVector:
             or self.queries_answered >= self.max_queries
         )
 
-    def _released_noise(self) -> Noise:
-        """The noise whose draw is released with an update's answer."""
+    @property
+    def released_noise(self) -> Noise:
+        """The noise whose draw is released with an update's answer (the comparison's under
+        the paper calibration, which releases it; the answer's under the tight one)."""
         calibration = self.calibration
         return calibration.comparison if calibration.name == "paper" else calibration.answer
 
-    def _release(
-        self, answer: float, noise: Noise, integer: bool, sensitivity: float, error: float
-    ) -> float:
-        """``answer`` plus a draw of ``noise``, or, when the query's answers are not integers
-        (integer noise on a real answer would reveal its fractional part, and float noise
-        its low-order bits, Mironov 2012), the answer on a public grid with grid noise of
+    def _release(self, answer: float, integer: bool, sensitivity: float, error: float) -> float:
+        """``answer`` plus a draw of :attr:`released_noise`, or, when the query's answers are
+        not integers (integer noise on a real answer would reveal its fractional part, and
+        float noise its low-order bits, Mironov 2012), the answer on a public grid with grid
+        noise of
         the same privacy at this ``sensitivity`` (:meth:`~privcut.privacy.Noise.on_grid`,
         one answer: scale times at most ``1 + 1/1024``)."""
+        noise = self.released_noise
         if not integer:
             noise = noise.on_grid(sensitivity, 1)
             self.grid_draws += 1
-        return float(noise.add(answer, rng=self.generator, error=0.0 if integer else error))
+        return float(noise.add(answer, rng=self.generator, error=error))
 
     def step(
         self,
@@ -427,7 +429,7 @@ class SparseVector:
         grid noise is not calibrated for is refused before the data are read."""
         calibration = self.calibration
         if not integer:
-            grid = self._released_noise().on_grid(sensitivity, 1).grid
+            grid = self.released_noise.on_grid(sensitivity, 1).grid
             if not error <= grid / 4.0:
                 raise ValueError(
                     "the query's floating-point error bound exceeds a quarter of the noise "
@@ -436,7 +438,7 @@ class SparseVector:
         answer = true_answer()
         self.queries_answered += 1
         if calibration.name == "paper":
-            noisy = self._release(answer, calibration.comparison, integer, sensitivity, error)
+            noisy = self._release(answer, integer, sensitivity, error)
             if abs(noisy - hypothesis) <= calibration.threshold:
                 return hypothesis, False
         else:
@@ -444,7 +446,7 @@ class SparseVector:
             noise = float(calibration.comparison.sample(rng=self.generator))
             if gap + noise < calibration.threshold + self.threshold_draw:
                 return hypothesis, False
-            noisy = self._release(answer, calibration.answer, integer, sensitivity, error)
+            noisy = self._release(answer, integer, sensitivity, error)
         self.updates += 1
         if not self.exhausted:
             self.threshold_draw = self._draw_threshold()  # a new AboveThreshold instance
@@ -468,7 +470,7 @@ class SparseVector:
         engine.generator = generator
         engine.queries_answered = int(state["queries_answered"])
         engine.updates = int(state["updates"])
-        engine.grid_draws = int(state.get("grid_draws", 0))  # states before grid noise: none
+        engine.grid_draws = int(state["grid_draws"])
         engine.threshold_draw = float(state["threshold_draw"])
         return engine
 
@@ -905,6 +907,7 @@ class OnlineRelease:
         n, count_epsilon = count_budget(n, count_share, epsilon)
         self.h = check_histogram(h, np.size(h))
         self._owner = ProcessGuard("this OnlineRelease")
+        self._error = float_sum_error(self.h.size, float(self.h.sum()))  # of a query's answer
         generator = check_random_state(rng)
         size = dataset_size(self.h, n, count_epsilon, generator)  # spend before answering
         bound_n = size.upper(beta / 4.0) if size.noise is not None else size.value
@@ -957,7 +960,7 @@ class OnlineRelease:
                 hypothesis,
                 integer=integer,
                 sensitivity=1.0,  # entries in [-1, 1], one element changes
-                error=float_sum_error(self.h.size, float(self.h.sum())),
+                error=self._error,
             )
             if updated:
                 self.idc.update(vector, value)
