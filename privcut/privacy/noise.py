@@ -361,8 +361,8 @@ _SAMPLERS = {"discrete_laplace": discrete_laplace, "discrete_gaussian": discrete
 GRID_RATIO = 1024
 """The grid ``gamma`` of real-valued noise is the largest power of two with
 ``root * gamma <= min(scale, sensitivity) / GRID_RATIO`` (``root`` = 2c for Laplace,
-2 sqrt(c) for Gaussian, c the coordinates one neighbour changes): the extra
-sensitivity ``root * gamma`` of rounding and float error then raises the scale by a factor at most
+2 sqrt(c) for Gaussian, c the coordinates one neighbour changes): the extra sensitivity
+``root * gamma`` of rounding and float error then raises the scale by a factor at most
 ``1 + 1 / GRID_RATIO``, and the grid-unit scale is about ``GRID_RATIO * root *
 max(1, scale / sensitivity)`` to twice that, which keeps the sampler's distance from
 exact near ``3.1e-14`` per unit of grid scale (6e-11 per draw at c = 1, epsilon >= 1)."""
@@ -500,9 +500,9 @@ class Noise:
         """Laplace noise for (epsilon, 0)-DP at l1 ``sensitivity``; discrete if ``integer``.
 
         For real answers (``integer=False``) it is grid noise (see the class docstring),
-        calibrated at grid-unit sensitivity ``sensitivity / grid + coordinates``;
+        calibrated at grid-unit sensitivity ``sensitivity / grid + 2 coordinates``;
         ``coordinates`` (required then) is the public number of answers one neighbour can
-        change. The scale is ``b (1 + coordinates * grid / sensitivity)`` with
+        change. The scale is ``b (1 + 2 coordinates * grid / sensitivity)`` with
         ``b = sensitivity / epsilon``: at most ``b (1 + 1/1024)`` (:data:`GRID_RATIO`).
 
         Examples
@@ -530,9 +530,9 @@ class Noise:
         Both use the zCDP calibration of :func:`~privcut.privacy.discrete_gaussian_sigma`
         for the discrete Gaussian. For real answers (``integer=False``) it is grid noise
         (see the class docstring) at grid-unit l2 sensitivity ``sensitivity / grid +
-        sqrt(coordinates)``, ``coordinates`` (required then) being the public number of
+        2 sqrt(coordinates)``, ``coordinates`` (required then) being the public number of
         answers one neighbour can change: sigma is the discrete calibration's times
-        ``1 + sqrt(coordinates) * grid / sensitivity`` (at most ``1 + 1/1024``). (The
+        ``1 + 2 sqrt(coordinates) * grid / sensitivity`` (at most ``1 + 1/1024``). (The
         continuous analytic Gaussian calibration is a little smaller, but its float
         release leaks, Mironov 2012.)
 
