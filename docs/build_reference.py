@@ -46,7 +46,14 @@ PUBLIC = {
     ],
     "privcut.graph": ["plan_measurements", "MeasurementPlan", "synthetic_from_noisy"],
     "privcut.audit": ["audit", "neighbouring_graphs"],
-    "privcut.datasets": ["names", "load", "provenance", "read_edgelist"],
+    "privcut.datasets": [
+        "names",
+        "load",
+        "provenance",
+        "read_edgelist",
+        "read_nodelist",
+        "read_groups",
+    ],
     "privcut.evaluate": ["cut_errors", "max_cut_error", "random_cuts", "WorkloadClasses"],
 }
 """The public API of ../shared/API.md (and a few additions), by module."""

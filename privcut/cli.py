@@ -184,42 +184,10 @@ def _write_atomically(path: str, text: str) -> None:
     write_atomically(path, text)
 
 
-def _read_nodes(path: str) -> list[str]:
-    """The public node set: one label per line. A comment line starts with ``#`` or ``%``
-    followed by a blank, the end of the line or another marker; a label that itself
-    starts with a marker is written as a JSON string (``"#tag"``), and a line like ``#tag``
-    is refused as ambiguous rather than silently dropped."""
-    nodes = []
-    for number, line in enumerate(_read_text(path, "node list").splitlines(), start=1):
-        label = line.strip()
-        if not label:
-            continue
-        if label[0] == '"':
-            try:
-                label = json.loads(label)
-            except json.JSONDecodeError:
-                label = None
-            if not isinstance(label, str):
-                raise privcut.PrivcutError(
-                    f"{path}:{number}: {line.strip()!r} is not a JSON string; quote a label "
-                    'as "label" (one per line)'
-                )
-        elif label[0] in "#%":
-            if len(label) == 1 or label[1].isspace() or label[1] in "#%":
-                continue
-            raise privcut.PrivcutError(
-                f"{path}:{number}: {label!r} is ambiguous: a comment, or a node whose label "
-                f"starts with {label[0]!r}? Write '{label[0]} {label[1:]}' for a comment, or "
-                f"'\"{label}\"' for the label"
-            )
-        nodes.append(label)
-    return nodes
-
-
 def _read_graph(arguments: argparse.Namespace):
     """The input graph: a bundled dataset or an edge list, with the public node list added
     when given."""
-    from privcut.datasets import load, read_edgelist
+    from privcut.datasets import load, read_edgelist, read_nodelist
 
     if getattr(arguments, "dataset", None):
         if arguments.input:
@@ -232,9 +200,9 @@ def _read_graph(arguments: argparse.Namespace):
         raise privcut.PrivcutError("give an input edge list or --dataset NAME")
     try:
         G = read_edgelist(arguments.input, directed=arguments.directed)
+        nodes = read_nodelist(arguments.nodes) if getattr(arguments, "nodes", None) else None
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
-    nodes = _read_nodes(arguments.nodes) if getattr(arguments, "nodes", None) else None
     if G.number_of_nodes() + len(set(nodes or ()) - set(G.nodes)) < 2:
         raise privcut.PrivcutError(
             f"{arguments.input}: the graph has fewer than 2 nodes (no vertex pairs, nothing "
@@ -283,23 +251,6 @@ def _csv_field(label: str) -> str:
     return label if _is_plain(label) else '"' + label.replace('"', '""') + '"'
 
 
-def _read_groups(path: str) -> dict[str, str]:
-    """A public partition from lines ``node group`` (or ``node,group``; ``#`` comments)."""
-    text = _read_text(path, "groups file")
-    groups = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        content = line.split("#", 1)[0].strip()
-        if not content:
-            continue
-        fields = [f.strip() for f in content.split(",")] if "," in content else content.split()
-        if len(fields) != 2 or not all(fields):
-            raise privcut.PrivcutError(f"{path}:{number}: expected 'node group', got {line!r}")
-        if fields[0] in groups:
-            raise privcut.PrivcutError(f"{path}:{number}: node {fields[0]!r} is listed twice")
-        groups[fields[0]] = fields[1]
-    return groups
-
-
 def _measurements(arguments: argparse.Namespace) -> str | list[str] | None:
     if arguments.measurements is None:
         return "auto" if arguments.groups else None
@@ -309,11 +260,12 @@ def _measurements(arguments: argparse.Namespace) -> str | list[str] | None:
 
 
 def _synthesize(arguments: argparse.Namespace) -> int:
+    from privcut.datasets import read_groups
     from privcut.privacy import check_epsilon
 
     epsilon = check_epsilon(arguments.epsilon)
     G = _read_graph(arguments)
-    groups = _read_groups(arguments.groups) if arguments.groups else None
+    groups = read_groups(arguments.groups) if arguments.groups else None
     rounding = None if arguments.rounding == "none" else arguments.rounding
     try:
         H = privcut.synthetic_graph(

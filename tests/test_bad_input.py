@@ -404,8 +404,13 @@ NOT_CALLABLE = {"privcut.__version__"}
 EXCEPTIONS = {f"privcut.{name}" for name in privcut.__all__ if name.endswith("Error")}
 RESULTS = {"privcut.CutAnswers", "privcut.CutNormResult", "privcut.NoisyGraph"}
 """Result records that the mechanisms build (covered through them and their methods)."""
-ELSEWHERE = {"privcut.datasets.read_edgelist"}
-"""Driven by test_read_edgelist_on_malformed_files (it needs generated files)."""
+READERS = {
+    "privcut.datasets.read_edgelist": datasets.read_edgelist,
+    "privcut.datasets.read_nodelist": datasets.read_nodelist,
+    "privcut.datasets.read_groups": datasets.read_groups,
+}
+ELSEWHERE = set(READERS)
+"""Driven by test_readers_on_malformed_files (they need generated files)."""
 
 
 def test_every_public_name_is_driven():
@@ -548,6 +553,8 @@ def test_read_edgelist_refuses_an_ambiguous_comment(tmp_path, content):
     ),
     directed=maybe(False, True),
 )
-def test_read_edgelist_on_malformed_files(tmp_path_factory, content, directed):
+def test_readers_on_malformed_files(tmp_path_factory, content, directed):
     path = _edge_file(tmp_path_factory.mktemp("edges"), content)
     check_call(datasets.read_edgelist, path, directed=directed)
+    check_call(datasets.read_nodelist, path)
+    check_call(datasets.read_groups, path)

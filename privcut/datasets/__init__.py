@@ -26,6 +26,8 @@ __all__ = [
     "planted_partition",
     "provenance",
     "read_edgelist",
+    "read_groups",
+    "read_nodelist",
     "stochastic_block_model",
 ]
 
@@ -140,18 +142,11 @@ def read_edgelist(path: str | Path, *, directed: bool = False) -> nx.Graph:
         raise TypeError(f"directed must be True or False, got {directed!r}")
     path = Path(path)
     G = nx.DiGraph() if directed else nx.Graph()
-    try:
-        lines = re.split(r"\r\n?|\n", path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as error:
-        raise GraphInputError(
-            f"{path}: not UTF-8 text (byte {error.start}); save the edge list as UTF-8"
-        ) from None
-    for number, line in enumerate(lines, start=1):
-        text = line.strip()
+    for number, text in _lines(path, "edge list"):
         if text.startswith(_NODES):
             G.add_nodes_from(_declared_nodes(text, path, number))
             continue
-        if not text or _is_comment(text, path, number):
+        if _is_comment(text, path, number, len(_fields(text)) in (2, 3)):
             continue
         fields = _fields(text)
         if len(fields) not in (2, 3) or not all(fields):
@@ -190,16 +185,108 @@ def _fields(text: str) -> list[str]:
     return [field.strip() for field in fields]
 
 
-def _is_comment(text: str, path: Path, number: int) -> bool:
-    """Whether a stripped, non-blank line is a comment (see :func:`read_edgelist`)."""
+def read_nodelist(path: str | Path) -> list[str]:
+    """Read a node list: one label per line, as strings, in file order.
+
+    Blank lines and comment lines are skipped with :func:`read_edgelist`'s rule: a
+    comment starts with ``#`` or ``%`` followed by a blank, the end of the line or
+    another marker. Any other line is one label, kept whole (blanks inside included);
+    a label that starts with a marker, or with a double quote, is written in CSV form,
+    ``"#tag"``, and a line like ``#tag`` is refused as ambiguous rather than dropped.
+    The file must be UTF-8.
+
+    Raises
+    ------
+    GraphInputError
+        Naming the file and the line.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+    ...     _ = f.write('# the public nodes\\nalice\\nbob smith\\n"#tag"\\n')
+    >>> read_nodelist(f.name)
+    ['alice', 'bob smith', '#tag']
+    >>> os.remove(f.name)
+    """
+    path = Path(path)
+    nodes = []
+    for number, text in _lines(path, "node list"):
+        if _is_comment(text, path, number, True):
+            continue
+        nodes.append(_unquoted(text, path, number) if text[0] == '"' else text)
+    return nodes
+
+
+def read_groups(path: str | Path) -> dict[str, str]:
+    """Read a public partition: one ``node group`` (or ``node,group``) per line.
+
+    Comments follow :func:`read_edgelist`'s rule, and labels its CSV quoting
+    (``"#a",g``). The file must be UTF-8.
+
+    Raises
+    ------
+    GraphInputError
+        Naming the file and the line: not two fields, or a node listed twice.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+    ...     _ = f.write("# node group\\na sales\\nb#2,it\\n")
+    >>> read_groups(f.name)
+    {'a': 'sales', 'b#2': 'it'}
+    >>> os.remove(f.name)
+    """
+    path = Path(path)
+    groups = {}
+    for number, text in _lines(path, "groups file"):
+        fields = _fields(text)
+        if _is_comment(text, path, number, len(fields) == 2):
+            continue
+        if len(fields) != 2 or not all(fields):
+            raise GraphInputError(f"{path}:{number}: expected 'node group', got {text!r}")
+        if fields[0] in groups:
+            raise GraphInputError(f"{path}:{number}: node {fields[0]!r} is listed twice")
+        groups[fields[0]] = fields[1]
+    return groups
+
+
+def _unquoted(text: str, path: Path, number: int) -> str:
+    """The label of a node-list line in CSV quotes."""
+    try:
+        fields = next(csv.reader([text]))
+    except csv.Error:
+        fields = []
+    if len(fields) != 1 or not fields[0]:
+        raise GraphInputError(f'{path}:{number}: {text!r} is not one quoted label "label"')
+    return fields[0]
+
+
+def _lines(path: Path, what: str) -> list[tuple[int, str]]:
+    """The numbered, stripped, non-blank lines of a UTF-8 text file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise GraphInputError(
+            f"{path}: not UTF-8 text (byte {error.start}); save the {what} as UTF-8"
+        ) from None
+    lines = enumerate((line.strip() for line in re.split(r"\r\n?|\n", text)), start=1)
+    return [(number, line) for number, line in lines if line]
+
+
+def _is_comment(text: str, path: Path, number: int, record: bool) -> bool:
+    """Whether a stripped, non-blank line is a comment (see :func:`read_edgelist`);
+    ``record`` says whether it also has the form of a data line, which makes a marker
+    followed by text ambiguous."""
     if text[0] not in "#%":
         return False
-    if len(text) == 1 or text[1].isspace() or text[1] in "#%" or len(_fields(text)) not in (2, 3):
+    if len(text) == 1 or text[1].isspace() or text[1] in "#%" or not record:
         return True
     raise GraphInputError(
-        f"{path}:{number}: {text!r} is ambiguous: a comment, or an edge from a node whose "
-        f"label starts with {text[0]!r}? Write '{text[0]} {text[1:]}' for a comment, or the "
-        f"CSV form with the label quoted for an edge"
+        f"{path}:{number}: {text!r} is ambiguous: a comment, or a line whose first label "
+        f"starts with {text[0]!r}? Write '{text[0]} {text[1:]}' for a comment, or the label "
+        "quoted in CSV form"
     )
 
 
