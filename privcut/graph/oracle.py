@@ -26,6 +26,7 @@ import networkx as nx
 import numpy as np
 
 from privcut.exceptions import GraphInputError, PrivcutError
+from privcut.files import StateFile
 from privcut.graph.cuts import check_node_set
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.linear.idc import Median, MultiplicativeWeights
@@ -35,7 +36,6 @@ from privcut.linear.online import (
     Calibration,
     ProcessGuard,
     SparseVector,
-    StateFile,
     _warn_exhausted,
     calibrate,
 )
@@ -263,7 +263,7 @@ class CutOracle:
     answer whether the private gap exceeded a known number, which the
     (epsilon, delta) guarantee no longer covers (the hypothesis alone could be
     released). It is written with mode 0600 and authenticated by HMAC-SHA256 under
-    a key kept apart from it (:class:`~privcut.linear.online.StateFile`): an
+    a key kept apart from it (:class:`~privcut.files.StateFile`): an
     edited file is refused, and so, by a record of the last save's number kept
     with the key, is an older copy, which would spend again budget already spent.
     The calibration is recomputed from the saved public parameters on load and the

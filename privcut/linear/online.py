@@ -44,25 +44,18 @@ chosen to minimise that promise.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import math
 import os
-import re
-import secrets
 import threading
 import warnings
 import weakref
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
 from privcut.exceptions import PrivcutError
-from privcut.files import fsync_directory, open_regular, read_regular, write_atomically
 from privcut.linear.idc import FriezeKannan, Median, MultiplicativeWeights
 from privcut.linear.queries import check_histogram
 from privcut.linear.size import SizeEstimate, count_budget, dataset_size
@@ -100,7 +93,8 @@ class ProcessGuard:
     difference (no privacy at all), and both would spend one budget. ``check``
     refuses any process but the owner; in a fork's child every live guard is also
     marked at once (``os.register_at_fork``), whatever its process id, and every
-    open :class:`StateFile` releases the child's copy of its lock descriptor.
+    open :class:`~privcut.files.StateFile` releases the child's copy of its lock
+    descriptor.
 
     Examples
     --------
@@ -126,15 +120,13 @@ class ProcessGuard:
 
 
 _LIVE_GUARDS: weakref.WeakSet = weakref.WeakSet()
-_OPEN_STORES: weakref.WeakSet = weakref.WeakSet()
 
 
 def _stop_in_child() -> None:
-    """After a fork, in the child: stop every guarded object and drop its state locks."""
+    """After a fork, in the child: stop every guarded object (a
+    :class:`~privcut.files.StateFile` drops the child's copies of its locks by its own hook)."""
     for guard in list(_LIVE_GUARDS):
         guard.forked = True
-    for store in list(_OPEN_STORES):
-        store.close()  # the child's descriptor only: the parent keeps the lock
 
 
 os.register_at_fork(after_in_child=_stop_in_child)
@@ -473,326 +465,6 @@ class SparseVector:
         engine.grid_draws = int(state["grid_draws"])
         engine.threshold_draw = float(state["threshold_draw"])
         return engine
-
-
-KEY_FORMAT = "privcut-state-key/1"
-RECORD_FORMAT = "privcut-state-record/2"
-STATE_LIMIT = 1 << 30
-"""The largest state file read, in bytes (a bound on memory, far above a real state)."""
-SMALL_LIMIT = 4096
-"""The largest key or record file read, in bytes."""
-_WIDTH = 20
-"""Digits of every number in a record, so that its size never depends on the counters."""
-_TAG = re.compile(r"[0-9a-f]{64}")
-
-
-def _seal(key: bytes, kind: str, content: dict) -> str:
-    """``content`` as JSON with an HMAC-SHA256 tag over its format and body."""
-    body = json.dumps(content, sort_keys=True)
-    tag = hmac.new(key, f"{kind}\n{body}".encode(), hashlib.sha256).hexdigest()
-    return json.dumps({"format": kind, "hmac": tag, "body": body})
-
-
-def _corrupt(path: Path) -> PrivcutError:
-    return PrivcutError(f"{path}: not a privcut state file (truncated or corrupt)")
-
-
-def _unseal(path: Path, key: bytes, kind: str, limit: int) -> dict:
-    """The content of a file written by :func:`_seal`; refuse a corrupt, foreign or forged
-    one, and anything but a regular file of at most ``limit`` bytes."""
-    try:
-        document = json.loads(read_regular(path, limit))
-    except FileNotFoundError:
-        raise PrivcutError(f"{path}: no such file") from None
-    except OSError as error:
-        raise PrivcutError(f"{path}: cannot be read ({error.strerror})") from None
-    except (ValueError, RecursionError):  # bad JSON or UTF-8, huge numbers, deep nesting
-        raise _corrupt(path) from None
-    if not isinstance(document, dict):
-        raise _corrupt(path)
-    if "sha256" in document and "hmac" not in document:
-        raise PrivcutError(
-            f"{path}: an unauthenticated state from an older privcut; it cannot be trusted "
-            "(anyone could have edited it): start a new oracle"
-        )
-    found, tag, body = document.get("format"), document.get("hmac"), document.get("body")
-    if not all(isinstance(f, str) for f in (found, tag, body)) or not _TAG.fullmatch(tag):
-        raise _corrupt(path)
-    if found != kind:
-        raise PrivcutError(f"{path}: holds a {found!r}, not a {kind!r}")
-    expected = hmac.new(key, f"{kind}\n{body}".encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, tag):
-        raise PrivcutError(
-            f"{path}: authentication failed (HMAC mismatch): the file was altered, or was "
-            "not written with this key"
-        )
-    try:
-        content = json.loads(body)
-    except (ValueError, RecursionError):
-        raise _corrupt(path) from None
-    if not isinstance(content, dict):
-        raise _corrupt(path)
-    return content
-
-
-def _open_key(path: Path, key_path: Path, create: bool) -> tuple[int, bytes]:
-    """Open (or, with ``create``, make: O_CREAT | O_EXCL, mode 0600) the key file and lock it
-    exclusively; return the open descriptor, which holds the lock, and the key."""
-    import fcntl
-
-    made = False
-    try:
-        if create:
-            try:
-                descriptor = os.open(key_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-                made = True
-            except FileExistsError:
-                pass
-        if not made:
-            descriptor = open_regular(key_path)  # a FIFO or device would block or never end
-    except FileNotFoundError:
-        raise PrivcutError(
-            f"{path}: its key file {key_path} is missing; a state is authenticated by the "
-            "key it was created with (pass key_path= if it is kept elsewhere; without it "
-            "the state cannot be resumed)"
-        ) from None
-    except OSError as error:
-        raise PrivcutError(f"{key_path}: cannot open the key file ({error.strerror})") from None
-    try:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise PrivcutError(
-                f"{path}: another process (or another oracle in this process) holds this "
-                f"state (lock on {key_path}); close it first"
-            ) from None
-        if made:
-            key = secrets.token_bytes(32)
-            os.write(descriptor, json.dumps({"format": KEY_FORMAT, "key": key.hex()}).encode())
-            os.fsync(descriptor)
-            fsync_directory(key_path.parent)
-            return descriptor, key
-        return descriptor, _read_key(descriptor, key_path)
-    except BaseException:
-        if made:
-            key_path.unlink(missing_ok=True)
-        os.close(descriptor)
-        raise
-
-
-def _read_key(descriptor: int, key_path: Path) -> bytes:
-    mode = os.fstat(descriptor).st_mode & 0o777
-    if mode & 0o077:
-        raise PrivcutError(
-            f"{key_path}: the key file is accessible to other users (mode {mode:o}); it must "
-            f"be private: chmod 600 {key_path}"
-        )
-    try:
-        text = os.pread(descriptor, SMALL_LIMIT + 1, 0)
-        if len(text) > SMALL_LIMIT:
-            raise ValueError
-        document = json.loads(text)
-        key = bytes.fromhex(document["key"])
-        if document["format"] != KEY_FORMAT or len(key) != 32:
-            raise ValueError
-    except (KeyError, TypeError, ValueError, RecursionError):
-        raise PrivcutError(f"{key_path}: not a privcut key file (empty or corrupt)") from None
-    return key
-
-
-def _count(text: object) -> int:
-    """A record's number: exactly ``_WIDTH`` ASCII digits."""
-    if not (isinstance(text, str) and len(text) == _WIDTH and text.isascii() and text.isdigit()):
-        raise ValueError(f"a record's numbers have {_WIDTH} digits, got {text!r}")
-    return int(text)
-
-
-def _absolute(path: str | os.PathLike, key_path: str | os.PathLike | None) -> tuple[Path, Path]:
-    """Both paths made absolute now: a later ``os.chdir`` must not move the files."""
-    path = Path(os.path.abspath(path))
-    return path, Path(f"{path}.key") if key_path is None else Path(os.path.abspath(key_path))
-
-
-class StateFile:
-    """A secret state file, authenticated, protected against rollback and held exclusively.
-
-    Three files: the state (``path``); the key (``key_path``, default ``<path>.key``,
-    32 random bytes made once with O_CREAT | O_EXCL and mode 0600, never rewritten);
-    and the record (``<key_path>.record``), the number of the last save and the budget
-    counters at that save. The key authenticates both the state and the record
-    (HMAC-SHA256), and the state carries a random identity and a sequence number.
-    Both paths are made absolute when the store is created or opened, so a later
-    ``os.chdir`` does not move them.
-
-    Order of writes: the record goes first. ``advance`` writes the record with the
-    next sequence number and the counters as they will be at least (a query counted
-    before its data access): a fixed-size write (every number has ``_WIDTH``
-    digits), so whether it succeeds does not depend on the data. ``write`` then
-    saves the state at that sequence number. Each is a durable atomic write with
-    mode 0600. A state is accepted only at its record's sequence number with
-    counters at least the record's: a state behind its record (a rolled-back copy,
-    answers released after the last save, a crash or failed write between the two
-    writes) is refused, so a data access is never left uncounted; a state ahead of
-    its record cannot come from these writes (a rolled-back or replaced record) and
-    is refused too.
-
-    ``create`` refuses a path where a file exists (creating over a state would erase
-    the record of the budget it spent) and claims the path with O_CREAT | O_EXCL, so
-    that two stores with different keys cannot both create one state. While a
-    ``StateFile`` is open it holds ``flock(LOCK_EX)`` on the key file (never replaced
-    by a rename, so the lock is sound), which another process, or a second open in
-    this process, cannot take; ``close``, or garbage collection, releases it. A state
-    can only be opened with its own key, so the key's lock holds the state too. In a
-    fork's child the store closes its copy of the lock's descriptor (the parent keeps
-    the lock). Files are read only if regular (a FIFO or device is refused) and up to
-    ``STATE_LIMIT`` (state) or ``SMALL_LIMIT`` (key, record) bytes.
-
-    Threat model: whoever can read the key can forge states, and whoever can write the
-    key's folder can roll the record back; keep the key (and its record) private, in a
-    folder only its owner can write, e.g. outside a shared or backed-up state folder
-    via ``key_path``. A state file without its key is useless; restoring the state, key
-    and record together from a backup cannot be detected. The default key sits beside
-    the state rather than in a per-user folder: a per-user default would be keyed by
-    the state's absolute path (moving or renaming a folder would orphan the key), and
-    would hide budget-bearing files where a user would not look; an explicit
-    ``key_path`` gives that separation where the state's folder is shared.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "state.json"
-    ...     with StateFile.create(path, "demo/1") as store:
-    ...         store.advance({"queries_answered": 1})
-    ...         store.write({"x": 1}, {"queries_answered": 1})
-    ...     with StateFile.open(path, "demo/1")[0] as store:
-    ...         store.sequence
-    1
-    """
-
-    def __init__(self, path: Path, kind: str, key_path: Path, descriptor: int, key: bytes):
-        self.path, self.kind, self.key_path = path, kind, key_path
-        self._key = key
-        self.identity = secrets.token_hex(16)
-        self.sequence = 0
-        self._release = weakref.finalize(self, os.close, descriptor)
-        _OPEN_STORES.add(self)
-
-    @property
-    def record_path(self) -> Path:
-        return self.key_path.with_name(self.key_path.name + ".record")
-
-    @classmethod
-    def create(
-        cls, path: str | os.PathLike, kind: str, key_path: str | os.PathLike | None = None
-    ) -> StateFile:
-        """A new state at ``path``, where no file may exist: lock the key (made if
-        missing), claim the path and start a record."""
-        path, key_path = _absolute(path, key_path)
-        if os.path.lexists(path):
-            raise _exists(path)
-        store = cls(path, kind, key_path, *_open_key(path, key_path, create=True))
-        try:
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-            os.close(os.open(path, flags, 0o600))
-        except FileExistsError:
-            store.close()
-            raise _exists(path) from None
-        except BaseException:
-            store.close()
-            raise
-        try:
-            store._write_record({})
-        except BaseException:
-            path.unlink(missing_ok=True)
-            store.close()
-            raise
-        return store
-
-    @classmethod
-    def open(
-        cls, path: str | os.PathLike, kind: str, key_path: str | os.PathLike | None = None
-    ) -> tuple[StateFile, dict, dict]:
-        """Lock and read a saved state; return the store, the payload and its counters."""
-        path, key_path = _absolute(path, key_path)
-        store = cls(path, kind, key_path, *_open_key(path, key_path, create=False))
-        try:
-            payload, spent = store._read()
-        except BaseException:
-            store.close()
-            raise
-        return store, payload, spent
-
-    def _read(self) -> tuple[dict, dict]:
-        state = _unseal(self.path, self._key, self.kind, STATE_LIMIT)
-        record = _unseal(self.record_path, self._key, RECORD_FORMAT, SMALL_LIMIT)
-        try:
-            return self._check(state, record)
-        except (KeyError, TypeError, AttributeError, ValueError) as error:
-            raise PrivcutError(f"{self.path}: malformed state ({error!r})") from None
-
-    def _check(self, state: dict, record: dict) -> tuple[dict, dict]:
-        if state["id"] != record["id"]:
-            raise PrivcutError(
-                f"{self.path}: does not belong to the record {self.record_path} (another "
-                "state, or the key was reused by a newer one)"
-            )
-        sequence = _count(record["sequence"])
-        spent = {key: _count(value) for key, value in record["spent"].items()}
-        behind = [k for k, v in spent.items() if state["spent"].get(k, -1) < v]
-        if state["sequence"] < sequence or behind:
-            raise PrivcutError(
-                f"{self.path}: older than its record (save {state['sequence']} < "
-                f"{sequence}): a rolled-back copy, or answers were released (or data read) "
-                "after the last save; resuming it would spend again budget already spent"
-            )
-        if state["sequence"] > sequence:
-            raise PrivcutError(
-                f"{self.path}: newer than its record {self.record_path} (save "
-                f"{state['sequence']} > {sequence}); a record is always written before its "
-                "state, so the record was rolled back or replaced"
-            )
-        self.identity, self.sequence = state["id"], int(state["sequence"])
-        return state["payload"], state["spent"]
-
-    def _write_record(self, spent: dict) -> None:
-        record = {
-            "id": self.identity,
-            "sequence": f"{self.sequence:0{_WIDTH}d}",
-            "spent": {key: f"{value:0{_WIDTH}d}" for key, value in spent.items()},
-        }
-        write_atomically(self.record_path, _seal(self._key, RECORD_FORMAT, record), mode=0o600)
-
-    def advance(self, spent: dict) -> None:
-        """Write the record of the next save, with its counters ``spent`` (lower bounds),
-        before the data are read; the state on disk is behind it until :meth:`write`."""
-        self.sequence += 1
-        self._write_record(spent)
-
-    def write(self, payload: dict, spent: dict) -> None:
-        """Save ``payload`` with its budget counters ``spent`` (at least the record's) as
-        the save that the last :meth:`advance` announced."""
-        state = {"id": self.identity, "sequence": self.sequence, "spent": spent}
-        state["payload"] = payload
-        write_atomically(self.path, _seal(self._key, self.kind, state), mode=0o600)
-
-    def close(self) -> None:
-        """Release the lock (idempotent)."""
-        self._release()
-
-    def __enter__(self) -> StateFile:
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
-
-
-def _exists(path: Path) -> PrivcutError:
-    return PrivcutError(
-        f"{path}: a file already exists there; creating a state over it would erase the "
-        "record of the budget it spent: resume it instead (CutOracle.load for an oracle), or "
-        "delete it, with its key and record, to start anew"
-    )
 
 
 def _idc_for_histogram(idc: str, m: int, n: float, k: int) -> tuple[Callable, Callable]:

@@ -18,6 +18,7 @@ import pytest
 
 import privcut
 from privcut import CutOracle, GraphInputError, PrivcutError
+from privcut import files as files_module
 from privcut.audit import audit
 from privcut.graph import EdgeUniverse
 from privcut.linear import OnlineRelease, OracleExhaustedWarning
@@ -554,14 +555,14 @@ def test_a_forked_child_does_not_keep_the_parents_state_locked(tmp_path):
 def _failing_writes(monkeypatch, fails):
     """Make privcut's atomic writes of the files for which ``fails(path)`` fail, as on a
     full disk."""
-    real = online_module.write_atomically
+    real = files_module.write_atomically
 
     def write(target, data, **options):
         if fails(Path(target)):
             raise OSError(errno.ENOSPC, "No space left on device", str(target))
         real(target, data, **options)
 
-    monkeypatch.setattr(online_module, "write_atomically", write)
+    monkeypatch.setattr(files_module, "write_atomically", write)
 
 
 def test_a_query_whose_state_is_not_saved_leaves_a_state_that_cannot_be_resumed(
@@ -671,7 +672,7 @@ def test_fifos_devices_and_oversized_files_are_refused_without_blocking(tmp_path
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
-    monkeypatch.setattr(online_module, "STATE_LIMIT", path.stat().st_size - 1)
+    monkeypatch.setattr(files_module, "STATE_LIMIT", path.stat().st_size - 1)
     with pytest.raises(PrivcutError, match="longer than"):
         CutOracle.load(path, G)
     monkeypatch.undo()
