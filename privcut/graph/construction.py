@@ -36,7 +36,6 @@ Distinguishers (each returns a cut (S, T) as two 0/1 vectors):
 from __future__ import annotations
 
 import itertools
-import logging
 import math
 import time
 
@@ -54,7 +53,7 @@ from privcut.graph.oracle import (
     _private_adjacency,
 )
 from privcut.graph.rounding import independent_rounding
-from privcut.graph.synthetic import _graph
+from privcut.graph.synthetic import _graph, log_timings
 from privcut.linear.idc import MultiplicativeWeights
 from privcut.linear.iterative import IterativeConstruction, check_accountant
 from privcut.linear.size import check_share
@@ -70,9 +69,6 @@ from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_positive
 
 __all__ = ["DISTINGUISHERS", "iterative_construction"]
-
-LOGGER = logging.getLogger("privcut")
-"""The wall-clock time goes here (DEBUG), never into the report."""
 
 DISTINGUISHERS = ("power-method", "exponential", "noisy-graph", "exact")
 SENSITIVITY = 2.0
@@ -328,8 +324,7 @@ def iterative_construction(
     H.graph["privcut"] = _report(
         search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, universe.nodes
     )
-    seconds = time.perf_counter() - started
-    LOGGER.debug("iterative_construction: %.3f s", seconds, extra={"seconds": seconds})
+    log_timings("iterative_construction", time.perf_counter() - started, {})
     return H
 
 

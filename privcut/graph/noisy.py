@@ -164,11 +164,12 @@ def noisy_graph(
     public power-of-two grid g and gets discrete Laplace noise in grid units, so every
     entry is ``g * (round(w / g) + Z)``, an exact multiple of g with no floating-point
     leak (Mironov 2012; :class:`~privcut.privacy.Noise`). The rounding moves one pair's
-    answer by at most one more grid step, so the grid-unit sensitivity is ``1 / g + 1``
-    and the scale is ``(1 + g) / epsilon`` with ``g <= min(1, 1/epsilon) / 1024``
-    (e.g. ``g = 2**-10`` at epsilon <= 1: scale 1.001 / epsilon; ``sampler_tv`` about
-    3e-11 / epsilon per pair, so 1.6e-5 for 1000 nodes at epsilon = 1, far above the
-    integer noise's 1e-13 per pair: the grid-unit scale is about 1024 / epsilon). The
+    answer by at most two more grid steps (rounding and the float error allowance), so
+    the grid-unit sensitivity is ``1 / g + 2`` and the scale is ``(1 + 2 g) / epsilon``
+    with ``2 g <= min(1, 1/epsilon) / 1024`` (e.g. ``g = 2**-11`` at epsilon <= 1: scale
+    1.001 / epsilon; ``sampler_tv`` about 6e-11 / epsilon per pair, so 3.1e-5 for 1000
+    nodes at epsilon = 1, far above the integer noise's 1e-13 per pair: the grid-unit
+    scale is about 2048 / epsilon). The
     choice is the caller's declaration, never read from the data.
 
     Accuracy: :meth:`NoisyGraph.error_bound` for one cut, and

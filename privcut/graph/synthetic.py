@@ -582,14 +582,19 @@ def _release(
         "workload_bounds": bounds,
         "edge_count": float(released.sum()),
     }
-    _log_timings("synthetic_graph", time.perf_counter() - started, timings)
+    log_timings("synthetic_graph", time.perf_counter() - started, timings)
     return H
 
 
-def _log_timings(name: str, seconds: float, timings: dict[str, float]) -> None:
+def log_timings(name: str, seconds: float, timings: dict[str, float]) -> None:
     """Log a release's wall-clock time and its split at DEBUG level on the ``privcut``
     logger (``extra``: ``seconds``, ``timings``), never into the release: the time reading
-    G takes grows with its edge count."""
+    G takes grows with its edge count.
+
+    Examples
+    --------
+    >>> log_timings("synthetic_graph", 0.5, {"noise": 0.1})  # silent unless DEBUG is on
+    """
     split = ", ".join(f"{step} {value:.3f} s" for step, value in timings.items())
     LOGGER.debug(
         "%s: %.3f s (%s)",
