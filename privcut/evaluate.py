@@ -50,14 +50,7 @@ class MaxCutError:
 
 
 MAX_DRAWS = 10**6
-"""Most random cuts or bisections one evaluation draws."""
-
-
-def _check_draws(value: object, name: str) -> int:
-    count = check_count(value, name)
-    if count > MAX_DRAWS:
-        raise ValueError(f"{name} must be at most 10**6, got {count}; evaluate in batches")
-    return count
+"""Most random cuts or bisections one evaluation draws (evaluate in batches beyond)."""
 
 
 def _matrix(universe: EdgeUniverse, H: nx.Graph | NoisyGraph) -> np.ndarray:
@@ -111,7 +104,7 @@ class WorkloadClasses:
         bisections: int = 1000,
         rng: RandomState = None,
     ):
-        bisections = _check_draws(bisections, "bisections")
+        bisections = check_count(bisections, "bisections", MAX_DRAWS)
         self.universe = EdgeUniverse.of(G)
         self.partition = None if groups is None else Partition.of(self.universe, groups)
         generator = check_random_state(rng)
@@ -183,7 +176,7 @@ def random_cuts(G: nx.Graph, k: int, *, rng: RandomState = None) -> list[tuple[s
     >>> len(cuts), all(isinstance(S, set) for S, _ in cuts)
     (3, True)
     """
-    k = _check_draws(k, "k")
+    k = check_count(k, "k", MAX_DRAWS)
     nodes = list(EdgeUniverse.of(G).nodes)
     generator = check_random_state(rng)
     draws = generator.random((k, 2, len(nodes))) < 0.5
