@@ -3,7 +3,7 @@
 A planted-partition graph stands in for a private social graph with public groups; the
 queries are every between-group cut and every group against the rest. Compared, each
 at epsilon = 1 (delta = 1e-6 where a mechanism needs it): randomized response (the
-noisy graph's cuts), the synthetic graph of seed 004 Lemma 6.2, the synthetic graph that
+noisy graph's cuts), the synthetic graph of GRU12 Lemma 6.2, the synthetic graph that
 also measures the groups' block counts (``measurements="auto"``), the Iterative
 Construction mechanism, workload answering (`answer_cuts`, strategy chosen without the
 data), and per-query Laplace noise. Prints a table and draws a bar chart to a PNG.

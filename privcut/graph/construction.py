@@ -1,4 +1,4 @@
-"""Synthetic graphs by iterative construction (seed 004 §7, Algorithm 3, Cor. 7.4).
+"""Synthetic graphs by iterative construction (GRU12 §7, Algorithm 3, Cor. 7.4).
 
 Pairs an iterative database construction (Frieze–Kannan or multiplicative weights)
 with a private distinguisher (Def. 7.1) that looks for a cut on which the current
@@ -212,7 +212,7 @@ def iterative_construction(
     allow_nonprivate: bool = False,
     rng: RandomState = None,
 ) -> nx.Graph:
-    """Release a synthetic graph by seed 004's Iterative Construction mechanism (Algorithm 3).
+    """Release a synthetic graph by GRU12's Iterative Construction mechanism (Algorithm 3).
 
     Privacy: (epsilon, delta)-DP for edge-level neighbours (same public node set,
     one pair flipped), by basic composition of (i) a noisy edge count
@@ -351,7 +351,7 @@ def _report(search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, no
     )
     report = {
         "mechanism": (
-            "iterative_construction (seed 004 Algorithm 3)"
+            "iterative_construction (GRU12 Algorithm 3)"
             if search.private
             else "iterative_construction with the EXACT distinguisher: NOT PRIVATE"
         ),

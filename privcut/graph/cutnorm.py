@@ -1,13 +1,13 @@
-"""The cut norm ``||A||_C = max_{S,T} |A(S, T)|`` (seed 004 §2), with certified upper bounds.
+"""The cut norm ``||A||_C = max_{S,T} |A(S, T)|`` (GRU12 §2), with certified upper bounds.
 
 Computing it is NP-hard, so every method returns a cut (S, T) that achieves
 ``value`` (a lower bound) and, where it can, a certified ``upper_bound``:
 
 * ``"exact"``: enumerate the subsets of the smaller side (at most 20), the best
   other side being the columns (rows) with positive, or negative, sums.
-* ``"spectral"``: sweeps along the top singular vectors (seed 004 §6.2), each
+* ``"spectral"``: sweeps along the top singular vectors (GRU12 §6.2), each
   prefix scored with its best response, then local improvement; upper bound
-  ``sqrt(m m') sigma_1`` (Nikiforov's inequality, seed 004 eq. 4, with
+  ``sqrt(m m') sigma_1`` (Nikiforov's inequality, GRU12 eq. 4, with
   ``|S||T| <= m m'``; sigma_1 from ARPACK, certified up to its convergence
   tolerance) or the total positive/negative mass, whichever is smaller.
 * ``"low-rank"``: the Alon–Naor SDP relaxation of the padded matrix solved by a
@@ -495,9 +495,9 @@ def _scaled_exact(A: np.ndarray, scale: np.ndarray) -> CutNormResult:
 def normalized_cut_norm(
     A: object, *, scale: np.ndarray | None = None, rng: RandomState = None
 ) -> CutNormResult:
-    """Approximate the normalized cut norm ``max_{S,T} |A(S, T)| / sqrt(|S| |T|)`` (seed 004
+    """Approximate the normalized cut norm ``max_{S,T} |A(S, T)| / sqrt(|S| |T|)`` (GRU12
     §6.2), or ``max |A(S, T)| / scale[|S| - 1, |T| - 1]`` for any positive size scale, with
-    a certified upper bound from Nikiforov's inequality (seed 004 eq. 4):
+    a certified upper bound from Nikiforov's inequality (GRU12 eq. 4):
     ``|A(S, T)| <= sigma_1(A) sqrt(|S| |T|)``.
 
     Exact enumeration when the smaller side is at most 20; otherwise sweeps along the

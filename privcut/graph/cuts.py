@@ -1,4 +1,4 @@
-"""Cut and rank-1 queries (seed 004 §2) as linear queries over the edge universe.
+"""Cut and rank-1 queries (GRU12 §2) as linear queries over the edge universe.
 
 A cut query is ``G(S, T) = sum_{s in S, t in T} A[s, t]`` with A the weighted
 adjacency matrix (symmetric for undirected graphs, so a pair inside S n T

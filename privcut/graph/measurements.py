@@ -14,7 +14,7 @@ measurements here, all under edge-level neighbours (one pair's weight changed by
 - ``"blocks"``: the edge count of every block pair of a public partition ``groups``
   (sensitivity 1: a pair lies in one block pair);
 - ``"randomized-response"``: every pair's weight (:func:`~privcut.graph.noisy.noisy_graph`,
-  sensitivity 1 per pair, seed 004 §6.1).
+  sensitivity 1 per pair, GRU12 §6.1).
 
 Each gets Laplace noise (discrete for 0/1 graphs, on a public grid for weighted ones: see
 :class:`~privcut.privacy.Noise`) at its share of epsilon; the shares add
@@ -470,7 +470,7 @@ def plan_measurements(
     or g - 1 of them against the rest), of the degrees for ``"degree"``, of the edge
     count's best linear estimate from every measurement for ``"bisection"`` (half the
     pairs), and randomized response's noise for ``"arbitrary-cut"``. These are the
-    variances of the factorization framework (seed 003 §2) for the strategy that stacks
+    variances of the factorization framework (SU notes §2) for the strategy that stacks
     the measurements; minimising the weighted log is minimising the weighted geometric
     mean of each class's error relative to the best single-purpose answer. Measurements
     whose share comes out below 2% are not taken.

@@ -1,4 +1,4 @@
-"""Randomized response for graphs (seed 004 §6.1): the noisy adjacency matrix."""
+"""Randomized response for graphs (GRU12 §6.1): the noisy adjacency matrix."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ class NoisyGraph:
         The error is a sum of the pairs' noises: ``|S||T| - |S n T|^2`` of them with
         coefficient 1 and ``C(|S n T|, 2)`` with coefficient 2 (a pair inside S n T
         is counted from both ends). The bound is Chernoff's with the noise's exact
-        moment generating function (seed 004 Thm 6.5 with the |S||T| refinement of
+        moment generating function (GRU12 Thm 6.5 with the |S||T| refinement of
         §6.1): about ``sqrt(|S||T|)/epsilon`` times a small constant.
 
         Examples
@@ -104,7 +104,7 @@ class NoisyGraph:
         Union bound over the 4^n pairs (S, T); every cut's Chernoff exponent is at
         most that of S = T = V (all C(n, 2) pairs with coefficient 2; n(n - 1) with
         coefficient 1 for a DiGraph), so that one tail at ``beta / 4^n`` covers all:
-        O(|V|^{3/2} / epsilon) as in seed 004 Lemma 6.1 and §6.1, with constants.
+        O(|V|^{3/2} / epsilon) as in GRU12 Lemma 6.1 and §6.1, with constants.
         """
         return _uniform_bound(self.noise, len(self.nodes), self.directed, check_beta(beta))
 
@@ -153,7 +153,7 @@ def noisy_graph(
     """Randomized response: every vertex pair's weight plus independent noise of scale 1/epsilon.
 
     Privacy: (epsilon, 0)-DP under edge-level neighbours (same nodes, one pair's
-    weight changed by at most 1; seed 004 §6.1, Lemma 6.1): the pair histogram has
+    weight changed by at most 1; GRU12 §6.1, Lemma 6.1): the pair histogram has
     l1 sensitivity 1 and each pair gets one draw, which for an undirected graph is
     mirrored into both A[i, j] and A[j, i] *after* the noise (two independent draws
     there would be only 2 epsilon-DP).

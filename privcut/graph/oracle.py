@@ -1,4 +1,4 @@
-"""The interactive cut oracle (seed 004 §3-5, Algorithm 1 on graphs).
+"""The interactive cut oracle (GRU12 §3-5, Algorithm 1 on graphs).
 
 An analyst asks cut queries (S, T), or rank-1 queries (u, v) with u, v in [0, 1]^V,
 one at a time and adaptively; :class:`CutOracle` answers each from a public
@@ -51,7 +51,7 @@ FORMAT = "privcut-cut-oracle/2"
 
 
 class _FactoredFriezeKannan:
-    """Frieze–Kannan (seed 004 Alg. 2, Thm 5.1) on pair data, kept as a sum of signed rank-1
+    """Frieze–Kannan (GRU12 Alg. 2, Thm 5.1) on pair data, kept as a sum of signed rank-1
     cut matrices: ``D_t = p0 + sum_k step_k c_k / D``. Evaluating a query costs
     O(updates x |V|): ``<c_k, c> = (u_k.u)(v_k.v) + (u_k.v)(v_k.u) - 2 sum_i u_k v_k u v``
     (the last two terms only for undirected graphs, whose pairs are unordered)."""
@@ -209,7 +209,7 @@ def _edge_bounds(
 
 
 class CutOracle:
-    """Answer cut and rank-1 queries on a private graph, adaptively (seed 004 Algorithm 1).
+    """Answer cut and rank-1 queries on a private graph, adaptively (GRU12 Algorithm 1).
 
     Privacy: (epsilon, delta)-DP for edge-level neighbours (same public node set,
     one vertex pair flipped) over the whole transcript of adaptively chosen

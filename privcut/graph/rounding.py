@@ -1,4 +1,4 @@
-"""Rounding a fractional graph x in [0, 1]^pairs to a 0/1 graph (seed 004 Remark 6.3).
+"""Rounding a fractional graph x in [0, 1]^pairs to a 0/1 graph (GRU12 Remark 6.3).
 
 Independent rounding draws every pair on its own. Dependent rounding (Srinivasan 2001,
 "Distributions on level-sets with applications to approximation algorithms") keeps the

@@ -1,4 +1,4 @@
-"""The edge universe: a graph as a histogram over vertex pairs (seed 004 §2).
+"""The edge universe: a graph as a histogram over vertex pairs (GRU12 §2).
 
 For an undirected ``Graph`` on n nodes the universe is the C(n, 2) unordered
 pairs; for a ``DiGraph`` the n(n - 1) ordered pairs. The histogram holds each
@@ -24,7 +24,14 @@ import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 
-__all__ = ["EdgeUniverse", "canonical_order", "check_graph", "check_pairs"]
+__all__ = [
+    "EdgeUniverse",
+    "canonical_order",
+    "check_graph",
+    "check_pairs",
+    "check_zero_one",
+    "multiplicity",
+]
 
 
 def canonical_order(nodes: Iterable[Hashable]) -> tuple:
@@ -72,8 +79,24 @@ def _label_key(node: Hashable) -> tuple[str, str]:
     return (type(node).__name__, repr(node))
 
 
-def check_graph(G: object) -> nx.Graph:
-    """Validate an input graph: a NetworkX Graph or DiGraph, no self-loops, weights in [0, 1].
+def multiplicity(directed: bool) -> int:
+    """How many adjacency entries one vertex pair occupies: 2 for a Graph (A[i, j] and
+    A[j, i]), 1 for a DiGraph. A pair's weight enters a cut sum ``G(S, T)`` up to this
+    many times, and an edge count is the matrix sum divided by it.
+
+    Examples
+    --------
+    >>> multiplicity(False), multiplicity(True)
+    (2, 1)
+    """
+    return 1 if directed else 2
+
+
+def check_graph(G: object, weight: str | None = None) -> nx.Graph:
+    """Validate an input graph: a NetworkX Graph or DiGraph without self-loops; with
+    ``weight`` (an edge attribute name), every edge's weight must be a number in [0, 1]
+    (a missing attribute counts 1). With ``weight=None`` (NetworkX's convention, as in
+    ``networkx.cut_size``) the graph is unweighted and any weight attribute is ignored.
 
     Raises
     ------
@@ -100,17 +123,41 @@ def check_graph(G: object) -> nx.Graph:
             f"the graph has {len(loops)} self-loop(s), e.g. {loops[0]!r}; remove them with "
             "G.remove_edges_from(nx.selfloop_edges(G))"
         )
-    for u, v, weight in G.edges(data="weight", default=1.0):
+    if weight is not None:
+        _check_edge_weights(G, weight)
+    return G
+
+
+def _check_edge_weights(G: nx.Graph, weight: str) -> None:
+    if not isinstance(weight, str):
+        raise TypeError(f"weight must be None or an edge attribute name, got {weight!r}")
+    for u, v, value in G.edges(data=weight, default=1.0):
         if (
-            isinstance(weight, bool)
-            or not isinstance(weight, (int, float, np.number))
-            or not (0.0 <= float(weight) <= 1.0)
+            isinstance(value, bool)
+            or not isinstance(value, (int, float, np.number))
+            or not (0.0 <= float(value) <= 1.0)
         ):
             raise GraphInputError(
-                f"edge ({u!r}, {v!r}) has weight {weight!r}; weights must be numbers in [0, 1] "
-                "(rescale them, or drop the 'weight' attribute for an unweighted graph)"
+                f"edge ({u!r}, {v!r}) has {weight}={value!r}; weights must be numbers in "
+                f"[0, 1]: rescale them, or pass weight=None to treat the graph as unweighted"
             )
-    return G
+
+
+def check_zero_one(adjacency: sp.csr_array, what: str) -> sp.csr_array:
+    """The adjacency matrix, or GraphInputError if a weight is not 0 or 1: for releases
+    whose noise is calibrated to count data (checked before any noise is drawn).
+
+    Examples
+    --------
+    >>> check_zero_one(sp.csr_array(np.eye(2)), "answer_cuts").nnz
+    2
+    """
+    if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
+        raise GraphInputError(
+            f"{what} releases 0/1 graphs, and a weight is not 0 or 1; pass weight=None to "
+            "treat the graph as unweighted"
+        )
+    return adjacency
 
 
 @dataclass(frozen=True)
@@ -139,16 +186,22 @@ class EdgeUniverse:
     directed: bool
 
     @classmethod
-    def of(cls, G: nx.Graph) -> EdgeUniverse:
-        """The universe of a validated graph's node set, in :func:`canonical_order`
-        (never G's insertion order, which may follow its edges)."""
-        check_graph(G)
+    def of(cls, G: nx.Graph, weight: str | None = None) -> EdgeUniverse:
+        """The universe of a validated graph's node set (weights checked as in
+        :func:`check_graph`), in :func:`canonical_order` (never G's insertion order,
+        which may follow its edges)."""
+        check_graph(G, weight)
         return cls(canonical_order(G), G.is_directed())
 
     @property
     def n(self) -> int:
         """Number of nodes."""
         return len(self.nodes)
+
+    @property
+    def multiplicity(self) -> int:
+        """Adjacency entries per vertex pair (:func:`multiplicity`)."""
+        return multiplicity(self.directed)
 
     @property
     def size(self) -> int:
@@ -206,16 +259,32 @@ class EdgeUniverse:
         rows, columns = self.pair_index()
         return [(self.nodes[i], self.nodes[j]) for i, j in zip(rows, columns, strict=True)]
 
-    def adjacency(self, G: nx.Graph) -> sp.csr_array:
-        """The weighted adjacency matrix (symmetric for Graph) in this node order."""
+    def adjacency(self, G: nx.Graph, weight: str | None = None) -> sp.csr_array:
+        """The adjacency matrix (symmetric for Graph) in this node order: 0/1 for
+        ``weight=None``, else the edges' ``weight`` attribute (missing counts 1)."""
         return sp.csr_array(
-            nx.to_scipy_sparse_array(G, nodelist=list(self.nodes), weight="weight", dtype=float)
+            nx.to_scipy_sparse_array(G, nodelist=list(self.nodes), weight=weight, dtype=float)
         )
 
-    def histogram(self, G: nx.Graph) -> np.ndarray:
+    def histogram(self, G: nx.Graph, weight: str | None = None) -> np.ndarray:
         """The graph's pair weights, in histogram order."""
         rows, columns = self.pair_index()
-        return np.asarray(self.adjacency(G)[rows, columns]).ravel()
+        return np.asarray(self.adjacency(G, weight)[rows, columns]).ravel()
+
+    def unweighted_graph(self, chosen: np.ndarray) -> nx.Graph:
+        """A graph on these nodes whose edges are the pairs ``chosen`` (histogram
+        indices), without weights.
+
+        Examples
+        --------
+        >>> sorted(EdgeUniverse((0, 1, 2), False).unweighted_graph(np.array([2])).edges)
+        [(1, 2)]
+        """
+        H = nx.DiGraph() if self.directed else nx.Graph()
+        H.add_nodes_from(self.nodes)
+        rows, columns = self.pair_index()
+        H.add_edges_from((self.nodes[rows[p]], self.nodes[columns[p]]) for p in chosen)
+        return H
 
     def graph(self, histogram: np.ndarray, *, keep_zero: bool = False) -> nx.Graph:
         """A graph on these nodes with the histogram's pair weights (zero pairs omitted)."""

@@ -1,4 +1,4 @@
-"""Answering a given workload of cut queries (seeds 003 and 001 on the graph's block space).
+"""Answering a given workload of cut queries (GRU12 and 001 on the graph's block space).
 
 Every cut (S, T) of a workload is a union of blocks of the coarsest vertex
 partition that refines all the S's and T's, so it is a sum of *block-pair
@@ -359,7 +359,7 @@ def _consistent(workload: CutWorkload, answers: np.ndarray) -> np.ndarray:
     With a small enough block space: ``W c`` for ``0 <= c <= capacity`` (bounded least
     squares, solved exactly by BVLS), else the box ``0 <= answer <= capacity`` query by
     query (exact too). Both sets contain the true
-    answers, so the l2 error never grows (seed 003 §2.3)."""
+    answers, so the l2 error never grows (SU notes §2.3)."""
     W = workload.W
     if W is None or W.shape[0] * W.shape[1] > MAX_PROJECTION_ENTRIES:
         return np.clip(answers, 0.0, workload.capacities())
@@ -386,11 +386,11 @@ def answer_cuts(
       noise, the budget split equally by basic (Laplace) or zCDP (Gaussian) composition;
     * ``"workload"``: the Laplace (delta = 0) or Gaussian mechanism on the whole workload,
       calibrated to its exact joint l1 or l2 sensitivity over vertex pairs;
-    * ``"noisy-graph"``: randomized response (pure, seed 004 §6.1), cuts read off it;
+    * ``"noisy-graph"``: randomized response (pure, GRU12 §6.1), cuts read off it;
     * ``"blocks"``: the block-pair counts (a histogram of sensitivity 1) measured with
       discrete Laplace or discrete Gaussian noise, each cut a sum of them;
     * ``"optimized"``: the factorization mechanism's optimized strategy on the
-      block-pair space (seed 003 §2), its rows scaled and rounded to integers so that
+      block-pair space (SU notes §2), its rows scaled and rounded to integers so that
       the integer block counts are measured with discrete Laplace or discrete Gaussian
       noise (no continuous noise on integer data, Mironov 2012);
     * ``"auto"``: the strategy with the lowest predicted mean error, a choice made
@@ -398,7 +398,7 @@ def answer_cuts(
 
     The answers are then made consistent (post-processing that never increases the
     l2 error). ``expected_error`` is each strategy's exact per-query RMS error
-    before that step (seed 003 eq. 29).
+    before that step (SU notes eq. 29).
 
     Parameters
     ----------

@@ -1,9 +1,9 @@
-"""The factorization (matrix) mechanism and its strategies (seed 003 §2, seed 001).
+"""The factorization (matrix) mechanism and its strategies (SU notes §2, LQR slides).
 
 Write the workload as ``F = R M``. Measure ``M h`` with noise calibrated to the
 sensitivity of ``M``, then answer with ``R (M h + Z)``. The error per query is
 ``sigma ||R||_F / sqrt(k)`` for noise of standard deviation sigma per unit of
-sensitivity (seed 003 Thm 2.3), so a good strategy ``M`` makes
+sensitivity (SU notes Thm 2.3), so a good strategy ``M`` makes
 ``||R||_F ||M||_{1->2}`` small. Strategies are chosen from the queries alone,
 never from the data.
 """
@@ -72,7 +72,7 @@ def binary_tree_strategy(m: int) -> QueryMatrix:
     """The binary tree (hierarchical) measurements over an ordered domain of size m.
 
     One row per dyadic interval ``[i w, (i + 1) w)`` for widths ``w = 1, 2, 4, ...``
-    up to the first ``w >= m`` (seed 003 Exercise 2.1, seed 001). Every element lies
+    up to the first ``w >= m`` (SU notes Exercise 2.1, LQR slides). Every element lies
     in one interval per level, so the l1 sensitivity is the number of levels L and
     the l2 sensitivity ``sqrt(L)``; any prefix or range is a sum of at most
     ``2 log2 m`` rows.
@@ -275,7 +275,7 @@ def factorization_mechanism(
     Privacy: measuring ``M h`` is the Laplace mechanism (delta = 0, noise scaled to
     the l1 sensitivity of M) or the Gaussian mechanism (delta > 0, l2 sensitivity),
     so it is (epsilon, delta)-DP for count histograms differing in one element;
-    the reconstruction ``R`` is post-processing (seed 003 Thm 2.3, seed 001). The
+    the reconstruction ``R`` is post-processing (SU notes Thm 2.3, LQR slides). The
     strategy depends only on F. Integer-valued M gets integer noise; real-valued M
     has its measurements released on a public power-of-two grid with discrete noise in
     grid units calibrated for the rounding (``M.column_support`` measurements move by

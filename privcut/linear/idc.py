@@ -1,4 +1,4 @@
-"""Iterative database constructions (seed 004 §3, Def. 3.1–3.2).
+"""Iterative database constructions (GRU12 §3, Def. 3.1–3.2).
 
 An IDC keeps a hypothesis about the private histogram and improves it from
 one distinguishing query at a time: given a query on which the hypothesis is
@@ -42,7 +42,7 @@ def _as_query(query: object, m: int) -> np.ndarray:
 
 
 class FriezeKannan:
-    """The Frieze/Kannan IDC (seed 004 Alg. 2, Thm 5.1).
+    """The Frieze/Kannan IDC (GRU12 Alg. 2, Thm 5.1).
 
     The hypothesis starts at 0 and each update adds ``-+ (alpha / |X|) Q``: down
     when the hypothesis overestimates the noisy answer, up otherwise. It is kept
@@ -122,7 +122,7 @@ class FriezeKannan:
 
 
 class MultiplicativeWeights:
-    """The multiplicative weights IDC (seed 004 Alg. 5, Thm A.4; Hardt & Rothblum 2010).
+    """The multiplicative weights IDC (GRU12 Alg. 5, Thm A.4; Hardt & Rothblum 2010).
 
     The hypothesis is a distribution over the universe, scaled by the public
     size ``n``; queries take values in [0, 1]. An update with ``eta = alpha / (2n)``
@@ -186,7 +186,7 @@ class MultiplicativeWeights:
 
 
 class Median:
-    """The median mechanism's IDC (seed 004 Alg. 4, Thm A.2; Roth & Roughgarden 2010).
+    """The median mechanism's IDC (GRU12 Alg. 4, Thm A.2; Roth & Roughgarden 2010).
 
     The hypothesis is a set of candidate databases of ``size`` elements; a query
     is answered by the median of their (rescaled) answers, and an update deletes

@@ -1,4 +1,4 @@
-"""The Iterative Construction mechanism (seed 004 §7, Algorithm 3, Thm 7.2-7.3).
+"""The Iterative Construction mechanism (GRU12 §7, Algorithm 3, Thm 7.2-7.3).
 
 A private distinguisher proposes a query on which the hypothesis looks wrong; a
 noisy answer checks it; if the hypothesis is off by at least 3 alpha / 4 the
@@ -95,7 +95,7 @@ def check_accountant(
     >>> check_accountant(0.5, 0.9, "paper")
     Traceback (most recent call last):
     ...
-    privcut.exceptions.PrivacyParameterError: accountant='paper' (seed 004 Thm 7.2...
+    privcut.exceptions.PrivacyParameterError: accountant='paper' (GRU12 Thm 7.2...
     """
     if accountant != "paper" or delta == 0.0:
         return
@@ -106,7 +106,7 @@ def check_accountant(
     )
     if composed > epsilon:
         raise PrivacyParameterError(
-            f"accountant='paper' (seed 004 Thm 7.2, stated for epsilon, delta < 1) does not "
+            f"accountant='paper' (GRU12 Thm 7.2, stated for epsilon, delta < 1) does not "
             f"give (epsilon, delta) = ({epsilon:g}, {delta:g}): its advanced composition of "
             f"{k} accesses at epsilon0 = {epsilon0:.4g} is {composed:.4g}-DP, above epsilon; "
             "use accountant='zcdp', valid for every epsilon and delta"

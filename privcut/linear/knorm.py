@@ -1,4 +1,4 @@
-"""The K-norm mechanism (Hardt & Talwar 2010, seed 002 §4).
+"""The K-norm mechanism (Hardt & Talwar 2010, HT10 §4).
 
 For queries F over histograms, neighbours move ``F h`` by a column of F, so by
 a point of ``K = F B_1^m``, the symmetric convex hull of F's columns. The
@@ -189,7 +189,7 @@ def knorm_mechanism(
     """Answer linear queries with the K-norm mechanism of Hardt & Talwar.
 
     Privacy: (epsilon, 0)-DP for count histograms differing in one element
-    (seed 002 Thm 4.3, a special case of the exponential mechanism), exactly so
+    (HT10 Thm 4.3, a special case of the exponential mechanism), exactly so
     with ``sampler="exact"``; with ``sampler="hit-and-run"`` only approximately
     (see the module docstring: such releases say ``details["certified"] = False``).
     The noise is continuous.
@@ -219,7 +219,7 @@ def knorm_mechanism(
     ``F = diag(1, 1e-11)`` the second answer was ``1e-11 h[1]``.
 
     Accuracy: ``E ||a - F h||_2^2 = (d + 1)(d + 2) / epsilon**2 * E_{z in K} ||z||_2^2``
-    (the proof of seed 002 Thm 4.3 with p = 2 is an equality), reported per
+    (the proof of HT10 Thm 4.3 with p = 2 is an equality), reported per
     query as ``expected_error`` for the exact sampler; and with probability
     1 - beta every answer is within ``r_beta * max_j ||F_j||_inf`` where
     ``r_beta`` is the (1 - beta) quantile of Gamma(d + 1, 1/epsilon) (around

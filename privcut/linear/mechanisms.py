@@ -55,7 +55,7 @@ def laplace_mechanism(
     """Answer linear queries with Laplace noise scaled to their l1 sensitivity.
 
     Privacy: (epsilon, 0)-DP for count histograms differing in one element
-    (Dwork, McSherry, Nissim, Smith 2006; seed 004 Thm 2.3). When every entry of
+    (Dwork, McSherry, Nissim, Smith 2006; GRU12 Thm 2.3). When every entry of
     F is an integer the answers are integers and the noise is discrete Laplace
     (Ghosh, Roughgarden, Sundararajan 2009), exact up to ``sampler_tv``; otherwise
     the answers are released on a public power-of-two grid with discrete Laplace noise

@@ -1,8 +1,8 @@
 """MWEM: offline multiplicative weights with the exponential mechanism.
 
 Hardt, Ligett, McSherry, *A Simple and Practical Algorithm for Differentially
-Private Data Release* (NeurIPS 2012); seed 000 §1 item 4; the multiplicative
-weights update is seed 004 Alg. 5.
+Private Data Release* (NeurIPS 2012); PM notes §1 item 4; the multiplicative
+weights update is GRU12 Alg. 5.
 """
 
 from __future__ import annotations

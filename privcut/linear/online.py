@@ -1,4 +1,4 @@
-"""Online query release with an iterative database construction (seed 004 Algorithm 1).
+"""Online query release with an iterative database construction (GRU12 Algorithm 1).
 
 An analyst asks linear queries one at a time; each is answered from a public
 hypothesis unless the data disagree with it by more than a threshold, in which
@@ -516,7 +516,7 @@ def _histogram_calibration(
 
 
 class OnlineRelease:
-    """Answer linear queries on a count histogram one at a time (seed 004 Algorithm 1).
+    """Answer linear queries on a count histogram one at a time (GRU12 Algorithm 1).
 
     Privacy: (epsilon, delta)-DP for add/remove-one-element neighbours over the
     whole adaptive transcript (Thm 4.1 for ``calibration="paper"``; the sparse-vector

@@ -1,10 +1,10 @@
-"""The projection mechanism (seed 003 §3, seed 000 Alg. 1; Nikolov, Talwar, Zhang 2013).
+"""The projection mechanism (SU notes §3, PM notes Alg. 1; Nikolov, Talwar, Zhang 2013).
 
 Release the Gaussian mechanism's answers, then replace them by the nearest
 answers some dataset could have produced. Projection onto a closed convex set
-that contains the true answers never increases the l2 error (seed 003 §2.3),
+that contains the true answers never increases the l2 error (SU notes §2.3),
 and when the dataset is small relative to the number of queries it reduces it
-dramatically (seed 003 Thm 3.1).
+dramatically (SU notes Thm 3.1).
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def projection_mechanism(
     """Gaussian noise, then projection onto the answers some dataset could give.
 
     Privacy: (epsilon, delta)-DP for count histograms differing in one element
-    (seed 000 Thm 3; seed 003 §3). The first step is
+    (PM notes Thm 3; SU notes §3). The first step is
     :func:`~privcut.linear.gaussian_mechanism`; the projection is post-processing
     and reads only public things: F, the noisy answers, and the size bound.
 
@@ -151,7 +151,7 @@ def projection_mechanism(
     discrete Laplace mechanism (the dataset size is private and never read into
     a parameter; the Gaussian step then uses the rest, by basic composition).
     On the event that the truth fits (probability >= 1 - beta) the error again
-    never exceeds the Gaussian step's, and seed 003 eq. 50-55 bound it by
+    never exceeds the Gaussian step's, and SU notes eq. 50-55 bound it by
     ``sqrt(2 N sigma max_j ||F_j||_2 sqrt(2 ln 2m) / k)`` per query (RMS).
 
     Parameters

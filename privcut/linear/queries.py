@@ -1,10 +1,10 @@
 """Linear queries over a histogram: the query matrix F and its sensitivities.
 
 A dataset is a count histogram ``h`` over a universe of ``m`` elements
-(seed 003 §1.1); ``k`` linear queries are the rows of a ``k x m`` matrix ``F``
+(SU notes §1.1); ``k`` linear queries are the rows of a ``k x m`` matrix ``F``
 and their answers are ``F @ h``. Neighbouring histograms differ by adding or
 removing one element: one coordinate changes by 1. So the l1 and l2
-sensitivities of ``F`` are its largest column l1 and l2 norms (seed 003
+sensitivities of ``F`` are its largest column l1 and l2 norms (SU notes
 eq. 16, ``||F||_{1->2}``).
 """
 

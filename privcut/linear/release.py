@@ -26,7 +26,7 @@ class LinearRelease:
         Which mechanism produced the answers.
     expected_error : float or None
         The root-mean-square error per query, ``sqrt(E ||answers - F h||^2 / k)``
-        (seed 003 eq. 5), computed without the data; ``None`` where the theory
+        (SU notes eq. 5), computed without the data; ``None`` where the theory
         gives none.
     max_error : float or None
         A bound with ``P[max_i |answers_i - (F h)_i| > max_error] <= beta``;

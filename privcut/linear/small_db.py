@@ -1,6 +1,6 @@
 """SmallDB: the exponential mechanism over small synthetic databases.
 
-Blum, Ligett, Roth 2008; Dwork & Roth 2014 §4.1 (Alg. 5); seed 000 §1 item 3.
+Blum, Ligett, Roth 2008; Dwork & Roth 2014 §4.1 (Alg. 5); PM notes §1 item 3.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from privcut.exceptions import BudgetExceededError, PrivacyParameterError
 from privcut.privacy.composition import PrivacyCost
-from privcut.privacy.validation import _as_real, check_delta, check_positive
+from privcut.privacy.validation import as_real, check_delta, check_positive
 
 __all__ = ["PrivacyBudget"]
 
@@ -19,7 +19,7 @@ to at most ``total * (1 + 2**-53)``). No sequence of spends can exceed the total
 
 
 def _check_share(value: object, name: str) -> float:
-    number = _as_real(value, name)
+    number = as_real(value, name)
     if not math.isfinite(number) or number < 0.0:
         raise PrivacyParameterError(f"{name} to spend must be finite and >= 0, got {value!r}")
     return number

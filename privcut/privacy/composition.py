@@ -40,7 +40,7 @@ def advanced_composition(epsilon0: float, delta0: float, k: int, delta_slack: fl
     """The cost of k adaptively chosen (epsilon0, delta0)-DP computations.
 
     Dwork, Rothblum, Vadhan 2010 (*Boosting and Differential Privacy*), the
-    form used in seed 004 (Thm 2.4 and the proof of Thm 7.2): the k-fold
+    form used in GRU12 (Thm 2.4 and the proof of Thm 7.2): the k-fold
     composition is (epsilon', k delta0 + delta_slack)-DP with
     ``epsilon' = sqrt(2 k ln(1/delta_slack)) epsilon0 + k epsilon0 (e**epsilon0 - 1)``.
     For small k, :func:`basic_composition`'s ``(k epsilon0, k delta0)`` can be smaller.

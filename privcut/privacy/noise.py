@@ -99,7 +99,7 @@ def laplace(scale: float, size: Size = None, *, rng: RandomState = None) -> np.n
 
     With exact reals, adding ``laplace(sensitivity / epsilon)`` to a query of l1
     sensitivity ``sensitivity`` is (epsilon, 0)-DP (Dwork, McSherry, Nissim,
-    Smith 2006; seed 004 Thm 2.3). **Not safe to add to data in floating point**:
+    Smith 2006; GRU12 Thm 2.3). **Not safe to add to data in floating point**:
     the low-order bits of ``y + laplace(b)`` reveal ``y`` (Mironov 2012). To release
     a real-valued answer use ``Noise.for_laplace(epsilon, sensitivity, integer=False,
     coordinates=c).add(y)`` (grid noise, see :class:`Noise`), and
@@ -726,7 +726,7 @@ class Noise:
         ``coefficients`` maps each coefficient c > 0 to how many draws carry it. The
         bound is Chernoff's with the exact moment generating function,
         ``P[Y >= a] <= inf_t exp(-t a + sum_c n_c log M(c t))``, on each side (so each
-        side gets half the failure probability). This is seed 004 Thm 6.5's method with
+        side gets half the failure probability). This is GRU12 Thm 6.5's method with
         the noise's own MGF instead of its constants. For grid noise, Z_i is the error of
         a released answer: ``grid`` times the grid-unit bound plus the rounding,
         ``grid / 2 * sum_c n_c c``.

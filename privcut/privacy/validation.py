@@ -14,10 +14,13 @@ import numpy as np
 from privcut.exceptions import PrivacyParameterError
 
 __all__ = [
+    "as_real",
     "check_beta",
     "check_delta",
     "check_epsilon",
+    "check_option",
     "check_positive",
+    "check_scalar",
     "check_sensitivity",
 ]
 
@@ -28,8 +31,15 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _as_real(value: object, name: str) -> float:
-    """Return ``value`` as a float if it is a real number (not a bool), else raise."""
+def as_real(value: object, name: str) -> float:
+    """Return ``value`` as a float if it is a real number (not a bool), else raise
+    :class:`~privcut.PrivacyParameterError` (an int beyond the float range becomes +-inf).
+
+    Examples
+    --------
+    >>> as_real(3, "epsilon")
+    3.0
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise PrivacyParameterError(
             f"{name} must be a real number, got {_shown(value)} of type {type(value).__name__}; "
@@ -65,7 +75,7 @@ def check_positive(value: object, name: str) -> float:
     >>> check_positive(2, "scale")
     2.0
     """
-    number = _as_real(value, name)
+    number = as_real(value, name)
     if not math.isfinite(number) or number <= 0.0:
         raise PrivacyParameterError(f"{name} must be finite and > 0, got {_shown(value)}")
     return number
@@ -142,7 +152,7 @@ def check_delta(delta: object, name: str = "delta", *, positive: bool = False) -
     >>> check_delta(1e-6)
     1e-06
     """
-    number = _as_real(delta, name)
+    number = as_real(delta, name)
     if not 0.0 <= number < 1.0 or (positive and number == 0.0):
         interval = "(0, 1)" if positive else "[0, 1)"
         raise PrivacyParameterError(
@@ -171,10 +181,114 @@ def check_beta(beta: object) -> float:
     >>> check_beta(0.05)
     0.05
     """
-    number = _as_real(beta, "beta")
+    number = as_real(beta, "beta")
     if not 0.0 < number < 1.0:
         raise ValueError(
             f"beta must lie in (0, 1), got {beta!r}; it is the probability "
             "that the stated error bound fails, e.g. beta=0.05"
         )
     return number
+
+
+def check_scalar(
+    value: object,
+    name: str,
+    kind: type = float,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    closed: str = "both",
+) -> float | int:
+    """Validate a numeric option: its type, finiteness and bounds (scikit-learn's
+    ``check_scalar`` habit), returned as a Python ``int`` or ``float``.
+
+    Parameters
+    ----------
+    value : object
+        The candidate.
+    name : str
+        The option's name, used in the error message.
+    kind : {float, int}
+        ``int`` accepts integers only; ``float`` any real number. Bools are refused.
+    low, high : float, optional
+        Bounds (``None``: unbounded on that side). ``int`` options with neither bound
+        are limited to [1, 2**53].
+    closed : {"both", "left", "right", "neither"}
+        Which bounds are attained.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not of the kind (or is a bool).
+    ValueError
+        If it is NaN, infinite or out of bounds; the message names the range.
+
+    Examples
+    --------
+    >>> check_scalar(3, "rounds", int, low=1)
+    3
+    >>> check_scalar(0.5, "share", low=0.0, high=1.0, closed="neither")
+    0.5
+    """
+    if kind not in (int, float):
+        raise TypeError(f"kind must be int or float, got {kind!r}")
+    wanted = numbers.Integral if kind is int else numbers.Real
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, wanted):
+        article = "an integer" if kind is int else "a real number"
+        raise TypeError(
+            f"{name} must be {article}, got {_shown(value)} of type {type(value).__name__}"
+        )
+    if kind is int and low is None and high is None:
+        low, high = 1, MAX_COUNT
+    number = int(value) if kind is int else float(value)
+    left = low is None or (number >= low if closed in ("both", "left") else number > low)
+    right = high is None or (number <= high if closed in ("both", "right") else number < high)
+    if (kind is float and not math.isfinite(number)) or not (left and right):
+        raise ValueError(f"{name} must be {_range(kind, low, high, closed)}, got {_shown(value)}")
+    return number
+
+
+def _range(kind: type, low: float | None, high: float | None, closed: str) -> str:
+    """The allowed range in words, e.g. "a finite number in (0, 1]"."""
+    what = "an integer" if kind is int else "a finite number"
+    low, high = _bound_text(low), _bound_text(high)
+    if low is None and high is None:
+        return what
+    if high is None:
+        return f"{what} {'>=' if closed in ('both', 'left') else '>'} {low}"
+    if low is None:
+        return f"{what} {'<=' if closed in ('both', 'right') else '<'} {high}"
+    opening = "[" if closed in ("both", "left") else "("
+    closing = "]" if closed in ("both", "right") else ")"
+    return f"{what} in {opening}{low}, {high}{closing}"
+
+
+def _bound_text(bound: float | None) -> str | None:
+    if bound is None:
+        return None
+    if bound == MAX_COUNT:
+        return "2**53"
+    return f"{bound:,}" if isinstance(bound, int) else f"{bound:g}"
+
+
+def check_option(value: object, name: str, options: tuple) -> object:
+    """Validate a choice from a fixed set of options (compared by equality).
+
+    Raises
+    ------
+    ValueError
+        Naming the options, if ``value`` is not one of them.
+
+    Examples
+    --------
+    >>> check_option("spectral", "oracle", ("spectral", "alon-naor"))
+    'spectral'
+    """
+    try:
+        found = any(value == option and type(value) is type(option) for option in options)
+    except (TypeError, ValueError):  # e.g. an array compared elementwise
+        found = False
+    if not found:
+        shown = ", ".join(repr(option) for option in options)
+        raise ValueError(f"{name} must be one of {shown}; got {_shown(value)}")
+    return value

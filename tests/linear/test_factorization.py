@@ -14,7 +14,7 @@ from tests.linear.test_mechanisms import understated
 EPSILON, DELTA = 0.5, 1e-3
 PREFIXES = np.tril(np.ones((16, 16)))
 query_row = np.array([[1.0, 1.0, 0.0, 0.0, 1.0]])
-REPEATED = np.ones((100, 1)) @ query_row  # seed 003 eq. 18 with k = 100
+REPEATED = np.ones((100, 1)) @ query_row  # SU notes eq. 18 with k = 100
 
 
 @pytest.mark.parametrize("m", [1, 2, 5, 16, 1000])

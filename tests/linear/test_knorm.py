@@ -38,7 +38,7 @@ def test_error_matches_the_exact_formula_and_the_theorem_bound():
     assert np.sqrt(np.mean(errors**2)) == pytest.approx(runs[0].expected_error, rel=0.05)
     rng = np.random.default_rng(2)
     mean_norm = np.mean([np.linalg.norm(BODY.sample_exact(rng)) for _ in range(20_000)])
-    theorem_bound = (3 + 1) / EPSILON * mean_norm  # seed 002 Thm 4.3, l2 error
+    theorem_bound = (3 + 1) / EPSILON * mean_norm  # HT10 Thm 4.3, l2 error
     assert np.mean(np.linalg.norm(errors, axis=1)) <= theorem_bound * 1.02
     assert np.mean(np.abs(errors).max(axis=1) > runs[0].max_error) <= 0.1
 
