@@ -36,7 +36,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.noisy import NoisyGraph, _uniform_bound, check_weights, noisy_graph
+from privcut.graph.noisy import NoisyGraph, uniform_bound, check_weights, noisy_graph
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import Noise, PrivacyBudget, check_beta, check_epsilon
 from privcut.privacy.noise import laplace_moments
@@ -533,7 +533,7 @@ def plan_measurements(
     )
     if "randomized-response" in names:
         rr = noise[names.index("randomized-response")]
-        predicted["arbitrary-cut"] = _uniform_bound(rr, shape.n, shape.directed, beta)
+        predicted["arbitrary-cut"] = uniform_bound(rr, shape.n, shape.directed, beta)
     return MeasurementPlan(epsilon, names, epsilons, noise, weights, predicted, dropped)
 
 

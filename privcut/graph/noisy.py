@@ -106,21 +106,38 @@ class NoisyGraph:
         coefficient 1 for a DiGraph), so that one tail at ``beta / 4^n`` covers all:
         O(|V|^{3/2} / epsilon) as in GRU12 Lemma 6.1 and §6.1, with constants.
         """
-        return _uniform_bound(self.noise, len(self.nodes), self.directed, check_beta(beta))
+        return uniform_bound(self.noise, len(self.nodes), self.directed, check_beta(beta))
 
 
 @lru_cache(maxsize=256)
-def _uniform_bound(noise: Noise, n: int, directed: bool, beta: float) -> float:
-    """:meth:`NoisyGraph.uniform_error_bound`, cached (it depends on public values only)."""
+def uniform_bound(noise: Noise, n: int, directed: bool, beta: float) -> float:
+    """:meth:`NoisyGraph.uniform_error_bound` for randomized response with this noise on n
+    nodes, cached (it depends on public values only).
+
+    Examples
+    --------
+    >>> from privcut.privacy import Noise
+    >>> uniform_bound(Noise.for_laplace(1.0, 1.0, integer=True), 10, False, 0.05) > 0
+    True
+    """
     worst = {1.0: n * (n - 1)} if directed else {2.0: math.comb(n, 2)}
     return noise.sum_tail(worst, math.log(beta) - n * math.log(4.0))
 
 
-def _noise_into(
+def noise_into(
     matrix: np.ndarray, noise: Noise, directed: bool, generator: np.random.Generator
 ) -> None:
     """Fill ``matrix`` with one noise draw per pair, block of rows by block of rows, mirrored
-    for undirected graphs (so each unordered pair gets exactly one draw)."""
+    for undirected graphs (so each unordered pair gets exactly one draw).
+
+    Examples
+    --------
+    >>> from privcut.privacy import Noise
+    >>> matrix = np.zeros((3, 3))
+    >>> noise_into(matrix, Noise.for_laplace(1.0, 1.0, integer=True), False, np.random.default_rng(0))
+    >>> bool((matrix == matrix.T).all() and (np.diag(matrix) == 0).all())
+    True
+    """
     n = matrix.shape[0]
     for start in range(0, n, _BLOCK):
         stop = min(start + _BLOCK, n)
@@ -208,7 +225,7 @@ def noisy_graph(
     noise = Noise.for_laplace(epsilon, 1.0, integer=integer_weights, coordinates=1)
     generator = check_random_state(rng)
     matrix = np.zeros((universe.n, universe.n))
-    _noise_into(matrix, noise, universe.directed, generator)
+    noise_into(matrix, noise, universe.directed, generator)
     # On the grid both terms are multiples of it, so the sum is grid * (round(w / g) + Z).
     matrix[adjacency.row, adjacency.col] += noise.round(adjacency.data)
     tv = noise.tv_bound(universe.size)

@@ -49,7 +49,7 @@ from privcut.graph.measurements import (
     measure,
     plan_measurements,
 )
-from privcut.graph.noisy import NoisyGraph, _noise_into
+from privcut.graph.noisy import NoisyGraph, noise_into
 from privcut.graph.rounding import dependent_rounding, independent_rounding, rounding_bound
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import check_beta, effective_delta
@@ -301,7 +301,7 @@ def _threshold(
     values = []
     for _ in range(draws):
         fresh = np.zeros((n, n))
-        _noise_into(fresh, noisy.noise, noisy.directed, generator)
+        noise_into(fresh, noisy.noise, noisy.directed, generator)
         values.append(_separate(fresh, oracle, levels, generator).value)
     return float(np.median(values))
 
