@@ -29,7 +29,6 @@ sparse-vector mechanisms.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise, permutations
@@ -41,7 +40,7 @@ from scipy.stats import beta as beta_distribution
 
 from privcut.graph.universe import check_graph
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_delta, check_epsilon
+from privcut.privacy.validation import check_delta, check_epsilon, check_scalar
 
 __all__ = ["AuditResult", "audit", "neighbouring_graphs"]
 
@@ -349,17 +348,14 @@ def audit(
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    samples = _check_count(samples, "samples")
-    selection_samples = _check_count(
+    samples = check_scalar(samples, "samples", int, low=2)
+    selection_samples = check_scalar(
         max(samples // 2, 2) if selection_samples is None else selection_samples,
         "selection_samples",
+        int,
+        low=2,
     )
-    if (
-        isinstance(confidence, bool)
-        or not isinstance(confidence, numbers.Real)
-        or not 0.0 < confidence < 1.0
-    ):
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    confidence = check_scalar(confidence, "confidence", low=0.0, high=1.0, closed="neither")
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
         raise ValueError(f"pair must be (data, neighbour), got {pair!r:.60}")
     if not callable(mechanism):
@@ -399,12 +395,6 @@ def audit(
         delta=delta,
         confidence=confidence,
     )
-
-
-def _check_count(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 2:
-        raise ValueError(f"{name} must be an integer >= 2, got {value!r}")
-    return int(value)
 
 
 def neighbouring_graphs(

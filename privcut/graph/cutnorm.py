@@ -16,7 +16,7 @@ Computing it is NP-hard, so every method returns a cut (S, T) that achieves
   bound is a dual-feasible point built from the factor and certified by a
   Cholesky factorisation.
 * ``"alon-naor"``: the same relaxation solved by cvxpy (small n only): the
-  reference for ``"low-rank"``.
+  reference for ``"low-rank"``. cvxpy is an optional extra: ``pip install privcut[sdp]``.
 
 Padding A with one row and one column so that every row and column sums to zero
 keeps its cut norm and makes ``||A'||_{inf->1} = 4 ||A'||_C`` exactly, so the
@@ -34,6 +34,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh, svds
 
 from privcut.privacy.random import RandomState, check_random_state
+from privcut.privacy.validation import check_option
 
 __all__ = ["CutNormResult", "cut_norm", "local_improvement", "normalized_cut_norm"]
 
@@ -67,7 +68,8 @@ SMALL_RESTARTS = 4
 BM_STEPS = 60
 """Most alternating steps of the Burer–Monteiro solver."""
 
-_METHODS = ("auto", "exact", "spectral", "low-rank", "alon-naor")
+METHODS = ("auto", "exact", "spectral", "low-rank", "alon-naor")
+"""The methods of :func:`cut_norm` (see the module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -345,9 +347,20 @@ def _low_rank(A: np.ndarray, generator: np.random.Generator, certify: bool = Tru
     return CutNormResult(value, S, T, max(bound, value), "low-rank")
 
 
-def _alon_naor(A: np.ndarray, generator: np.random.Generator) -> CutNormResult:
-    import cvxpy as cp
+def _sdp_solver():
+    """The cvxpy module, or an error naming the extra that installs it."""
+    try:
+        import cvxpy
+    except ImportError:
+        raise ImportError(
+            "method='alon-naor' solves the SDP with cvxpy, an optional dependency: "
+            "pip install privcut[sdp] (or use method='low-rank', the same relaxation "
+            "without cvxpy)"
+        ) from None
+    return cvxpy
 
+
+def _alon_naor(A: np.ndarray, generator: np.random.Generator, cp) -> CutNormResult:
     if max(A.shape) > MAX_CVXPY:
         raise ValueError(
             f"method='alon-naor' solves the SDP with cvxpy and allows n <= {MAX_CVXPY} (an "
@@ -382,7 +395,8 @@ def cut_norm(
     method : {"auto", "exact", "spectral", "low-rank", "alon-naor"}
         See the module docstring. ``"auto"``: exact when the smaller side is at most
         20, else the better cut of ``"spectral"`` and ``"low-rank"`` with the
-        smaller of their certified bounds.
+        smaller of their certified bounds. ``"alon-naor"`` needs cvxpy
+        (``pip install privcut[sdp]``).
     certify : bool, default True
         ``False`` skips the low-rank method's dual certificate (its ``upper_bound`` is
         then the total mass bound): for separation oracles, which need only the cut.
@@ -393,6 +407,11 @@ def cut_norm(
     -------
     CutNormResult
 
+    Raises
+    ------
+    ImportError
+        If ``method="alon-naor"`` and cvxpy is not installed (before any work).
+
     Examples
     --------
     >>> A = np.array([[1.0, -2.0], [3.0, 1.0]])
@@ -400,8 +419,8 @@ def cut_norm(
     >>> result.value, result.S.tolist(), result.T.tolist()
     (4.0, [1], [0, 1])
     """
-    if method not in _METHODS:
-        raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+    check_option(method, "method", METHODS)
+    cp = _sdp_solver() if method == "alon-naor" else None  # before any work
     matrix = _as_matrix(A)
     generator = check_random_state(rng)
     if method == "auto":
@@ -416,7 +435,7 @@ def cut_norm(
         "exact": lambda: _exact(matrix),
         "spectral": lambda: _spectral(matrix, generator),
         "low-rank": lambda: _low_rank(matrix, generator, certify),
-        "alon-naor": lambda: _alon_naor(matrix, generator),
+        "alon-naor": lambda: _alon_naor(matrix, generator, cp),
     }[method]
     return solver()
 

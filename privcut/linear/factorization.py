@@ -14,6 +14,7 @@ import hashlib
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.linalg as la
@@ -24,8 +25,13 @@ from privcut.linear.queries import QueryMatrix, answer_error, as_query_matrix, c
 from privcut.linear.release import LinearRelease
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.random import RandomState
+from privcut.privacy.validation import check_option
+from privcut.records import Record
 
 __all__ = ["Factorization", "binary_tree_strategy", "factorization_mechanism", "factorize"]
+
+STRATEGIES = ("identity", "workload", "binary-tree", "optimized")
+"""The named strategies; an explicit ``(R, M)`` pair is the other choice."""
 
 MAX_OPTIMIZED_DOMAIN = 4096
 """Largest universe for the ``"optimized"`` strategy: each step inverts an m x m matrix."""
@@ -41,8 +47,11 @@ _CACHE: OrderedDict[tuple, Factorization] = OrderedDict()
 
 
 @dataclass(frozen=True)
-class Factorization:
+class Factorization(Record):
     """A factorization ``F = R M`` of a workload: measure with M, reconstruct with R.
+
+    Its :meth:`to_dict` is a summary (name, shapes, sensitivities of M), not the matrices,
+    which can be large.
 
     Attributes
     ----------
@@ -66,6 +75,22 @@ class Factorization:
         """``||R||_F * sensitivity(M) / sqrt(k)``: the per-query RMS error per unit of noise."""
         k = self.R.shape[0]
         return float(np.linalg.norm(self.R) * self.sensitivity(pure) / math.sqrt(k))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The strategy's name, the shapes of R and M and M's sensitivities (plain data).
+
+        Examples
+        --------
+        >>> factorize(np.eye(2), "identity").to_dict()["M_shape"]
+        [2, 2]
+        """
+        return {
+            "name": self.name,
+            "R_shape": list(self.R.shape),
+            "M_shape": list(self.M.shape),
+            "l1_sensitivity": float(self.M.l1_sensitivity),
+            "l2_sensitivity": float(self.M.l2_sensitivity),
+        }
 
 
 def binary_tree_strategy(m: int) -> QueryMatrix:
@@ -180,29 +205,28 @@ def factorize(F: object, strategy: object = "optimized", *, pure: bool = False) 
     query = as_query_matrix(F)
     if isinstance(strategy, tuple):
         return _explicit(query, *strategy)
+    try:
+        check_option(strategy, "strategy", STRATEGIES)
+    except ValueError as error:
+        raise ValueError(f"{error}; or pass an explicit (R, M) pair") from None
     if strategy == "workload":
         return Factorization(np.eye(query.k), query, "workload")
     dense = query.toarray()
     if strategy == "identity":
         return Factorization(dense, QueryMatrix(sp.eye_array(query.m, format="csr")), "identity")
-    if strategy in ("binary-tree", "optimized"):
-        if strategy == "optimized" and query.m > MAX_OPTIMIZED_DOMAIN:
-            raise ValueError(
-                f"the optimized strategy inverts an m x m matrix per step and allows "
-                f"m <= {MAX_OPTIMIZED_DOMAIN}, got m = {query.m}; use 'identity', "
-                "'workload', 'binary-tree' or an explicit (R, M)"
-            )
-        key = (hashlib.sha1(dense.tobytes()).hexdigest(), dense.shape, strategy, pure)
-        if key not in _CACHE:
-            _CACHE[key] = _search(query, dense, strategy, pure)
-            _CACHE[key].R.setflags(write=False)  # shared between callers: keep it intact
-            if len(_CACHE) > CACHE_SIZE:
-                _CACHE.popitem(last=False)
-        return _CACHE[key]
-    raise ValueError(
-        f"unknown strategy {strategy!r}; use 'identity', 'workload', 'binary-tree', "
-        "'optimized' or an explicit (R, M) pair"
-    )
+    if strategy == "optimized" and query.m > MAX_OPTIMIZED_DOMAIN:
+        raise ValueError(
+            f"the optimized strategy inverts an m x m matrix per step and allows "
+            f"m <= {MAX_OPTIMIZED_DOMAIN}, got m = {query.m}; use 'identity', "
+            "'workload', 'binary-tree' or an explicit (R, M)"
+        )
+    key = (hashlib.sha1(dense.tobytes()).hexdigest(), dense.shape, strategy, pure)
+    if key not in _CACHE:
+        _CACHE[key] = _search(query, dense, strategy, pure)
+        _CACHE[key].R.setflags(write=False)  # shared between callers: keep it intact
+        if len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return _CACHE[key]
 
 
 def _search(query: QueryMatrix, dense: np.ndarray, strategy: str, pure: bool) -> Factorization:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from privcut.linear.queries import histograms_of_size
-from privcut.privacy.validation import check_count, check_positive
+from privcut.privacy.validation import check_scalar
 
 __all__ = ["FriezeKannan", "Median", "MultiplicativeWeights"]
 
@@ -80,9 +80,9 @@ class FriezeKannan:
         *,
         inner: Callable[[object, object], float] | None = None,
     ) -> None:
-        self.m = check_count(m, "m")
-        self.alpha = check_positive(alpha, "alpha")
-        self.n2_bound = check_positive(n2_bound, "n2_bound")
+        self.m = check_scalar(m, "m", int)
+        self.alpha = check_scalar(alpha, "alpha", low=0.0, closed="neither")
+        self.n2_bound = check_scalar(n2_bound, "n2_bound", low=0.0, closed="neither")
         self._inner = inner
         self.steps: list[tuple[float, object]] = []
 
@@ -146,9 +146,9 @@ class MultiplicativeWeights:
     """
 
     def __init__(self, m: int, alpha: float, n: float) -> None:
-        self.m = check_count(m, "m")
-        self.alpha = check_positive(alpha, "alpha")
-        self.n = check_positive(n, "n")
+        self.m = check_scalar(m, "m", int)
+        self.alpha = check_scalar(alpha, "alpha", low=0.0, closed="neither")
+        self.n = check_scalar(n, "n", low=0.0, closed="neither")
         self.weights = np.full(self.m, 1.0 / self.m)
         self.updates = 0
 
@@ -220,14 +220,14 @@ class Median:
     """
 
     def __init__(self, m: int, alpha: float, n: float, k: int, *, size: int | None = None):
-        self.m = check_count(m, "m")
-        self.alpha = check_positive(alpha, "alpha")
-        self.n = check_positive(n, "n")
-        self.k = check_count(k, "k")
+        self.m = check_scalar(m, "m", int)
+        self.alpha = check_scalar(alpha, "alpha", low=0.0, closed="neither")
+        self.n = check_scalar(n, "n", low=0.0, closed="neither")
+        self.k = check_scalar(k, "k", int)
         if size is None:
             wanted = self.n**2 * math.log(max(self.k, 2)) / self.alpha**2
             size = max(1, math.ceil(min(wanted, MAX_MEDIAN_DATABASES)))
-        self.size = check_count(size, "size")
+        self.size = check_scalar(size, "size", int)
         if self.m > 1 and self.size >= MAX_MEDIAN_DATABASES:  # C(m + s - 1, s) > s then
             raise ValueError(
                 f"the median construction would hold more than {MAX_MEDIAN_DATABASES:,} "

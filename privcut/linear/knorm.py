@@ -37,9 +37,12 @@ from privcut.linear.queries import as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
 from privcut.privacy import check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_count
+from privcut.privacy.validation import check_option, check_scalar
 
 __all__ = ["KNormBody", "knorm_mechanism"]
+
+SAMPLERS = ("exact", "hit-and-run")
+"""The samplers of the K-norm noise: exact (certified, dimension <= 7) or a random walk."""
 
 MAX_EXACT_DIMENSION = 7
 """Largest dimension of K for the exact (triangulation) sampler."""
@@ -263,10 +266,9 @@ def knorm_mechanism(
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
-    if sampler not in ("exact", "hit-and-run"):
-        raise ValueError(f"sampler must be 'exact' or 'hit-and-run', got {sampler!r}")
+    check_option(sampler, "sampler", SAMPLERS)
     if walk_steps is not None:
-        walk_steps = check_count(walk_steps, "walk_steps")
+        walk_steps = check_scalar(walk_steps, "walk_steps", int)
     query = as_query_matrix(F)
     h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()

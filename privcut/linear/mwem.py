@@ -18,7 +18,7 @@ from privcut.privacy import Noise, check_beta, check_epsilon
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.selection import exponential_mechanism
-from privcut.privacy.validation import check_count
+from privcut.privacy.validation import check_scalar
 
 __all__ = ["mwem"]
 
@@ -89,7 +89,7 @@ def mwem(
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
-    rounds = check_count(rounds, "rounds")
+    rounds = check_scalar(rounds, "rounds", int)
     n, count_epsilon = count_budget(n, count_share, epsilon)
     query = as_query_matrix(F)
     h = check_histogram(h, query.m, largest=query.l1_sensitivity)

@@ -19,8 +19,12 @@ from privcut.linear.release import LinearRelease
 from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
+from privcut.privacy.validation import check_option
 
 __all__ = ["project_answers", "projection_mechanism"]
+
+CONSTRAINTS = ("cone", "count")
+"""The feasible sets: the cone {Fx: x >= 0}, or with a count bound sum(x) <= N."""
 
 GAP_TOLERANCE = 1e-9
 """The capped projection stops when its Frank–Wolfe duality gap (a certified bound on
@@ -191,8 +195,7 @@ def projection_mechanism(
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta, positive=True)
     beta = check_beta(beta)
-    if constraint not in ("cone", "count"):
-        raise ValueError(f"constraint must be 'cone' or 'count', got {constraint!r}")
+    check_option(constraint, "constraint", CONSTRAINTS)
     n_bound, count_epsilon = count_budget(
         n_bound, count_share, epsilon, needed=constraint == "count", name="n_bound"
     )

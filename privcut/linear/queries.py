@@ -10,7 +10,6 @@ eq. 16, ``||F||_{1->2}``).
 
 from __future__ import annotations
 
-import numbers
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -18,6 +17,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, aslinearoperator
 
 from privcut.privacy.noise import float_sum_error
+from privcut.privacy.validation import check_scalar
 
 __all__ = [
     "QueryMatrix",
@@ -131,8 +131,8 @@ class QueryMatrix:
         query = cls.__new__(cls)
         query._matrix = aslinearoperator(operator)
         query.shape = tuple(operator.shape)
-        query.l1_sensitivity = _check_norm(l1_sensitivity, "l1_sensitivity")
-        query.l2_sensitivity = _check_norm(l2_sensitivity, "l2_sensitivity")
+        query.l1_sensitivity = check_scalar(l1_sensitivity, "l1_sensitivity", low=0.0)
+        query.l2_sensitivity = check_scalar(l2_sensitivity, "l2_sensitivity", low=0.0)
         query.integer = bool(integer)
         query.column_support = query.shape[0]
         return query
@@ -174,14 +174,6 @@ class QueryMatrix:
             "implicit" if self.is_implicit else "sparse" if sp.issparse(self._matrix) else "dense"
         )
         return f"QueryMatrix({self.k} x {self.m}, {storage})"
-
-
-def _check_norm(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value >= 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return float(value)
 
 
 def as_query_matrix(F: object) -> QueryMatrix:

@@ -8,13 +8,17 @@ from typing import Any
 import numpy as np
 
 from privcut.privacy.composition import effective_delta
+from privcut.records import Record
 
 __all__ = ["LinearRelease"]
 
 
 @dataclass(frozen=True)
-class LinearRelease:
+class LinearRelease(Record):
     """Noisy answers to linear queries, with the privacy spent and the error promised.
+
+    :meth:`to_dict` gives it as plain Python data (answers as a list, details plain), with
+    ``effective_delta`` after ``sampler_tv``.
 
     Attributes
     ----------
@@ -42,6 +46,12 @@ class LinearRelease:
         :attr:`effective_delta`.
     details : dict
         Mechanism-specific facts (noise kind and scale, strategy, budget shares).
+
+    Examples
+    --------
+    >>> release = LinearRelease(np.array([3.0]), 1.0, 0.0, "laplace", 1.4, 4.2, 0.05)
+    >>> release.to_dict()["answers"], release.to_dict()["effective_delta"]
+    ([3.0], 0.0)
     """
 
     answers: np.ndarray
@@ -58,3 +68,9 @@ class LinearRelease:
     def effective_delta(self) -> float:
         """``delta`` plus the slack of the integer samplers' distance from exact."""
         return effective_delta(self.epsilon, self.delta, self.sampler_tv)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The release as plain Python data, in field order, ``effective_delta`` included."""
+        fields = super().to_dict()
+        details = fields.pop("details")
+        return {**fields, "effective_delta": self.effective_delta, "details": details}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from privcut.privacy import Noise
-from privcut.privacy.validation import check_positive
+from privcut.privacy.validation import check_positive, check_scalar
 
 __all__ = ["SizeEstimate", "check_share", "count_budget", "dataset_size"]
 
@@ -42,12 +42,22 @@ class SizeEstimate:
         return 0.0 if self.noise is None else self.noise.tv_bound(1)
 
 
-def check_share(count_share: object) -> float:
-    """Validate the share of epsilon spent on a noisy count: a float in (0, 1)."""
-    share = check_positive(count_share, "count_share")
-    if share >= 1.0:
-        raise ValueError(f"count_share must lie in (0, 1), got {count_share!r}")
-    return share
+def check_share(share: object, name: str) -> float:
+    """Validate a share of epsilon named ``name``: a real number in (0, 1).
+
+    Raises
+    ------
+    TypeError
+        If ``share`` is not a real number (or is a bool).
+    ValueError
+        If it is NaN or outside (0, 1); the message names ``name``.
+
+    Examples
+    --------
+    >>> check_share(0.1, "count_share")
+    0.1
+    """
+    return check_scalar(share, name, low=0.0, high=1.0, closed="neither")
 
 
 def count_budget(
@@ -60,7 +70,7 @@ def count_budget(
     """
     if n is not None:
         return check_positive(n, name), 0.0
-    return None, check_share(count_share) * epsilon if needed else 0.0
+    return None, check_share(count_share, "count_share") * epsilon if needed else 0.0
 
 
 def dataset_size(

@@ -20,7 +20,7 @@ from privcut.linear.size import count_budget, dataset_size
 from privcut.privacy import check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.selection import exponential_mechanism
-from privcut.privacy.validation import check_count, check_positive
+from privcut.privacy.validation import check_scalar
 
 __all__ = ["MAX_CANDIDATES", "small_db"]
 
@@ -99,12 +99,12 @@ def small_db(
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
-    alpha = check_positive(alpha, "alpha")
+    alpha = check_scalar(alpha, "alpha", low=0.0, closed="neither")
     n, count_epsilon = count_budget(n, count_share, epsilon)
     query = as_query_matrix(F)
     if size is None:
         size = max(1, math.ceil(math.log(max(query.k, 2)) / alpha**2))
-    size = check_count(size, "size")
+    size = check_scalar(size, "size", int)
     count = math.comb(query.m + size - 1, size)
     if count > MAX_CANDIDATES:
         raise ValueError(

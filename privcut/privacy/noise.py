@@ -33,7 +33,7 @@ from scipy.special import ndtri
 
 from privcut.exceptions import PrivacyParameterError
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_positive
+from privcut.privacy.validation import check_option, check_positive, check_scalar
 
 __all__ = [
     "Noise",
@@ -479,8 +479,7 @@ class Noise:
     grid: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"noise kind must be one of {KINDS}, got {self.kind!r}")
+        check_option(self.kind, "noise kind", KINDS)
         if self.kind.startswith("discrete"):
             _check_scale(self.scale, "scale")
             if self.grid:
@@ -552,15 +551,12 @@ class Noise:
     @classmethod
     def _gridded(cls, kind: str, scale: float, sensitivity: float, coordinates) -> Noise:
         """Grid noise whose grid-unit scale is ``scale`` at the grid-unit sensitivity."""
-        if isinstance(coordinates, (bool, np.bool_)) or not isinstance(
-            coordinates, (int, np.integer)
-        ):
+        if coordinates is None:
             raise TypeError(
                 "real-valued noise needs coordinates=c, the public number of answers one "
-                f"neighbour can change (an int >= 1), got {coordinates!r}"
+                "neighbour can change (an int >= 1), got None"
             )
-        if coordinates < 1:
-            raise ValueError(f"coordinates must be at least 1, got {coordinates!r}")
+        coordinates = check_scalar(coordinates, "coordinates", int, low=1)
         # 2 per coordinate: 1 for rounding, 1 for the answers' float error (at most grid / 4
         # each side, enforced by :meth:`add`)
         root = 2.0 * (float(coordinates) if kind == "laplace" else math.sqrt(coordinates))

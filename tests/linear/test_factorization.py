@@ -40,7 +40,7 @@ def test_explicit_pairs_are_checked():
         factorize(REPEATED, (np.ones((100, 1)), 2 * query_row))
     with pytest.raises(ValueError, match="R must be"):
         factorize(REPEATED, (np.ones((99, 1)), query_row))
-    with pytest.raises(ValueError, match="unknown strategy"):
+    with pytest.raises(ValueError, match="strategy must be one of"):
         factorize(REPEATED, "best")
 
 
