@@ -1,4 +1,5 @@
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -54,6 +55,8 @@ def test_low_rank_reaches_the_exact_cut_norm_at_n_20():
 
 @pytest.mark.parametrize("method", ["spectral", "low-rank", "alon-naor"])
 def test_values_are_achieved_and_bounds_are_certified(method):
+    if method == "alon-naor":
+        pytest.importorskip("cvxpy")  # the sdp extra
     for A in hard_matrices(20, 3, seed=2):
         exact = cut_norm(A, method="exact").value
         result = cut_norm(A, method=method, rng=0)
@@ -66,6 +69,7 @@ def test_values_are_achieved_and_bounds_are_certified(method):
 
 @pytest.mark.slow
 def test_low_rank_matches_the_cvxpy_reference():
+    pytest.importorskip("cvxpy")  # the sdp extra
     for A in hard_matrices(40, 3, seed=3):
         reference = cut_norm(A, method="alon-naor", rng=0)
         fast = cut_norm(A, method="low-rank", rng=0)
@@ -93,8 +97,17 @@ def test_sparse_and_rectangular_inputs():
     [((21, 25), "exact", r"2\*\*21"), ((MAX_CVXPY + 1, 3), "alon-naor", "n <= 120")],
 )
 def test_refusals_name_the_limit(shape, method, message):
+    if method == "alon-naor":
+        pytest.importorskip("cvxpy")  # the sdp extra
     with pytest.raises(ValueError, match=message):
         cut_norm(np.ones(shape), method=method)
+
+
+def test_alon_naor_without_cvxpy_names_the_extra_before_any_work(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cvxpy", None)  # as if not installed
+    with pytest.raises(ImportError, match=r"pip install privcut\[sdp\]"):
+        cut_norm(np.full((2, 2), np.nan), method="alon-naor")  # a bad matrix: not read yet
+    assert cut_norm(np.eye(2), method="low-rank", rng=0).value == pytest.approx(2.0)
 
 
 @pytest.mark.parametrize("bad", [np.ones(3), np.full((2, 2), np.nan), np.zeros((0, 2))])

@@ -1,4 +1,3 @@
-import cvxpy as cp
 import numpy as np
 import pytest
 
@@ -12,6 +11,7 @@ EPSILON, DELTA = 0.5, 1e-3
 
 
 def reference_projection(F, noisy, total=None):
+    cp = pytest.importorskip("cvxpy")  # the sdp extra
     x = cp.Variable(F.shape[1], nonneg=True)
     constraints = [] if total is None else [cp.sum(x) <= total]
     problem = cp.Problem(cp.Minimize(cp.sum_squares(F @ x - noisy)), constraints)
@@ -33,6 +33,7 @@ def test_projection_matches_a_general_solver(total):
 
 
 def test_capped_simplex_projection_is_exact():
+    cp = pytest.importorskip("cvxpy")  # the sdp extra
     rng = np.random.default_rng(1)
     for _ in range(20):
         y, total = rng.normal(0, 2, 8), rng.uniform(0.1, 5)
