@@ -7,11 +7,11 @@ Computing it is NP-hard, so every method returns a cut (S, T) that achieves
   other side being the columns (rows) with positive, or negative, sums.
 * ``"spectral"``: sweeps along the top singular vectors (GRU12 §6.2), each
   prefix scored with its best response, then local improvement; upper bound
-  ``sqrt(m m') sigma_1`` (Nikiforov's inequality, GRU12 eq. 4, with
+  ``sqrt(m m') sigma_1`` (the inequality of Nikiforov 2009, GRU12 eq. 4, with
   ``|S||T| <= m m'``; sigma_1 from ARPACK, certified up to its convergence
   tolerance) or the total positive/negative mass, whichever is smaller.
-* ``"low-rank"``: the Alon–Naor SDP relaxation of the padded matrix solved by a
-  Burer–Monteiro factorisation in rank about sqrt(2n) (alternating exact block
+* ``"low-rank"``: the Alon & Naor 2006 SDP relaxation of the padded matrix solved by a
+  Burer & Monteiro 2003 factorisation in rank about sqrt(2n) (alternating exact block
   maximisation), Gaussian-hyperplane rounding, local improvement; the upper
   bound is a dual-feasible point built from the factor and certified by a
   Cholesky factorisation.

@@ -88,7 +88,8 @@ class FriezeKannan:
 
     @property
     def max_updates(self) -> int:
-        """B(alpha) = ||D||_2^2 |X| / alpha^2 (Thm 5.1), with the public bound on ||D||_2^2."""
+        """B(alpha) = ||D||_2^2 |X| / alpha^2 (GRU12 Thm 5.1), with the public bound on
+        ||D||_2^2."""
         return math.ceil(self.n2_bound * self.m / self.alpha**2)
 
     @property
@@ -154,12 +155,12 @@ class MultiplicativeWeights:
 
     @property
     def max_updates(self) -> int:
-        """B(alpha) = 4 n^2 log|X| / alpha^2 (Thm A.4)."""
+        """B(alpha) = 4 n^2 log|X| / alpha^2 (GRU12 Thm A.4)."""
         return self.updates_bound(self.m, self.alpha, self.n)
 
     @staticmethod
     def updates_bound(m: int, alpha: float, n: float) -> int:
-        """B(alpha) = 4 n^2 log|X| / alpha^2 (Thm A.4), without building the construction."""
+        """B(alpha) = 4 n^2 log|X| / alpha^2 (GRU12 Thm A.4), without building the construction."""
         return math.ceil(4.0 * n**2 * math.log(m) / alpha**2)
 
     def evaluate(self, query: object) -> float:
@@ -248,12 +249,13 @@ class Median:
 
     @property
     def max_updates(self) -> int:
-        """B(alpha) = n^2 log|X| log k / alpha^2 (Thm A.2)."""
+        """B(alpha) = n^2 log|X| log k / alpha^2 (GRU12 Thm A.2)."""
         return self.updates_bound(self.m, self.alpha, self.n, self.k)
 
     @staticmethod
     def updates_bound(m: int, alpha: float, n: float, k: int) -> int:
-        """B(alpha) = n^2 log|X| log k / alpha^2 (Thm A.2), without building the candidates."""
+        """B(alpha) = n^2 log|X| log k / alpha^2 (GRU12 Thm A.2), without building the
+        candidates."""
         return math.ceil(n**2 * math.log(m) * math.log(max(k, 2)) / alpha**2)
 
     def _answers(self, query: object) -> np.ndarray:

@@ -13,7 +13,7 @@ Sampling K uniformly is the hard step. Two samplers:
   uniform point inside it. Exact, so the guarantee is exactly (epsilon, 0); the
   triangulation grows exponentially with d, so it is limited to d <= 7.
 * ``"hit-and-run"``: a hit-and-run walk whose chords come from a linear
-  program over K (HiGHS). Seed 002 §8: a sampler whose density is within a
+  program over K (HiGHS). HT10 §8: a sampler whose density is within a
   factor (1 +- gamma) of uniform at every point gives
   (epsilon + ln((1 + gamma) / (1 - gamma)), 0)-DP, and one within total
   variation distance Delta gives (epsilon, (1 + e^epsilon) Delta)-DP; walks

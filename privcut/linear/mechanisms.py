@@ -120,7 +120,7 @@ def gaussian_mechanism(
 
     Privacy: (epsilon, delta)-DP for count histograms differing in one element.
     The noise is the discrete Gaussian, calibrated through its zCDP guarantee
-    (Canonne, Kamath, Steinke 2020), exact up to ``sampler_tv``. Seed 003 eq. 6
+    (Canonne, Kamath, Steinke 2020), exact up to ``sampler_tv``. SU notes eq. 6
     and 16. When every entry of F is an integer it is added to the integer answers;
     otherwise the answers are released on a public power-of-two grid with the noise in
     grid units, calibrated at l2 sensitivity ``Delta_2 / grid + sqrt(F.column_support)``

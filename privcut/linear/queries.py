@@ -195,7 +195,7 @@ def l1_sensitivity(F: object) -> float:
 def l2_sensitivity(F: object) -> float:
     """The l2 sensitivity of the queries F: ``||F||_{1->2}``, the largest column l2 norm.
 
-    Seed 003 eq. 16.
+    SU notes eq. 16.
 
     Examples
     --------
