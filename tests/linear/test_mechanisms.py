@@ -1,10 +1,22 @@
+import json
+
 import numpy as np
 import pytest
 from scipy.sparse.linalg import aslinearoperator
 
 from privcut import PrivacyParameterError
 from privcut.audit import audit
-from privcut.linear import QueryMatrix, gaussian_mechanism, laplace_mechanism
+from privcut.linear import (
+    QueryMatrix,
+    factorization_mechanism,
+    factorize,
+    gaussian_mechanism,
+    knorm_mechanism,
+    laplace_mechanism,
+    mwem,
+    projection_mechanism,
+    small_db,
+)
 from privcut.privacy import Noise
 from tests.auditing import assert_on_grid, audit_answers, in_laplace_image
 
@@ -134,3 +146,41 @@ def test_answers_whose_float_error_could_cross_the_grid_are_refused():
     with pytest.raises(ValueError, match="floating-point error"):
         gaussian_mechanism([[0.3, 0.1]], [huge // 2, 7], 1.0, 1e-6, rng=0)
     assert laplace_mechanism([[0.3]], [10**6], 1.0, rng=0).answers.shape == (1,)
+
+
+def every_release():
+    """One release of each linear mechanism, on integer and real-valued queries."""
+    h = np.array([1, 2, 0, 3, 1])
+    return [
+        laplace_mechanism(F, h, 1.0, rng=0),
+        laplace_mechanism(F * 0.5, h, 1.0, rng=0),
+        gaussian_mechanism(F, h, 1.0, 1e-6, rng=0),
+        factorization_mechanism(F, h, 1.0, 1e-6, strategy="binary-tree", rng=0),
+        projection_mechanism(F, h, 1.0, 1e-6, constraint="count", rng=0),
+        knorm_mechanism(F, h, 1.0, rng=0),
+        mwem(F, h, 1.0, rounds=2, n=7, rng=0),
+        small_db(F, h, 1.0, size=2, n=7, rng=0),
+    ]
+
+
+def test_every_release_is_plain_data_as_a_dict():
+    for release in every_release():
+        report = release.to_dict()
+        assert json.loads(json.dumps(report)) == report, release.mechanism
+        assert report["answers"] == release.answers.tolist()
+        assert report["effective_delta"] == release.effective_delta
+        assert list(report)[:3] == ["answers", "epsilon", "delta"]
+        assert report["details"].keys() == release.details.keys()
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: knorm_mechanism(F, [1] * 5, 1.0, sampler="x"), "sampler"),
+        (lambda: projection_mechanism(F, [1] * 5, 1.0, 1e-6, constraint="ball"), "constraint"),
+        (lambda: factorize(F, "greedy"), "strategy"),
+    ],
+)
+def test_an_unknown_option_is_named_with_the_choices(call, name):
+    with pytest.raises(ValueError, match=f"{name} must be one of"):
+        call()

@@ -88,3 +88,14 @@ def test_bad_parameters_are_refused(mechanism):
         mechanism(SMALL_F, [1, 2, 3, 4, 5], 1.0, n=-3, rng=0)
     with pytest.raises(ValueError, match="zero"):
         mechanism(np.zeros((2, 5)), [1, 2, 3, 4, 5], 1.0, n=10, rng=0)
+
+
+def test_a_share_is_checked_under_its_own_name():
+    from privcut.linear.size import check_share
+
+    assert check_share(0.25, "rr_share") == 0.25
+    for bad in (0.0, 1.0, 1.5, float("nan")):
+        with pytest.raises(ValueError, match=r"rr_share must be a finite number in \(0, 1\)"):
+            check_share(bad, "rr_share")
+    with pytest.raises(TypeError, match="count_share must be a real number"):
+        check_share("0.1", "count_share")
