@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "BudgetExceededError",
+    "DependencyError",
     "GraphInputError",
     "PrivacyParameterError",
     "PrivcutError",
@@ -29,6 +30,13 @@ class BudgetExceededError(PrivcutError, RuntimeError):
     """A spend would take a :class:`~privcut.privacy.PrivacyBudget` past its total.
 
     The budget is left exactly as it was before the refused spend.
+    """
+
+
+class DependencyError(PrivcutError, ImportError):
+    """An optional dependency is not installed; the message names the extra that adds it.
+
+    Raised before any work, so nothing has been read or spent.
     """
 
 

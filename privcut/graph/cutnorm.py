@@ -33,6 +33,7 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh, svds
 
+from privcut.exceptions import DependencyError
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option
 
@@ -352,7 +353,7 @@ def _sdp_solver():
     try:
         import cvxpy
     except ImportError:
-        raise ImportError(
+        raise DependencyError(
             "method='alon-naor' solves the SDP with cvxpy, an optional dependency: "
             "pip install privcut[sdp] (or use method='low-rank', the same relaxation "
             "without cvxpy)"
@@ -409,8 +410,9 @@ def cut_norm(
 
     Raises
     ------
-    ImportError
-        If ``method="alon-naor"`` and cvxpy is not installed (before any work).
+    DependencyError
+        If ``method="alon-naor"`` and cvxpy is not installed (before any work); it is
+        an ``ImportError``.
 
     Examples
     --------

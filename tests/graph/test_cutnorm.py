@@ -4,6 +4,7 @@ import sys
 import numpy as np
 import pytest
 
+from privcut.exceptions import DependencyError
 from privcut.graph.cutnorm import MAX_CVXPY, cut_norm
 
 METHODS = ["exact", "spectral", "low-rank", "alon-naor"]
@@ -104,8 +105,9 @@ def test_refusals_name_the_limit(shape, method, message):
 
 
 def test_alon_naor_without_cvxpy_names_the_extra_before_any_work(monkeypatch):
+    assert issubclass(DependencyError, ImportError)
     monkeypatch.setitem(sys.modules, "cvxpy", None)  # as if not installed
-    with pytest.raises(ImportError, match=r"pip install privcut\[sdp\]"):
+    with pytest.raises(DependencyError, match=r"pip install privcut\[sdp\]"):
         cut_norm(np.full((2, 2), np.nan), method="alon-naor")  # a bad matrix: not read yet
     assert cut_norm(np.eye(2), method="low-rank", rng=0).value == pytest.approx(2.0)
 
