@@ -69,12 +69,15 @@ def _options(method: str, beta: float, **generation) -> _Options:
 
 
 def _publish(
-    measured: Measurements, generated: Generated, release: SyntheticRelease, started: float
+    measured: Measurements, generated: Generated, release: SyntheticRelease, started: tuple
 ) -> nx.Graph:
-    """The released graph, its report in ``H.graph["privcut"]``; the timings logged."""
+    """The released graph, its report in ``H.graph["privcut"]``; the timings logged
+    (``started``: when the release began and when its measurements were taken)."""
     H = generated.graph(measured.universe)
     H.graph["privcut"] = release.to_dict()
-    log_timings("synthetic_graph", time.perf_counter() - started, generated.timings)
+    begun, measured_at = started
+    timings = {"noise": measured_at - begun, **generated.timings}
+    log_timings("synthetic_graph", time.perf_counter() - begun, timings)
     return H
 
 
@@ -141,6 +144,7 @@ def synthetic_from_noisy(
         beta=options.beta,
     )
     measured = Measurements.from_noisy(noisy, plan)
+    started = (started, started)
     targets = fit_targets(measured)
     generated = options.generator.generate(measured, targets, options.generation, generator)
     bounds = release_bounds(measured, generated.values, generated.bound, options.beta)
@@ -192,17 +196,27 @@ def synthetic_graph(
     counts' tail interval), degree from the degrees, bisection and arbitrary cuts from
     randomized response (certified ``||x - z||_C`` by the Alon–Naor dual or Nikiforov's
     bound, plus the noise's uniform bound, GRU12 §6.1, plus Bernstein's bound for
-    rounding, Remark 6.3; beta split evenly between the random terms) -- without it, only
-    the trivial bound from the edge count. ``cut_error_bound`` is the arbitrary-cut one.
+    rounding, Remark 6.3; their half of beta split evenly between the random terms).
+    Every bound is clipped to ``trivial_bound``: no cut of a graph exceeds its matrix
+    sum, so every cut's error is at most twice (once for a DiGraph) the larger of the
+    released edge count and an upper confidence bound on G's from the measurements
+    (:mod:`privcut.graph.bounds`). Beta is split: each class's own bound at beta/2, the
+    edge-count bound at beta/2, so each reported minimum holds with probability at
+    least 1 - beta. ``cut_error_bound`` is the arbitrary-cut one.
     Randomized response alone: cut errors 1-1.1x the better of z and clip(z) on 10-16
     nodes, 0.2-0.35x z's at 1000 nodes (``benchmarks/synthetic.py``).
 
     Parameters
     ----------
     G : networkx.Graph or networkx.DiGraph
-        The private graph (0/1 weights unless ``integer_weights=False``).
+        The private graph (read as unweighted unless ``weight`` names an attribute).
     epsilon : float
         Privacy parameter > 0.
+    method : {"dense", "auto"}
+        The generator: ``"dense"``, the projection on the n x n matrix
+        (:class:`~privcut.graph.generation.DenseGenerator`); ``"auto"`` picks it (the only
+        one available; ``"sparse"`` is not available yet). The report's ``method`` says
+        which ran.
     oracle : {"spectral", "alon-naor"}
         Constraint family and separation for randomized response: the normalized cut
         norm by spectral sweeps (§6.2) or the cut norm by the low-rank Alon–Naor solver
@@ -210,10 +224,11 @@ def synthetic_graph(
     rounding : {"random", None}
         ``"random"``: a 0/1 graph with each pair an edge with probability x;
         ``None``: the weighted graph (weights in (0, 1], zero pairs omitted).
-    measurements : None, "auto", list of str, or mapping name -> share
-        ``None``: randomized response alone (GRU12 Lemma 6.2). ``"auto"``: the edge
-        count, the blocks of ``groups`` (if given) and randomized response, split by
-        :func:`~privcut.graph.measurements.plan_measurements` on ``workload``. A list
+    measurements : "auto", None, list of str, or mapping name -> share
+        ``"auto"`` (default): the edge count, the blocks of ``groups`` (if given) and
+        randomized response, split by :func:`~privcut.graph.planning.plan_measurements`
+        on ``workload``. ``None`` or ``["randomized-response"]``: randomized response
+        alone (GRU12 Lemma 6.2). A list
         from ``"edge-count"``, ``"degrees"``, ``"blocks"``, ``"randomized-response"``:
         those, split the same way. A mapping: the caller's shares (summing to 1).
     groups : mapping node -> group, optional
@@ -221,17 +236,21 @@ def synthetic_graph(
         the edges (or its privacy cost is not counted).
     workload : mapping class -> weight, optional
         The declared workload the split is chosen for (classes in
-        :data:`~privcut.graph.measurements.CLASSES`); default
-        :data:`~privcut.graph.measurements.DEFAULT_WEIGHTS`.
+        :data:`~privcut.graph.planning.CLASSES`); default
+        :data:`~privcut.graph.planning.DEFAULT_WEIGHTS`.
+    weight : str, optional
+        NetworkX's convention (as in ``networkx.cut_size``): None (default) reads G as
+        unweighted (every edge counts 1, any weight attribute ignored; integer noise);
+        an attribute name reads that attribute as weights, which must lie in [0, 1]
+        (missing counts 1; grid noise, see :func:`~privcut.graph.noisy.noisy_graph`).
+        A declaration: the noise is never chosen from the data.
     beta : float, default 0.05
-        Failure probability of each bound.
+        Failure probability of each bound (split as above).
     tau : float, optional
         Constraint level (normalized for ``"spectral"``); default the oracle's
         median value on fresh noise matrices of the same law (data-independent).
     max_iterations : int, default 100
         Most separation rounds; the bound is certified whether or not they converge.
-    integer_weights : bool, default True
-        As in :func:`~privcut.graph.noisy.noisy_graph`.
     rng : None, int or numpy.random.Generator, optional
         ``None`` (secure randomness) for real releases; seeds are for tests only.
     progress : bool, default False
@@ -240,35 +259,40 @@ def synthetic_graph(
     Returns
     -------
     networkx.Graph or networkx.DiGraph
-        On G's nodes; ``H.graph["privcut"]`` holds the report: mechanism, epsilon,
-        delta, sampler_tv (bound on the integer noise draws' total variation distance
-        from exact) and effective_delta (``delta + (1 + e**epsilon) sampler_tv``, as for
-        :class:`~privcut.linear.LinearRelease`), oracle, rounding, beta, tau,
-        lp_objective (the last violation found), iterations, cuts, converged,
-        certified_distance, noise_bound, rounding_bound, cut_error_bound, measurements
-        (name, share, epsilon, noise, scale, sensitivity),
-        dropped_measurements, workload, predicted_errors (data-independent, per class),
-        workload_bounds (per class: bound and the measurement it comes from) and
-        edge_count (the released graph's; None where a step does not apply). Wall-clock
-        timings are not released (they grow with G's edge count): they are logged at
-        DEBUG level on the ``privcut`` logger, with ``seconds`` and ``timings`` (the
-        split) as record attributes.
+        On G's nodes; ``H.graph["privcut"]`` is the report,
+        :class:`~privcut.graph.report.SyntheticRelease` as a dict (mechanism, method,
+        epsilon, delta, sampler_tv, effective_delta, beta, oracle, rounding, tau, solver,
+        certified_distance, noise_bound, rounding_bound, cut_error_bound, trivial_bound,
+        measurements, dropped_measurements, workload, predicted_errors, workload_bounds,
+        edge_count). Wall-clock timings are not released (they grow with G's edge
+        count): they are logged at DEBUG level on the ``privcut`` logger, with
+        ``seconds`` and ``timings`` (the split) as record attributes.
+
+    Raises
+    ------
+    GraphInputError
+        For an invalid graph, or weights outside [0, 1] with ``weight`` given.
 
     Examples
     --------
-    >>> G = nx.gnp_random_graph(40, 0.3, seed=1)
+    The karate club's ``weight`` attribute (interaction counts) is ignored by default:
+
+    >>> G = nx.karate_club_graph()
     >>> H = synthetic_graph(G, epsilon=1.0, rng=0)
     >>> report = H.graph["privcut"]
-    >>> sorted(H.nodes) == sorted(G.nodes), report["epsilon"], report["delta"]
-    (True, 1.0, 0.0)
-    >>> report["cut_error_bound"] > report["noise_bound"]
+    >>> sorted(H.nodes) == sorted(G.nodes), report["epsilon"], report["method"]
+    (True, 1.0, 'dense')
+    >>> [m["name"] for m in report["measurements"]]
+    ['edge-count', 'randomized-response']
+    >>> report["cut_error_bound"] <= report["trivial_bound"] < 4 * G.number_of_edges()
     True
 
     With a public partition, most of the budget goes to its block counts, which the
     release keeps exactly:
 
+    >>> G = nx.gnp_random_graph(40, 0.3, seed=1)
     >>> groups = {v: v // 10 for v in G}
-    >>> H = synthetic_graph(G, 1.0, measurements="auto", groups=groups, rng=0)
+    >>> H = synthetic_graph(G, 1.0, groups=groups, rng=0)
     >>> [(m["name"], round(m["share"], 2)) for m in H.graph["privcut"]["measurements"]]
     [('blocks', 0.95), ('randomized-response', 0.05)]
     >>> bounds = H.graph["privcut"]["workload_bounds"]
@@ -298,6 +322,7 @@ def synthetic_graph(
     )
     partition = Partition.of(universe, groups) if groups is not None else None
     measured = measure(G, plan, partition=partition, rng=generator)
+    started = (started, time.perf_counter())
     targets = fit_targets(measured)
     generated = options.generator.generate(measured, targets, options.generation, generator)
     bounds = release_bounds(measured, generated.values, generated.bound, options.beta)
