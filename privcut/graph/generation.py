@@ -30,7 +30,7 @@ from privcut.graph.projection import Projection, cutting_planes, size_scale, thr
 from privcut.graph.rounding import dependent_rounding, independent_rounding, rounding_bound
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import check_beta
-from privcut.privacy.validation import check_option, check_scalar
+from privcut.privacy.validation import as_real, check_option, check_scalar
 from privcut.records import Bound, SolverSummary
 
 __all__ = [
@@ -93,7 +93,8 @@ class GenerationOptions:
         check_option(options["rounding"], "rounding", ROUNDINGS)
         options["beta"] = check_beta(options["beta"])
         if options["tau"] is not None:
-            options["tau"] = check_scalar(options["tau"], "tau", float, low=0.0, closed="neither")
+            tau = as_real(options["tau"], "tau")  # an int beyond the float range: inf
+            options["tau"] = check_scalar(tau, "tau", float, low=0.0, closed="neither")
         options["max_iterations"] = check_scalar(options["max_iterations"], "max_iterations", int)
         options["progress"] = bool(options["progress"])
         return cls(**options)

@@ -5,11 +5,17 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from privcut import GraphInputError, PrivacyParameterError, SyntheticRelease, synthetic_graph
+from privcut import GraphInputError, PrivacyParameterError, synthetic_graph
 from privcut.audit import audit, neighbouring_graphs
 from privcut.datasets import planted_partition
 from privcut.evaluate import WorkloadClasses
-from privcut.graph import EdgeUniverse, cut_norm, noisy_graph, synthetic_from_noisy
+from privcut.graph import (
+    EdgeUniverse,
+    SyntheticRelease,
+    cut_norm,
+    noisy_graph,
+    synthetic_from_noisy,
+)
 from privcut.graph.fitting import fit_targets
 from privcut.graph.generation import DenseGenerator, GenerationOptions, GraphGenerator
 from privcut.graph.measurement import measure
