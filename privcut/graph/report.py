@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from privcut.graph.generation import Generated, GenerationOptions, GraphGenerator
+from privcut.graph.generation import Generated
 from privcut.graph.measurement import Measurements
 from privcut.privacy import effective_delta
 from privcut.records import Bound, Record, SolverSummary, Spend
@@ -103,25 +103,26 @@ class SyntheticRelease(Record):
     def of(
         cls,
         measured: Measurements,
-        generator: GraphGenerator,
         generated: Generated,
         bounds: tuple[dict[str, Bound], Bound],
-        options: GenerationOptions,
-        beta: float,
+        options,
     ) -> SyntheticRelease:
-        """The report of a release from its steps' results (all public or noisy)."""
-        plan, noisy = measured.plan, measured.noisy
+        """The report of a release from its steps' results (all public or noisy) and the
+        release's checked options (``generator``, ``generation``, ``beta`` and ``choice``,
+        a note on how the generator was chosen)."""
+        plan, noisy, generator = measured.plan, measured.noisy, options.generator
         workload_bounds, trivial = bounds
+        steps = " + ".join((*plan.measurements, generator.mechanism))
         return cls(
-            mechanism=f"synthetic_graph: {' + '.join(plan.measurements)} + {generator.mechanism}",
+            mechanism=f"synthetic_graph: {steps}{options.choice}",
             method=generator.name,
             epsilon=plan.epsilon,
             delta=0.0,
             sampler_tv=measured.sampler_tv,
             effective_delta=effective_delta(plan.epsilon, 0.0, measured.sampler_tv),
-            beta=beta,
-            oracle=options.oracle if noisy is not None else None,
-            rounding=options.rounding,
+            beta=options.beta,
+            oracle=options.generation.oracle if noisy is not None else None,
+            rounding=options.generation.rounding,
             tau=generated.tau,
             solver=generated.solver,
             certified_distance=generated.certified_distance,

@@ -53,6 +53,7 @@ class _Options:
     generator: GraphGenerator
     generation: GenerationOptions
     beta: float
+    choice: str
 
 
 def _options(method: str, beta: float, **generation) -> _Options:
@@ -65,7 +66,8 @@ def _options(method: str, beta: float, **generation) -> _Options:
         )
     beta = check_beta(beta)
     options = GenerationOptions.checked(beta=split_beta(beta)[0], **generation)
-    return _Options(GENERATORS["dense"], options, beta)
+    choice = " (method 'auto': dense, the only generator available)" if method == "auto" else ""
+    return _Options(GENERATORS["dense"], options, beta, choice)
 
 
 def _publish(
@@ -148,9 +150,7 @@ def synthetic_from_noisy(
     targets = fit_targets(measured)
     generated = options.generator.generate(measured, targets, options.generation, generator)
     bounds = release_bounds(measured, generated.values, generated.bound, options.beta)
-    release = SyntheticRelease.of(
-        measured, options.generator, generated, bounds, options.generation, options.beta
-    )
+    release = SyntheticRelease.of(measured, generated, bounds, options)
     return _publish(measured, generated, release, started)
 
 
@@ -326,7 +326,5 @@ def synthetic_graph(
     targets = fit_targets(measured)
     generated = options.generator.generate(measured, targets, options.generation, generator)
     bounds = release_bounds(measured, generated.values, generated.bound, options.beta)
-    release = SyntheticRelease.of(
-        measured, options.generator, generated, bounds, options.generation, options.beta
-    )
+    release = SyntheticRelease.of(measured, generated, bounds, options)
     return _publish(measured, generated, release, started)

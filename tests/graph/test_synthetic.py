@@ -535,4 +535,6 @@ def test_report_is_a_typed_release():
     G = nx.path_graph(6)
     H = synthetic_graph(G, 1.0, rng=0)
     assert set(SyntheticRelease.__dataclass_fields__) == set(REPORT_KEYS)
-    assert synthetic_graph(G, 1.0, method="auto", rng=0).graph["privcut"] == H.graph["privcut"]
+    auto = synthetic_graph(G, 1.0, method="auto", rng=0).graph["privcut"]
+    assert auto["method"] == "dense" and "method 'auto': dense" in auto["mechanism"]
+    assert {**auto, "mechanism": None} == {**H.graph["privcut"], "mechanism": None}
