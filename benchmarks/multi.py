@@ -91,7 +91,7 @@ def speed(repeats: int = 3) -> None:
     G = planted_partition(20, 50, 0.3, 0.02, seed=0)
     groups = G.graph["groups"]
     releases = {
-        "randomized response": {},
+        "randomized response": {"measurements": None},
         "auto, groups": {"measurements": "auto", "groups": groups},
         "auto, no groups": {"measurements": "auto"},
         "degrees + blocks + RR": {
@@ -99,7 +99,7 @@ def speed(repeats: int = 3) -> None:
             "groups": groups,
         },
     }
-    synthetic_graph(G, 1.0, rng=0)
+    synthetic_graph(G, 1.0, measurements=None, rng=0)
     print("release                     seconds  (ratio)  peak MiB  (ratio)")
     base = None
     for name, options in releases.items():

@@ -14,8 +14,8 @@ import numpy as np
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.cutnorm import cut_norm
-from privcut.graph.measurements import Partition
 from privcut.graph.noisy import NoisyGraph
+from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse
 from privcut.graph.workloads import check_queries
 from privcut.privacy.random import RandomState, check_random_state

@@ -9,9 +9,11 @@ from privcut.graph.cutnorm import (
     normalized_cut_norm,
 )
 from privcut.graph.cuts import cut_queries, cut_value, rank1_queries
-from privcut.graph.measurements import MeasurementPlan, plan_measurements
 from privcut.graph.noisy import NoisyGraph, noisy_graph
 from privcut.graph.oracle import CutOracle
+from privcut.graph.partition import Partition
+from privcut.graph.planning import MeasurementPlan, plan_measurements
+from privcut.graph.report import SyntheticRelease
 from privcut.graph.synthetic import synthetic_from_noisy, synthetic_graph
 from privcut.graph.universe import EdgeUniverse, check_graph
 from privcut.graph.workloads import CutAnswers, CutWorkload, answer_cuts
@@ -24,6 +26,8 @@ __all__ = [
     "EdgeUniverse",
     "MeasurementPlan",
     "NoisyGraph",
+    "Partition",
+    "SyntheticRelease",
     "answer_cuts",
     "check_graph",
     "cut_norm",

@@ -53,7 +53,7 @@ from privcut.graph.oracle import (
     _private_adjacency,
 )
 from privcut.graph.rounding import independent_rounding
-from privcut.graph.synthetic import _graph, log_timings
+from privcut.graph.timing import log_timings
 from privcut.linear.idc import MultiplicativeWeights
 from privcut.linear.iterative import IterativeConstruction, check_accountant
 from privcut.linear.size import check_share
@@ -320,7 +320,10 @@ def iterative_construction(
     x = np.clip(construction.matrix(), 0.0, 1.0)
     rows, columns = universe.pair_index()
     rounded = independent_rounding(x, False, generator) if rounding == "random" else None
-    H = _graph(universe, x[rows, columns], None if rounded is None else rounded[rows, columns])
+    if rounded is None:
+        H = universe.graph(x[rows, columns])
+    else:
+        H = universe.unweighted_graph(np.flatnonzero(rounded[rows, columns]))
     H.graph["privcut"] = _report(
         search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, universe.nodes
     )

@@ -61,8 +61,8 @@ class _Same:
 @pytest.mark.parametrize(
     "release",
     [
-        lambda G: synthetic_graph(G, 1.0, rng=3),
-        lambda G: synthetic_graph(G, 1.0, rounding=None, rng=3),
+        lambda G: synthetic_graph(G, 1.0, measurements=None, rng=3),
+        lambda G: synthetic_graph(G, 1.0, measurements=None, rounding=None, rng=3),
         lambda G: synthetic_graph(
             G, 1.0, measurements="auto", groups={v: int(v[1:]) % 2 for v in G}, rng=3
         ),
@@ -119,7 +119,7 @@ def keys(value):
 @pytest.mark.parametrize(
     "release",
     [
-        lambda G: synthetic_graph(G, 1.0, rng=0).graph["privcut"],
+        lambda G: synthetic_graph(G, 1.0, measurements=None, rng=0).graph["privcut"],
         lambda G: synthetic_graph(G, 1.0, measurements="auto", rng=0).graph["privcut"],
         lambda G: synthetic_graph(
             G, 1.0, measurements="auto", groups={v: v % 3 for v in G}, rng=0

@@ -1,7 +1,5 @@
-import importlib.util
 import itertools
 import math
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -11,42 +9,52 @@ from privcut import GraphInputError, PrivacyParameterError, synthetic_graph
 from privcut.audit import audit, neighbouring_graphs
 from privcut.datasets import planted_partition
 from privcut.evaluate import WorkloadClasses
-from privcut.graph import EdgeUniverse, cut_norm, noisy_graph, synthetic_from_noisy
-from privcut.graph import synthetic as synthetic_module
-from privcut.graph.measurements import Partition
+from privcut.graph import (
+    EdgeUniverse,
+    SyntheticRelease,
+    cut_norm,
+    noisy_graph,
+    synthetic_from_noisy,
+)
+from privcut.graph.fitting import fit_targets
+from privcut.graph.generation import DenseGenerator, GenerationOptions, GraphGenerator
+from privcut.graph.measurement import measure
+from privcut.graph.partition import Partition
+from privcut.graph.planning import plan_measurements
 from privcut.graph.rounding import rounding_bound
 from privcut.graph.synthetic import size_scale
-from privcut.privacy import Noise, discrete_laplace_tv_bound
+from privcut.privacy import Noise, discrete_laplace, discrete_laplace_tv_bound
 from tests.auditing import record_sampler_tv
 
-_spec = importlib.util.spec_from_file_location(
-    "multi_benchmark", Path(__file__).parents[2] / "benchmarks" / "multi.py"
-)
-multi_benchmark = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(multi_benchmark)
-
-REPORT_KEYS = {
+REPORT_KEYS = [
     "mechanism",
+    "method",
     "epsilon",
     "delta",
+    "sampler_tv",
+    "effective_delta",
+    "beta",
     "oracle",
     "rounding",
-    "beta",
     "tau",
-    "lp_objective",
-    "iterations",
-    "cuts",
-    "converged",
+    "solver",
     "certified_distance",
     "noise_bound",
     "rounding_bound",
     "cut_error_bound",
+    "trivial_bound",
     "measurements",
-}
+    "dropped_measurements",
+    "workload",
+    "predicted_errors",
+    "workload_bounds",
+    "edge_count",
+]
+"""The SyntheticRelease schema, in order (H.graph["privcut"] and the CLI's JSON)."""
 
 
 def adjacency(G, H):
-    return EdgeUniverse.of(G).adjacency(H).toarray()
+    return EdgeUniverse.of(G).adjacency(H, "weight").toarray()
 
 
 def exact_error(A, B):
@@ -101,42 +109,79 @@ def test_sparse_graph_beats_z_and_clip_at_a_few_hundred_nodes():
     assert x.upper_bound <= H.graph["privcut"]["cut_error_bound"]
 
 
+class ReadsGraph(DenseGenerator):
+    """The broken twin: projects the private adjacency instead of clip(z), a leak after
+    noising, passed in through the generator interface."""
+
+    def __init__(self, graph):
+        self.graph = graph
+
+    def centre(self, noisy):
+        return adjacency(self.graph, self.graph)
+
+
 @pytest.mark.slow
-def test_pipeline_passes_its_audit_and_catches_reading_the_graph_after_noising(monkeypatch):
+def test_pipeline_passes_its_audit_and_catches_reading_the_graph_after_noising():
     epsilon = 1.0
     G = nx.path_graph(5)
     neighbour = next(neighbouring_graphs(G, pairs=[(0, 2)]))
-    rows, columns = EdgeUniverse.of(G).pair_index()
+    plan = plan_measurements(EdgeUniverse.of(G).nodes, epsilon, ["randomized-response"])
+    options = GenerationOptions.checked(rounding=None)
 
-    def released(graph, rng):
-        return adjacency(graph, synthetic_graph(graph, epsilon, rounding=None, rng=rng))[
-            rows, columns
-        ]
+    def released(generator_of):
+        def mechanism(graph, rng):
+            measured = measure(graph, plan, rng=rng)
+            generator = generator_of(graph)
+            assert isinstance(generator, GraphGenerator)
+            return generator.generate(measured, fit_targets(measured), options, rng).values
 
-    def reads_graph(graph, rng):
-        """Projects the private adjacency instead of clip(z): a leak after noising."""
-        with monkeypatch.context() as patch:
-            patch.setattr(synthetic_module, "_centre", lambda noisy: adjacency(graph, graph))
-            return released(graph, rng)
+        return mechanism
 
     pair = (G, neighbour)
-    correct = audit(released, pair, epsilon, samples=1500, selection_samples=1000, rng=0)
-    broken = audit(reads_graph, pair, epsilon, samples=400, rng=0)
+    correct = audit(
+        released(lambda graph: DenseGenerator()),
+        pair,
+        epsilon,
+        samples=1500,
+        selection_samples=1000,
+        rng=0,
+    )
+    broken = audit(released(ReadsGraph), pair, epsilon, samples=400, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
 
+def test_the_steps_are_the_release():
+    """synthetic_graph is plan, measure, fit, generate (then bound and report): the same
+    seed gives the same pair weights through the public steps."""
+    G = nx.gnp_random_graph(12, 0.3, seed=2)
+    H = synthetic_graph(G, 1.0, measurements=None, rounding=None, rng=4)
+    universe = EdgeUniverse.of(G)
+    rng = np.random.default_rng(4)
+    plan = plan_measurements(universe.nodes, 1.0, ["randomized-response"])
+    measured = measure(G, plan, rng=rng)
+    options = GenerationOptions.checked(rounding=None, beta=0.025)
+    values = DenseGenerator().generate(measured, fit_targets(measured), options, rng).values
+    assert np.array_equal(universe.histogram(H, "weight"), values)
+
+
 def test_report_and_graph():
     G = nx.gnp_random_graph(25, 0.3, seed=4)
-    H = synthetic_graph(G, 2.0, rounding=None, rng=0)
+    H = synthetic_graph(G, 2.0, measurements=None, rounding=None, rng=0)
     report = H.graph["privcut"]
-    assert REPORT_KEYS <= set(report)
+    assert list(report) == REPORT_KEYS
     assert list(H.nodes) == sorted(G.nodes)
-    assert report["epsilon"] == 2.0 and report["delta"] == 0.0
+    assert report["epsilon"] == 2.0 and report["delta"] == 0.0 and report["method"] == "dense"
     assert report["measurements"][0]["share"] == 1.0
-    assert report["noise_bound"] == noisy_graph(G, 2.0, rng=0).uniform_error_bound(0.05)
+    # beta/2 for randomized response's bound, beta/2 for the edge count's (the trivial one)
+    assert report["noise_bound"] == noisy_graph(G, 2.0, rng=0).uniform_error_bound(0.025)
     assert report["rounding_bound"] == 0.0
-    assert report["cut_error_bound"] == report["certified_distance"] + report["noise_bound"]
+    own = report["certified_distance"] + report["noise_bound"]
+    assert report["cut_error_bound"] == min(own, report["trivial_bound"])
+    assert report["workload_bounds"]["arbitrary-cut"]["source"] in (
+        "randomized-response",
+        "edge count (no cut exceeds the matrix sum of all edges)",
+    )
     weights = [w for _, _, w in H.edges(data="weight")]
     assert weights and all(0.0 < w <= 1.0 for w in weights)
 
@@ -153,10 +198,14 @@ def test_random_rounding_stays_within_its_bound():
         assert report["rounding_bound"] > 0
         if seed == 0:  # same randomness as the weighted release up to the rounding
             assert exact_error(x, adjacency(G, H)) <= report["rounding_bound"]
-    expected = rounding_bound(x, False, 0.025)
-    assert report["cut_error_bound"] == pytest.approx(
-        report["certified_distance"] + report["noise_bound"] + report["rounding_bound"]
+    expected = rounding_bound(x, False, 0.0125)  # beta / 2, split between two random terms
+    assert report["rounding_bound"] == pytest.approx(
+        rounding_bound(
+            adjacency(G, synthetic_from_noisy(noisy, rounding=None, rng=seed)), False, 0.0125
+        )
     )
+    own = report["certified_distance"] + report["noise_bound"] + report["rounding_bound"]
+    assert report["cut_error_bound"] == pytest.approx(min(own, report["trivial_bound"]))
     assert expected > 0
 
 
@@ -174,7 +223,7 @@ def test_rounding_bound_covers_the_rounding_error():
 
 def test_directed_graphs_release_directed_graphs():
     G = nx.gnp_random_graph(12, 0.3, seed=6, directed=True)
-    H = synthetic_graph(G, 1.0, rounding=None, rng=0)
+    H = synthetic_graph(G, 1.0, measurements=None, rounding=None, rng=0)
     assert H.is_directed()
     A, X = adjacency(G, G), adjacency(G, H)
     assert not np.allclose(X, X.T)
@@ -185,19 +234,20 @@ def test_a_loose_tau_returns_clipped_noise_and_a_tight_one_stops_at_the_cap():
     G = nx.gnp_random_graph(10, 0.3, seed=7)
     noisy = noisy_graph(G, 1.0, rng=0)
     loose = synthetic_from_noisy(noisy, rounding=None, tau=1e6, rng=0)
-    assert loose.graph["privcut"]["cuts"] == 0
+    assert loose.graph["privcut"]["solver"]["cuts"] == 0
     assert np.array_equal(adjacency(G, loose), np.clip(noisy.matrix, 0.0, 1.0))
     tight = synthetic_from_noisy(noisy, oracle="alon-naor", rounding=None, tau=1e-3, rng=0)
     report = tight.graph["privcut"]
-    assert not report["converged"] and report["cuts"] >= 1
-    assert report["lp_objective"] <= report["certified_distance"]
+    solver = report["solver"]
+    assert not solver["converged"] and solver["cuts"] >= 1
+    assert solver["objective"] <= report["certified_distance"]
 
 
 def test_max_iterations_bounds_the_work_and_the_bound_stays_certified():
     G = nx.gnp_random_graph(40, 0.05, seed=8)
-    H = synthetic_graph(G, 1.0, rounding=None, max_iterations=1, rng=0)
+    H = synthetic_graph(G, 1.0, measurements=None, rounding=None, max_iterations=1, rng=0)
     report = H.graph["privcut"]
-    assert report["iterations"] == 1 and report["cuts"] <= 1
+    assert report["solver"]["iterations"] == 1 and report["solver"]["cuts"] <= 1
     A = adjacency(G, G)
     assert cut_norm(adjacency(G, H) - A, rng=0).value <= report["cut_error_bound"]
 
@@ -218,21 +268,26 @@ def test_size_scale_grows_like_the_noise():
         ("oracle", "sdp", ValueError, "oracle must be one of"),
         ("rounding", "threshold", ValueError, "rounding must be"),
         ("max_iterations", 0, ValueError, "max_iterations"),
-        ("max_iterations", 2.5, ValueError, "max_iterations"),
-        ("tau", -1.0, PrivacyParameterError, "tau"),
+        ("max_iterations", 2.5, TypeError, "max_iterations"),
+        ("tau", -1.0, ValueError, "tau"),
         ("beta", 1.5, ValueError, "beta"),
+        ("method", "fast", ValueError, "method must be one of"),
+        ("method", "sparse", ValueError, "not available yet"),
+        ("weight", 3, TypeError, "weight"),
     ],
 )
-def test_bad_options_are_refused_before_any_noise(keyword, value, error, message):
+def test_bad_options_are_refused_before_any_noise(keyword, value, error, message, monkeypatch):
+    drawn = record_sampler_tv(monkeypatch)
     with pytest.raises(error, match=message):
         synthetic_graph(nx.path_graph(4), 1.0, rng=0, **{keyword: value})
+    assert drawn() == 0.0
 
 
 def test_bad_graphs_and_epsilons_are_refused():
     with pytest.raises(PrivacyParameterError):
         synthetic_graph(nx.path_graph(4), 0.0)
     with pytest.raises(GraphInputError):
-        synthetic_graph(nx.Graph([(0, 1, {"weight": 3.0})]), 1.0)
+        synthetic_graph(nx.Graph([(0, 1, {"weight": 3.0})]), 1.0, weight="weight")
     with pytest.raises(GraphInputError):
         synthetic_graph("not a graph", 1.0)
 
@@ -242,42 +297,12 @@ def test_bad_graphs_and_epsilons_are_refused():
 GROUPED = {"edge-count": 0.1, "degrees": 0.2, "blocks": 0.6, "randomized-response": 0.1}
 
 
-@pytest.mark.slow
-def test_multi_measurement_release_passes_its_audit_and_catches_double_counted_blocks(
-    monkeypatch,
-):
-    """The whole release (rounded) on an edge-flip pair inside a group; the statistic is the
-    released block counts. The broken variant sums the block of an undirected pair from
-    both A[i, j] and A[j, i] (sensitivity 2 for within-group pairs, calibrated for 1)."""
-    G, groups = nx.path_graph(8), {v: int(v >= 6) for v in range(8)}
-    pair = (G, next(neighbouring_graphs(G, pairs=[(0, 2)])))
-    universe = EdgeUniverse.of(G)
-    partition = Partition.of(universe, groups)
-    shares = {"edge-count": 0.02, "degrees": 0.02, "blocks": 0.94, "randomized-response": 0.02}
-    honest_sums = Partition.block_sums
-
-    def released(graph, rng):
-        H = synthetic_graph(graph, 1.0, measurements=shares, groups=groups, rng=rng)
-        return int(honest_sums(partition, universe.adjacency(H))[0])
-
-    correct = audit(released, pair, 1.0, samples=300, selection_samples=300, rng=0)
-
-    def doubled(self, matrix):
-        sums = np.asarray(self.indicator.T @ (matrix @ self.indicator))
-        return sums[self.blocks]
-
-    monkeypatch.setattr(Partition, "block_sums", doubled)
-    broken = audit(released, pair, 1.0, samples=500, selection_samples=300, rng=0)
-    assert correct.p_value >= 0.01
-    assert broken.p_value <= 1e-3
-
-
 def test_multi_measurement_report_and_exact_counts():
     G = planted_partition(4, 15, 0.4, 0.05, seed=1)
     groups = G.graph["groups"]
     H = synthetic_graph(G, 1.0, measurements=GROUPED, groups=groups, rng=0)
     report = H.graph["privcut"]
-    assert REPORT_KEYS | {"workload", "predicted_errors", "workload_bounds"} <= set(report)
+    assert list(report) == REPORT_KEYS
     assert [m["name"] for m in report["measurements"]] == list(GROUPED)
     assert math.fsum(m["epsilon"] for m in report["measurements"]) == 1.0
     assert {m["name"]: m["sensitivity"] for m in report["measurements"]}["degrees"] == 2.0
@@ -295,8 +320,8 @@ def test_multi_measurement_report_and_exact_counts():
     universe = EdgeUniverse.of(G)
     partition = Partition.of(universe, groups)
     weighted = synthetic_graph(G, 1.0, measurements=GROUPED, groups=groups, rounding=None, rng=0)
-    rounded_sums = partition.block_sums(universe.adjacency(H))
-    weighted_sums = partition.block_sums(universe.adjacency(weighted))
+    rounded_sums = partition.block_sums(universe.adjacency(H, "weight"))
+    weighted_sums = partition.block_sums(universe.adjacency(weighted, "weight"))
     assert np.allclose(rounded_sums, weighted_sums, atol=1e-6)
     assert np.array_equal(rounded_sums, np.rint(rounded_sums))
 
@@ -318,7 +343,7 @@ def test_multi_measurement_bounds_hold(directed):
     for seed in range(15):
         H = synthetic_graph(G, 2.0, measurements=GROUPED, groups=groups, beta=0.1, rng=seed)
         bounds = H.graph["privcut"]["workload_bounds"]
-        B = universe.adjacency(H).toarray()
+        B = universe.adjacency(H, "weight").toarray()
         blocks = partition.block_sums(B)
         first, second = partition.blocks
         released_degrees = B.sum(axis=1)
@@ -339,8 +364,9 @@ def test_measurements_without_randomized_response_and_with_degrees_only():
     G = nx.gnp_random_graph(30, 0.2, seed=3)
     H = synthetic_graph(G, 1.0, measurements=["edge-count", "degrees"], rng=0)
     report = H.graph["privcut"]
-    assert report["oracle"] is None and report["tau"] is None and report["iterations"] == 0
-    assert report["workload_bounds"]["arbitrary-cut"]["from"].startswith("edge count")
+    assert report["oracle"] is None and report["tau"] is None
+    assert report["solver"]["iterations"] == 0
+    assert report["workload_bounds"]["arbitrary-cut"]["source"].startswith("edge count")
     assert report["cut_error_bound"] >= 2 * H.number_of_edges()
     only = synthetic_graph(G, 1.0, measurements=["degrees"], rounding=None, rng=0)
     degrees = np.array([d for _, d in only.degree(weight="weight")])
@@ -350,9 +376,31 @@ def test_measurements_without_randomized_response_and_with_degrees_only():
 def test_groups_need_the_blocks_measurement():
     G = nx.path_graph(6)
     with pytest.raises(ValueError, match="'blocks' measurement"):
-        synthetic_graph(G, 1.0, groups={v: v % 2 for v in G})
+        synthetic_graph(G, 1.0, measurements=None, groups={v: v % 2 for v in G})
+    with pytest.raises(ValueError, match="add it to measurements"):
+        synthetic_graph(G, 1.0, measurements=["edge-count"], groups={v: v % 2 for v in G})
     with pytest.raises(ValueError, match="no group for"):
         synthetic_graph(G, 1.0, measurements="auto", groups={0: 0})
+
+
+WORKLOADS = ("between-group", "within-group", "group-vs-rest", "bisection")
+"""Issue 10's four workloads (WorkloadClasses also answers degrees)."""
+
+
+def single_purpose(work, epsilon, rng):
+    """Block counts (clipped to their box) and one edge count, each at the full epsilon:
+    the best single-purpose answers (as in benchmarks/multi.py)."""
+    partition = work.partition
+    first, second = partition.blocks
+    blocks = np.empty(partition.size)
+    blocks[first == second] = work.truth["within-group"]
+    blocks[first != second] = work.truth["between-group"]
+    noise = discrete_laplace(1.0 / epsilon, blocks.size, rng=rng)
+    answers = work.group_answers(np.clip(blocks + noise, 0, partition.pairs))
+    edges = blocks.sum() + discrete_laplace(1.0 / epsilon, rng=rng)
+    n, bisections = work.universe.n, work.sides.shape[0]
+    answers["bisection"] = np.full(bisections, edges * (n // 2) * (n - n // 2) / work.universe.size)
+    return work.errors(answers)
 
 
 def workload_ratios(p_in, p_out, epsilon, seeds):
@@ -367,14 +415,14 @@ def workload_ratios(p_in, p_out, epsilon, seeds):
     for seed in range(seeds):
         rng = np.random.default_rng(seed)
         H = synthetic_graph(G, epsilon, measurements="auto", groups=groups, rng=rng)
-        singles = [multi_benchmark.single_purpose(work, epsilon, rng) for _ in range(20)]
+        singles = [single_purpose(work, epsilon, rng) for _ in range(20)]
         found = {
             "release": work.errors(H),
             "single": {w: np.mean([s[w] for s in singles]) for w in singles[0]},
             "rr": work.errors(noisy_graph(G, epsilon, rng=rng)),
         }
         for name, errors in found.items():
-            for w in multi_benchmark.WORKLOADS:
+            for w in WORKLOADS:
                 totals[name][w] = totals[name].get(w, 0.0) + errors[w] / seeds
     return totals
 
@@ -386,7 +434,7 @@ def test_release_is_within_1_5x_of_single_purpose_answers_and_beats_randomized_r
     p_in, p_out, epsilon
 ):
     totals = workload_ratios(p_in, p_out, epsilon, seeds=3)
-    for w in multi_benchmark.WORKLOADS:
+    for w in WORKLOADS:
         assert totals["release"][w] <= 1.5 * totals["single"][w], w
         assert totals["release"][w] < totals["rr"][w], w
 
@@ -412,7 +460,7 @@ def test_synthetic_graph_reports_its_samplers_slack(monkeypatch):
     assert report["sampler_tv"] == pytest.approx(drawn(), rel=1e-12)
     assert report["sampler_tv"] > 0.0
     assert report["effective_delta"] == pytest.approx((1 + np.e) * report["sampler_tv"])
-    report = synthetic_graph(G, 0.5, rounding=None, rng=0).graph["privcut"]
+    report = synthetic_graph(G, 0.5, measurements=None, rounding=None, rng=0).graph["privcut"]
     pairs = math.comb(24, 2)
     assert report["sampler_tv"] == pytest.approx(pairs * discrete_laplace_tv_bound(2.0))
 
@@ -425,7 +473,7 @@ def test_weighted_synthetic_graph_reports_its_grid_noise_slack():
     for index, (u, v) in enumerate(G.edges()):
         G[u][v]["weight"] = 0.2 + 0.6 * ((index * 0.618034) % 1.0)
     names = ["edge-count", "degrees", "randomized-response"]
-    H = synthetic_graph(G, 1.0, measurements=names, integer_weights=False, rounding=None, rng=0)
+    H = synthetic_graph(G, 1.0, measurements=names, weight="weight", rounding=None, rng=0)
     report = H.graph["privcut"]
     epsilons = {row["name"]: row["epsilon"] for row in report["measurements"]}
     draws = {
@@ -439,3 +487,54 @@ def test_weighted_synthetic_graph_reports_its_grid_noise_slack():
     )
     assert report["sampler_tv"] == pytest.approx(expected, rel=1e-12)
     assert report["sampler_tv"] > 276 * 1e-12  # grid-unit scales are large
+
+
+# Defaults and trivial bounds (issue 16)
+
+
+def test_karate_club_releases_with_the_defaults_and_bounds_below_the_trivial_one():
+    """The karate club's weight attribute (interaction counts) is ignored by default; the
+    default measurements are 'auto'; every bound is at most the trivial one, which is far
+    below the 1,006 edges randomized response alone claimed for a graph of 78."""
+    G = nx.karate_club_graph()
+    H = synthetic_graph(G, 1.0, rng=0)
+    report = H.graph["privcut"]
+    assert [m["name"] for m in report["measurements"]] == ["edge-count", "randomized-response"]
+    assert all(
+        bound["bound"] <= report["trivial_bound"] for bound in report["workload_bounds"].values()
+    )
+    assert report["cut_error_bound"] <= report["trivial_bound"] < 4 * G.number_of_edges()
+    assert report["trivial_bound"] >= 2 * report["edge_count"]
+    with pytest.raises(GraphInputError, match=r"\[0, 1\]"):
+        synthetic_graph(G, 1.0, weight="weight", rng=0)
+
+
+@pytest.mark.parametrize(
+    "measurements",
+    [None, ["randomized-response"], "auto", ["degrees"], ["edge-count", "degrees"]],
+)
+def test_every_release_has_a_trivial_bound_and_clips_to_it(measurements):
+    G = planted_partition(3, 4, 0.5, 0.1, seed=1)
+    report = synthetic_graph(G, 1.0, measurements=measurements, rng=0).graph["privcut"]
+    assert math.isfinite(report["trivial_bound"])
+    assert report["trivial_bound"] >= 2 * report["edge_count"]
+    for bound in report["workload_bounds"].values():
+        assert bound["bound"] <= report["trivial_bound"]
+    assert report["cut_error_bound"] <= report["trivial_bound"]
+
+
+def test_randomized_response_alone_is_one_argument_away():
+    G = nx.gnp_random_graph(14, 0.3, seed=3)
+    one = synthetic_graph(G, 1.0, measurements=None, rng=0).graph["privcut"]
+    two = synthetic_graph(G, 1.0, measurements=["randomized-response"], rng=0).graph["privcut"]
+    assert one == two
+    assert [m["name"] for m in one["measurements"]] == ["randomized-response"]
+
+
+def test_report_is_a_typed_release():
+    G = nx.path_graph(6)
+    H = synthetic_graph(G, 1.0, rng=0)
+    assert set(SyntheticRelease.__dataclass_fields__) == set(REPORT_KEYS)
+    auto = synthetic_graph(G, 1.0, method="auto", rng=0).graph["privcut"]
+    assert auto["method"] == "dense" and "method 'auto': dense" in auto["mechanism"]
+    assert {**auto, "mechanism": None} == {**H.graph["privcut"], "mechanism": None}

@@ -92,7 +92,7 @@ PATHS = {
         weighted_graph(),
         1.0,
         measurements=["edge-count", "degrees", "randomized-response"],
-        integer_weights=False,
+        weight="weight",
         rounding=None,
         rng=0,
     ),

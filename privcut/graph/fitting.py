@@ -1,0 +1,146 @@
+"""The fitting step: consistent estimates of the low-dimensional statistics (block-pair
+counts, the edge count, degrees) from their noisy measurements, each in its box and
+agreeing with the others. Post-processing: it reads only the measurements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import brentq
+
+from privcut.graph.measurement import Measurements
+
+__all__ = ["Targets", "fit_targets"]
+
+SOURCES = ("edge-count", "degrees", "randomized-response")
+"""The measurements that estimate the edge count without a partition."""
+
+
+@dataclass(frozen=True)
+class Targets:
+    """Consistent estimates fitted to the low-dimensional measurements (post-processing).
+
+    ``blocks``: block-pair edge counts in [0, pairs]; ``total``: the edge count;
+    ``degrees``: in [0, n - 1], summing to the blocks' group totals (or to the total).
+    """
+
+    blocks: np.ndarray | None
+    total: float | None
+    degrees: np.ndarray | None
+
+
+def _box_shift(y: np.ndarray, upper: np.ndarray | float, target: float) -> np.ndarray:
+    """``clip(y + kappa, 0, upper)`` with the kappa that makes its sum ``target`` (the
+    nearest point to y in that box and hyperplane)."""
+    upper = np.broadcast_to(np.asarray(upper, dtype=float), y.shape)
+    target = min(max(target, 0.0), float(upper.sum()))
+
+    def excess(kappa: float) -> float:
+        return float(np.clip(y + kappa, 0.0, upper).sum()) - target
+
+    low, high = (
+        -float(y.max(initial=0.0)) - 1.0,
+        float(upper.max(initial=0.0) - y.min(initial=0.0)) + 1.0,
+    )
+    if excess(low) >= 0.0 or excess(high) <= 0.0:
+        return np.clip(y + (low if excess(low) >= 0.0 else high), 0.0, upper)
+    return np.clip(y + brentq(excess, low, high, xtol=1e-12), 0.0, upper)
+
+
+def _fit_blocks(measured: Measurements) -> np.ndarray:
+    """Weighted least squares over the block counts in their box [0, pairs], with the edge
+    count (if measured) as one more observation of their sum: ``clip(y + lambda)`` with
+    ``lambda = -(v_blocks / v_count) (sum - count)``."""
+    blocks, edge_count = measured.get("blocks"), measured.get("edge-count")
+    y = blocks.values
+    upper = measured.partition.pairs.astype(float)
+    if edge_count is None:
+        return np.clip(y, 0.0, upper)
+    ratio = blocks.noise.variance / edge_count.noise.variance
+    count = float(edge_count.values[0])
+
+    def residual(shift: float) -> float:
+        return shift + ratio * (float(np.clip(y + shift, 0.0, upper).sum()) - count)
+
+    low, high = -1.0, 1.0
+    while residual(low) > 0.0:
+        low *= 2.0
+    while residual(high) < 0.0:
+        high *= 2.0
+    return np.clip(y + brentq(residual, low, high, xtol=1e-12), 0.0, upper)
+
+
+def _fit_total(measured: Measurements) -> float:
+    """Inverse-variance average of every measurement's estimate of the edge count,
+    clipped to [0, pairs]."""
+    universe = measured.universe
+    n = universe.n
+    edge_count, degrees, noisy = (measured.get(name) for name in SOURCES)
+    estimates = []
+    if edge_count is not None:
+        estimates.append((float(edge_count.values[0]), edge_count.noise.variance))
+    if degrees is not None:
+        y, variance = degrees.values, degrees.noise.variance
+        if universe.directed:
+            estimates += [(float(y[:n].sum()), n * variance), (float(y[n:].sum()), n * variance)]
+        else:
+            estimates.append((float(y.sum()) / 2.0, n * variance / 4.0))
+    if noisy is not None:
+        rows, columns = universe.pair_index()
+        total = float(noisy.values[rows, columns].sum())
+        estimates.append((total, universe.size * noisy.noise.variance))
+    weights = np.array([1.0 / v for _, v in estimates])
+    values = np.array([e for e, _ in estimates])
+    return float(np.clip(weights @ values / weights.sum(), 0.0, universe.size))
+
+
+def _fit_degrees(measured: Measurements, blocks: np.ndarray | None, total: float) -> np.ndarray:
+    """The degrees nearest the measured ones in [0, n - 1] whose sums match the blocks'
+    group totals (or the edge count)."""
+    universe, partition = measured.universe, measured.partition
+    n, directed = universe.n, universe.directed
+    y = measured.get("degrees").values
+    halves = [slice(0, n), slice(n, 2 * n)] if directed else [slice(0, n)]
+    if blocks is None:
+        share = total if directed else 2.0 * total
+        return np.concatenate([_box_shift(y[half], n - 1.0, share) for half in halves])
+    first, second = partition.blocks
+    sums = [np.bincount(first, blocks, partition.g), np.bincount(second, blocks, partition.g)]
+    if not directed:
+        sums = [sums[0] + sums[1]]  # a block (a, a) counts twice, (a, b) once for each
+    fitted = np.empty_like(y)
+    for half, group_sums in zip(halves, sums, strict=True):
+        part, out = y[half], np.empty(n)
+        for a in range(partition.g):
+            members = partition.labels == a
+            out[members] = _box_shift(part[members], n - 1.0, float(group_sums[a]))
+        fitted[half] = out
+    return fitted
+
+
+def fit_targets(measured: Measurements) -> Targets:
+    """Consistent estimates of the low-dimensional statistics (post-processing): block
+    counts by weighted least squares in their box with the edge count, the total as the
+    inverse-variance average of every estimate of it, degrees nearest the measured ones
+    with the sums the blocks (or the total) give. Randomized response alone: no targets.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from privcut.graph.measurement import measure
+    >>> from privcut.graph.planning import plan_measurements
+    >>> plan = plan_measurements(range(10), 1.0, ["edge-count", "degrees"])
+    >>> targets = fit_targets(measure(nx.cycle_graph(10), plan, rng=0))
+    >>> bool(abs(targets.degrees.sum() / 2 - targets.total) < 1e-6), targets.blocks
+    (True, None)
+    """
+    if not measured.low_dimensional:
+        return Targets(None, None, None)
+    blocks = _fit_blocks(measured) if measured.get("blocks") is not None else None
+    total = float(blocks.sum()) if blocks is not None else _fit_total(measured)
+    degrees = None
+    if measured.get("degrees") is not None:
+        degrees = _fit_degrees(measured, blocks, total)
+    return Targets(blocks, total, degrees)

@@ -1,0 +1,273 @@
+"""The measurement step: the only code of the synthetic-graph pipeline that reads the graph.
+
+:func:`measure` takes a :class:`~privcut.graph.planning.MeasurementPlan`'s measurements of
+G, each paid from one budget before it is computed, and returns them as
+:class:`Measurements`: one small frozen :class:`Measurement` record per measurement (its
+name, noisy values, noise, sensitivity, epsilon and share of the budget, the
+``LinearMeasurement`` habit of private-pgm). Randomized response (GRU12 §6.1) is a
+measurement like the others; its values are the noisy adjacency matrix. Everything after
+this step (fitting, generating, bounding, reporting) reads only these records, public
+values and fresh randomness: post-processing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from privcut.exceptions import GraphInputError
+from privcut.graph.noisy import NoisyGraph, noise_into
+from privcut.graph.partition import Partition
+from privcut.graph.planning import SENSITIVITY, MeasurementPlan
+from privcut.graph.universe import EdgeUniverse, check_pairs
+from privcut.privacy import Noise, PrivacyBudget
+from privcut.privacy.random import RandomState, check_random_state
+from privcut.records import Spend
+
+__all__ = ["WEIGHT_GRID", "Measurement", "Measurements", "measure"]
+
+RANDOMIZED_RESPONSE = "randomized-response"
+
+WEIGHT_GRID = 2.0**-20
+"""Weights are measured as multiples of this (each pair's weight rounded, a per-pair map
+that keeps neighbours neighbours): every sum of at most 2^33 of them is then exact in
+float64, so the measured statistics carry no floating-point error into the grid noise."""
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One noisy measurement of the graph.
+
+    Attributes
+    ----------
+    name : str
+        One of :data:`~privcut.graph.planning.MEASUREMENTS`.
+    values : numpy.ndarray
+        The noisy values: the edge count (length 1), the degrees (n, or 2n out- then
+        in-degrees for a DiGraph), the block-pair counts (one per block pair), or for
+        randomized response the noisy n x n adjacency matrix.
+    noise : Noise
+        The noise on each value (each vertex pair for randomized response).
+    sensitivity : float
+        The l1 sensitivity under edge-level neighbours.
+    epsilon, share : float
+        Its epsilon and its fraction of the release's budget.
+    draws : int
+        Noise draws taken (one per value; one per vertex pair for randomized response).
+
+    Examples
+    --------
+    >>> from privcut.graph.planning import plan_measurements
+    >>> plan = plan_measurements(range(5), 1.0, ["edge-count"])
+    >>> record = measure(nx.path_graph(5), plan, rng=0).get("edge-count")
+    >>> record.values.shape, record.sensitivity, record.share
+    ((1,), 1.0, 1.0)
+    """
+
+    name: str
+    values: np.ndarray
+    noise: Noise
+    sensitivity: float
+    epsilon: float
+    share: float
+    draws: int
+
+    @property
+    def sampler_tv(self) -> float:
+        """Bound on the total variation distance of its integer noise draws from exact."""
+        return self.noise.tv_bound(self.draws)
+
+    def spend(self) -> Spend:
+        """Its share of the budget as a report part."""
+        noise = self.noise
+        return Spend(self.name, self.share, self.epsilon, noise.kind, noise.scale, self.sensitivity)
+
+
+@dataclass(frozen=True)
+class Measurements:
+    """The noisy measurements of one graph: everything after them is post-processing.
+
+    Attributes
+    ----------
+    plan : MeasurementPlan
+    universe : EdgeUniverse
+    partition : Partition or None
+        The public groups (with ``"blocks"``).
+    records : tuple of Measurement
+        In the plan's order.
+
+    Examples
+    --------
+    >>> from privcut.graph.planning import plan_measurements
+    >>> plan = plan_measurements(range(6), 1.0, ["edge-count", "randomized-response"])
+    >>> measured = measure(nx.path_graph(6), plan, rng=0)
+    >>> measured.get("degrees") is None, measured.noisy.matrix.shape
+    (True, (6, 6))
+    """
+
+    plan: MeasurementPlan
+    universe: EdgeUniverse
+    partition: Partition | None
+    records: tuple[Measurement, ...]
+
+    def get(self, name: str) -> Measurement | None:
+        """The measurement called ``name``, or None if it was not taken."""
+        return next((record for record in self.records if record.name == name), None)
+
+    @property
+    def low_dimensional(self) -> tuple[Measurement, ...]:
+        """The measurements other than randomized response."""
+        return tuple(record for record in self.records if record.name != RANDOMIZED_RESPONSE)
+
+    @property
+    def noisy(self) -> NoisyGraph | None:
+        """Randomized response as a :class:`~privcut.graph.noisy.NoisyGraph`, if taken."""
+        record = self.get(RANDOMIZED_RESPONSE)
+        if record is None:
+            return None
+        universe = self.universe
+        return NoisyGraph(
+            record.values,
+            universe.nodes,
+            record.epsilon,
+            0.0,
+            universe.directed,
+            record.noise,
+            record.sampler_tv,
+        )
+
+    @property
+    def sampler_tv(self) -> float:
+        """Bound on the total variation distance of every integer noise draw from exact."""
+        return float(sum(record.sampler_tv for record in self.records))
+
+    def spends(self) -> tuple[Spend, ...]:
+        """Every measurement's spend, in order."""
+        return tuple(record.spend() for record in self.records)
+
+    @classmethod
+    def from_noisy(cls, noisy: NoisyGraph, plan: MeasurementPlan) -> Measurements:
+        """An already released randomized response as the only measurement (no new spend)."""
+        record = Measurement(
+            RANDOMIZED_RESPONSE,
+            noisy.matrix,
+            noisy.noise,
+            SENSITIVITY[RANDOMIZED_RESPONSE],
+            noisy.epsilon,
+            1.0,
+            noisy.universe.size,
+        )
+        return cls(plan, noisy.universe, None, (record,))
+
+
+def statistic(name: str, adjacency, partition: Partition | None, directed: bool) -> np.ndarray:
+    """The exact value of a low-dimensional measurement, from the adjacency matrix.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> statistic("degrees", sp.csr_array(nx.to_numpy_array(nx.path_graph(3))), None, False)
+    array([1., 2., 1.])
+    """
+    if name == "edge-count":
+        return np.array([adjacency.sum() / (1.0 if directed else 2.0)])
+    if name == "degrees":
+        out = np.asarray(adjacency.sum(axis=1)).ravel()
+        return np.concatenate([out, np.asarray(adjacency.sum(axis=0)).ravel()]) if directed else out
+    return partition.block_sums(adjacency)
+
+
+def _on_weight_grid(adjacency, pairs: int):
+    if pairs >= 2**33:
+        raise GraphInputError(
+            f"{pairs} vertex pairs: weighted measurements are exact up to 2^33 pairs; use "
+            "0/1 weights (weight=None)"
+        )
+    adjacency = adjacency.copy()
+    adjacency.data = np.rint(adjacency.data / WEIGHT_GRID) * WEIGHT_GRID
+    return adjacency
+
+
+def _randomized_response(raw, noise: Noise, universe: EdgeUniverse, generator) -> np.ndarray:
+    """One draw per vertex pair (mirrored after the noise for a Graph), plus the pair's
+    weight on the noise's grid: GRU12 §6.1, as :func:`~privcut.graph.noisy.noisy_graph`."""
+    matrix = np.zeros((universe.n, universe.n))
+    noise_into(matrix, noise, universe.directed, generator)
+    raw = raw.tocoo()
+    matrix[raw.row, raw.col] += noise.round(raw.data)
+    return matrix
+
+
+def _check_inputs(G: nx.Graph, plan: MeasurementPlan, partition: Partition | None):
+    if not isinstance(plan, MeasurementPlan):
+        raise TypeError(f"plan must be a MeasurementPlan, got {type(plan).__name__}")
+    universe = check_pairs(EdgeUniverse.of(G, plan.weight), "measure")
+    if "blocks" in plan.measurements and partition is None:
+        raise ValueError("the plan measures 'blocks': pass its partition (Partition.of)")
+    if partition is not None and partition.labels.size != universe.n:
+        raise ValueError(
+            f"the partition has {partition.labels.size} nodes and the graph {universe.n}"
+        )
+    return universe
+
+
+def measure(
+    G: nx.Graph,
+    plan: MeasurementPlan,
+    *,
+    partition: Partition | None = None,
+    rng: RandomState = None,
+) -> Measurements:
+    """Take the plan's measurements of G: the one step that reads the graph.
+
+    Privacy: (plan.epsilon, 0)-DP under edge-level neighbours (same public node set, one
+    pair's weight changed by at most 1). Each measurement gets its noise at its own
+    epsilon, paid from one budget of ``plan.epsilon`` before it is computed (basic
+    composition, Dwork and Roth 2014, Thm 3.16); randomized response is GRU12 Lemma 6.1
+    (one draw per pair). The plan's ``weight`` says how G is read: None as a 0/1 graph
+    (any weight attribute ignored), an attribute name as weights in [0, 1], first
+    rounded to :data:`WEIGHT_GRID` so the sums are exact (weighted statistics get grid
+    noise, no floating-point leak: Mironov 2012).
+
+    Parameters
+    ----------
+    G : networkx.Graph or networkx.DiGraph
+        The private graph, on the plan's node set.
+    plan : MeasurementPlan
+        From :func:`~privcut.graph.planning.plan_measurements` (public inputs only).
+    partition : Partition, optional
+        The public groups, required when the plan measures ``"blocks"``.
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` (secure randomness) for real releases; seeds are for tests only.
+
+    Returns
+    -------
+    Measurements
+
+    Examples
+    --------
+    >>> from privcut.graph.planning import plan_measurements
+    >>> plan = plan_measurements(range(8), 1.0, {"edge-count": 0.5, "degrees": 0.5})
+    >>> measured = measure(nx.path_graph(8), plan, rng=0)
+    >>> [record.name for record in measured.records], measured.get("degrees").values.shape
+    (['edge-count', 'degrees'], (8,))
+    """
+    universe = _check_inputs(G, plan, partition)
+    generator = check_random_state(rng)
+    raw = universe.adjacency(G, plan.weight)
+    adjacency = raw if plan.weight is None else _on_weight_grid(raw, universe.size)
+    budget = PrivacyBudget(plan.epsilon)
+    records = []
+    for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
+        budget.spend(eps, label=name)
+        if name == RANDOMIZED_RESPONSE:
+            values, draws = _randomized_response(raw, noise, universe, generator), universe.size
+        else:
+            exact = statistic(name, adjacency, partition, universe.directed)
+            # weighted graphs: on the noise's public grid, no floating-point leak
+            values, draws = noise.add(exact, rng=generator).astype(float), exact.size
+        share = eps / plan.epsilon
+        records.append(Measurement(name, values, noise, SENSITIVITY[name], eps, share, draws))
+    return Measurements(plan, universe, partition, tuple(records))

@@ -1,0 +1,139 @@
+"""The report step: a synthetic graph's typed release, :class:`SyntheticRelease`, whose
+:meth:`~privcut.records.Record.to_dict` is ``H.graph["privcut"]`` and the command line's
+JSON (one schema for both). It holds public inputs and functions of the noisy
+measurements only: no timings, no exact counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from privcut.graph.generation import Generated
+from privcut.graph.measurement import Measurements
+from privcut.privacy import effective_delta
+from privcut.records import Bound, Record, SolverSummary, Spend
+
+__all__ = ["SyntheticRelease"]
+
+
+@dataclass(frozen=True)
+class SyntheticRelease(Record):
+    """The report of :func:`~privcut.graph.synthetic.synthetic_graph` and
+    :func:`~privcut.graph.synthetic.synthetic_from_noisy`.
+
+    Attributes
+    ----------
+    mechanism : str
+        The measurements and the generator, with the results they rest on.
+    method : str
+        The generator (``"dense"``).
+    epsilon, delta : float
+        The guarantee: (epsilon, 0)-DP under edge-level neighbours.
+    sampler_tv : float
+        Bound on the integer noise draws' total variation distance from exact.
+    effective_delta : float
+        ``delta + (1 + e**epsilon) sampler_tv``, as for :class:`~privcut.linear.LinearRelease`.
+    beta : float
+        Failure probability of each bound.
+    oracle : str or None
+        The cut oracle (None without randomized response).
+    rounding : str or None
+        ``"random"`` (a 0/1 graph) or None (weighted).
+    tau : float or None
+        The constraint level used (None without randomized response).
+    solver : SolverSummary
+        The projection's last violation (``objective``), iterations, cuts, convergence.
+    certified_distance, noise_bound : float or None
+        Randomized response's bound terms: certified ``||x - z||_C`` and the noise's
+        uniform bound (GRU12 §6.1).
+    rounding_bound : float
+        Bernstein's bound for the rounding (GRU12 Remark 6.3; 0 without rounding).
+    cut_error_bound : float
+        The bound on every cut's error (the ``"arbitrary-cut"`` one).
+    trivial_bound : float
+        The bound every cut satisfies from the release's public facts (twice, for a
+        Graph, the larger of the released and the noisy upper edge count); every other
+        bound is clipped to it.
+    measurements : tuple of Spend
+        Each measurement's name, share, epsilon, noise, scale and sensitivity.
+    dropped_measurements : tuple of str
+        Requested measurements whose share came out too small to take.
+    workload : dict
+        Workload class -> weight the split was chosen for.
+    predicted_errors : dict
+        Workload class -> predicted mean absolute error (data-independent).
+    workload_bounds : dict
+        Workload class -> :class:`~privcut.records.Bound` (bound and its source).
+    edge_count : float
+        The released graph's edge count (weight sum when weighted).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from privcut.graph.synthetic import synthetic_graph
+    >>> report = synthetic_graph(nx.path_graph(8), 1.0, rng=0).graph["privcut"]
+    >>> list(report)[:4], report["solver"]["converged"] in (True, False)
+    (['mechanism', 'method', 'epsilon', 'delta'], True)
+    """
+
+    mechanism: str
+    method: str
+    epsilon: float
+    delta: float
+    sampler_tv: float
+    effective_delta: float
+    beta: float
+    oracle: str | None
+    rounding: str | None
+    tau: float | None
+    solver: SolverSummary
+    certified_distance: float | None
+    noise_bound: float | None
+    rounding_bound: float
+    cut_error_bound: float
+    trivial_bound: float
+    measurements: tuple[Spend, ...]
+    dropped_measurements: tuple[str, ...]
+    workload: dict
+    predicted_errors: dict
+    workload_bounds: dict[str, Bound]
+    edge_count: float
+
+    @classmethod
+    def of(
+        cls,
+        measured: Measurements,
+        generated: Generated,
+        bounds: tuple[dict[str, Bound], Bound],
+        options,
+    ) -> SyntheticRelease:
+        """The report of a release from its steps' results (all public or noisy) and the
+        release's checked options (``generator``, ``generation``, ``beta`` and ``choice``,
+        a note on how the generator was chosen)."""
+        plan, noisy, generator = measured.plan, measured.noisy, options.generator
+        workload_bounds, trivial = bounds
+        steps = " + ".join((*plan.measurements, generator.mechanism))
+        return cls(
+            mechanism=f"synthetic_graph: {steps}{options.choice}",
+            method=generator.name,
+            epsilon=plan.epsilon,
+            delta=0.0,
+            sampler_tv=measured.sampler_tv,
+            effective_delta=effective_delta(plan.epsilon, 0.0, measured.sampler_tv),
+            beta=options.beta,
+            oracle=options.generation.oracle if noisy is not None else None,
+            rounding=options.generation.rounding,
+            tau=generated.tau,
+            solver=generated.solver,
+            certified_distance=generated.certified_distance,
+            noise_bound=generated.noise_bound,
+            rounding_bound=generated.rounding_bound,
+            cut_error_bound=workload_bounds["arbitrary-cut"].bound,
+            trivial_bound=trivial.bound,
+            measurements=measured.spends(),
+            dropped_measurements=tuple(plan.dropped),
+            workload=dict(plan.workload),
+            predicted_errors=dict(plan.predicted),
+            workload_bounds=workload_bounds,
+            edge_count=float(generated.values.sum()),
+        )

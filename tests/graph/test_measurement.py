@@ -1,0 +1,137 @@
+import dataclasses
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from privcut.audit import audit, neighbouring_graphs
+from privcut.graph import EdgeUniverse, noisy_graph
+from privcut.graph.measurement import Measurement, Measurements, measure
+from privcut.graph.partition import Partition
+from privcut.graph.planning import plan_measurements
+from privcut.privacy import Noise
+from privcut.records import Spend
+
+
+def measured_graph(G, groups, names, epsilon, seed, partition=None):
+    universe = EdgeUniverse.of(G)
+    plan = plan_measurements(
+        universe.nodes, epsilon, names, groups=groups, directed=G.is_directed()
+    )
+    if partition is None and groups:
+        partition = Partition.of(universe, groups)
+    return measure(G, plan, partition=partition, rng=np.random.default_rng(seed))
+
+
+def test_one_record_per_measurement_looked_up_by_name():
+    G = nx.gnp_random_graph(12, 0.3, seed=0)
+    groups = {v: v % 3 for v in G}
+    shares = {"edge-count": 0.1, "degrees": 0.2, "blocks": 0.6, "randomized-response": 0.1}
+    measured = measured_graph(G, groups, shares, 1.0, 0)
+    assert [record.name for record in measured.records] == list(shares)
+    assert all(isinstance(record, Measurement) for record in measured.records)
+    assert measured.get("degrees").values.shape == (12,)
+    assert measured.get("degrees").sensitivity == 2.0
+    assert measured.get("blocks").values.shape == (measured.partition.size,)
+    assert measured.get("randomized-response").values.shape == (12, 12)
+    assert measured.get("nothing") is None
+    assert [record.name for record in measured.low_dimensional] == list(shares)[:3]
+    spends = measured.spends()
+    assert all(isinstance(spend, Spend) for spend in spends)
+    assert [spend.share for spend in spends] == pytest.approx(list(shares.values()))
+    assert measured.sampler_tv == pytest.approx(
+        sum(record.noise.tv_bound(record.draws) for record in measured.records)
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        measured.records[0].name = "other"
+
+
+def test_randomized_response_is_the_noisy_graph():
+    """The measurement step draws randomized response as noisy_graph does (same draws)."""
+    G = nx.gnp_random_graph(15, 0.3, seed=1)
+    measured = measured_graph(G, None, ["randomized-response"], 1.0, 5)
+    noisy = noisy_graph(G, 1.0, rng=np.random.default_rng(5))
+    assert np.array_equal(measured.noisy.matrix, noisy.matrix)
+    assert measured.noisy.sampler_tv == noisy.sampler_tv
+    again = Measurements.from_noisy(noisy, measured.plan)
+    assert np.array_equal(again.noisy.matrix, noisy.matrix)
+    assert again.spends() == measured.spends()
+
+
+def test_weights_are_read_only_when_named():
+    G = nx.path_graph(5)
+    nx.set_edge_attributes(G, 0.5, "weight")
+    plan = plan_measurements(range(5), 1.0, ["edge-count"])
+    weighted = plan_measurements(range(5), 1.0, ["edge-count"], weight="weight")
+    assert plan.noise[0].integer and not weighted.noise[0].integer
+    value = measure(G, plan, rng=0).get("edge-count").values[0]
+    assert value == int(value)
+    G[0][1]["weight"] = 3.0
+    measure(G, plan, rng=0)  # ignored
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        measure(G, weighted, rng=0)
+
+
+def test_blocks_need_their_partition():
+    G = nx.path_graph(6)
+    plan = plan_measurements(range(6), 1.0, ["blocks"], groups={v: v % 2 for v in G})
+    with pytest.raises(ValueError, match="partition"):
+        measure(G, plan, rng=0)
+
+
+@pytest.mark.slow
+def test_degree_measurement_passes_its_audit_and_catches_sensitivity_one():
+    """An undirected edge raises two degrees: calibrating the degrees for sensitivity 1
+    doubles their privacy loss. The broken twin is a plan with that noise."""
+    G = nx.path_graph(5)
+    pair = (G, next(neighbouring_graphs(G, pairs=[(0, 2)])))
+    plan = plan_measurements(range(5), 1.0, {"degrees": 1.0})
+    broken_plan = dataclasses.replace(
+        plan, noise=(Noise.for_laplace(1.0, 1.0, integer=True, coordinates=2),)
+    )
+
+    def degrees(plan):
+        def mechanism(graph, rng):
+            values = measure(graph, plan, rng=rng).get("degrees").values
+            return tuple(values[[0, 2]].astype(int))
+
+        return mechanism
+
+    correct = audit(degrees(plan), pair, 1.0, samples=4000, rng=0)
+    broken = audit(degrees(broken_plan), pair, 1.0, samples=4000, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
+
+
+class DoubledPartition(Partition):
+    """The broken twin: sums a within-group undirected pair from both A[i, j] and A[j, i]
+    (sensitivity 2 for within-group pairs, calibrated for 1)."""
+
+    def block_sums(self, matrix):
+        sums = np.asarray(self.indicator.T @ (matrix @ self.indicator))
+        return sums[self.blocks]
+
+
+@pytest.mark.slow
+def test_block_measurement_passes_its_audit_and_catches_double_counted_blocks():
+    """The multi-measurement release's data-touching step on an edge-flip pair inside a
+    group; the statistic is the noisy count of that group's block. The broken partition
+    is passed in as the measurement's partition."""
+    G, groups = nx.path_graph(8), {v: int(v >= 6) for v in range(8)}
+    pair = (G, next(neighbouring_graphs(G, pairs=[(0, 2)])))
+    universe = EdgeUniverse.of(G)
+    honest = Partition.of(universe, groups)
+    doubled = DoubledPartition(honest.labels, honest.names, honest.directed)
+    shares = {"edge-count": 0.02, "degrees": 0.02, "blocks": 0.94, "randomized-response": 0.02}
+
+    def block(partition):
+        def mechanism(graph, rng):
+            measured = measured_graph(graph, groups, shares, 1.0, rng, partition)
+            return int(measured.get("blocks").values[0])
+
+        return mechanism
+
+    correct = audit(block(honest), pair, 1.0, samples=300, selection_samples=300, rng=0)
+    broken = audit(block(doubled), pair, 1.0, samples=500, selection_samples=300, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
