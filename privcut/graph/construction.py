@@ -45,6 +45,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -153,7 +154,7 @@ class DistinguisherInput:
     generator: Any
 
 
-class Distinguisher:
+class Distinguisher(ABC):
     """Base of the distinguishers: propose a cut (S, T), as two 0/1 vectors, on which the
     hypothesis looks wrong (GRU12 Def. 7.1).
 
@@ -177,16 +178,17 @@ class Distinguisher:
     sampler_tv: float = 0.0
 
     @classmethod
+    @abstractmethod
     def build(cls, data: DistinguisherInput) -> Distinguisher:
         """The distinguisher for one release."""
-        raise NotImplementedError
 
+    @abstractmethod
     def cost(self, epsilon0: float) -> DistinguisherCost:
         """Privacy cost of one call at per-access budget ``epsilon0``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def __call__(self, construction, epsilon0: float, generator) -> tuple:
-        raise NotImplementedError
+        """A cut ``(u, v)`` (two 0/1 vectors) on which ``construction`` looks wrong."""
 
 
 class PowerMethod(Distinguisher):
@@ -282,7 +284,13 @@ class Exponential(Distinguisher):
 
 class CutNormSearch(Distinguisher):
     """The worst cut of ``M - H_t`` by the cut-norm oracle, for a matrix M fixed before the
-    rounds (so the rounds never read the data through it)."""
+    rounds (so the rounds never read the data through it).
+
+    Examples
+    --------
+    >>> issubclass(NoisyGraphSearch, CutNormSearch), CutNormSearch.reads_data
+    (True, False)
+    """
 
     reads_data = False
 
