@@ -30,17 +30,10 @@ from privcut.datasets import planted_partition
 from privcut.graph import EdgeUniverse
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", default="output", help="folder for the state and the PNG")
-    parser.add_argument("--fast", action="store_true", help="a smaller session (for tests)")
-    args = parser.parse_args()
-    output = Path(args.output)
-    output.mkdir(parents=True, exist_ok=True)
-    size, queries, epsilon = 250, (40 if args.fast else 400), 2.0
-    G = planted_partition(4, size, 0.5, 0.05, seed=1)  # stands in for a private graph
-    groups = [[v for v, g in G.graph["groups"].items() if g == b] for b in range(4)]
-    n = G.number_of_nodes()
+def session(G, groups, output: Path, queries: int, epsilon: float):
+    """The analyst's adaptive session, saved and resumed halfway; returns the oracle and a
+    log of (answer, truth, updated) -- the truth for this demo's plot only."""
+    size, n = len(groups[0]), G.number_of_nodes()
     universe = EdgeUniverse.of(G)
     A = universe.adjacency(G)  # for this demo's evaluation only
 
@@ -59,7 +52,7 @@ def main() -> None:
         f"{oracle.max_updates} budget-spending updates"
     )
     rng = np.random.default_rng(0)
-    log = []  # (answer, truth, updated): the truth is for this demo's plot only
+    log = []
     S, T = groups[0], groups[1]
     for q in range(queries):
         if q == queries // 2:
@@ -81,12 +74,11 @@ def main() -> None:
             T = list(rng.choice(T, size // 2, replace=False))
         else:
             S, T = (groups[i] for i in rng.integers(4, size=2))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        oracle.cut(groups[0], groups[0])
-    print(
-        f"after {queries} queries: exhausted={oracle.exhausted}; next answer: {caught[0].message}"
-    )
+    return oracle, log
+
+
+def plot(log, alpha: float, queries: int, path: Path) -> None:
+    """Answers against the truth, and the error per query against the promise alpha."""
     answers, truths, updated = (np.array(column) for column in zip(*log, strict=True))
     figure, axes = plt.subplots(1, 2, figsize=(11, 4))
     axes[0].scatter(truths[~updated], answers[~updated], s=8, label="from the hypothesis")
@@ -98,15 +90,41 @@ def main() -> None:
     axes[0].legend()
     axes[0].set_title("answers vs truth")
     axes[1].plot(np.maximum(np.abs(answers - truths), 1.0), lw=1, label="error")
-    axes[1].axhline(oracle.alpha, color="r", ls="--", label=f"promised alpha = {oracle.alpha:.0f}")
+    axes[1].axhline(alpha, color="r", ls="--", label=f"promised alpha = {alpha:.0f}")
     axes[1].axvline(queries // 2, color="k", ls=":", label="save / resume")
     axes[1].set_yscale("log")
     axes[1].set_xlabel("query")
     axes[1].legend()
     axes[1].set_title("error per query")
     figure.tight_layout()
-    figure.savefig(output / "interactive_cut_queries.png", dpi=100)
-    print(f"wrote {output / 'interactive_cut_queries.png'}")
+    figure.savefig(path, dpi=100)
+    print(f"wrote {path}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", default="output", help="folder for the state and the PNG")
+    parser.add_argument("--fast", action="store_true", help="a smaller session (for tests)")
+    args = parser.parse_args()
+    output = Path(args.output)
+    output.mkdir(parents=True, exist_ok=True)
+    size, queries, epsilon = 250, (40 if args.fast else 400), 2.0
+    G = planted_partition(4, size, 0.5, 0.05, seed=1)  # stands in for a private graph
+    groups = [[v for v, g in G.graph["groups"].items() if g == b] for b in range(4)]
+    oracle, log = session(G, groups, output, queries, epsilon)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        oracle.cut(groups[0], groups[0])
+    print(
+        f"after {queries} queries: exhausted={oracle.exhausted}; next answer: {caught[0].message}"
+    )
+    status = oracle.status()  # the oracle's public facts, e.g. for a log or a JSON file
+    print(
+        f"status: {status.queries_answered} answers from the data, {status.updates} updates, "
+        f"effective delta {status.effective_delta:.3g}"
+    )
+    oracle.close()
+    plot(log, oracle.alpha, queries, output / "interactive_cut_queries.png")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,13 @@ Distinguishers (each returns a cut (S, T) as two 0/1 vectors):
     The cut-norm search on ``A - H_t`` itself (exact enumeration up to 20 nodes, else
     the better of the spectral and low-rank methods): not private, for research only;
     refused unless ``allow_nonprivate=True`` and labelled in the report.
+
+Each is a :class:`Distinguisher` subclass; ``iterative_construction(distinguisher=...)``
+takes its name or, for research on variants, a subclass (its class attributes declare
+what it costs; the report labels it by its ``name`` and ``private``). The release's
+report is a :class:`ConstructionRelease`. The hypotheses are those of
+:mod:`privcut.graph.hypotheses`; this module's one job is the distinguishers and the
+release built from their rounds.
 """
 
 from __future__ import annotations
@@ -38,27 +45,23 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.cutnorm import cut_norm
+from privcut.graph.hypotheses import EdgeBounds, pair_hypothesis, private_adjacency, update_bound
 from privcut.graph.noisy import noisy_graph
-from privcut.graph.oracle import (
-    _edge_bounds,
-    _FactoredFriezeKannan,
-    _frieze_kannan_start,
-    _PairConstruction,
-    _private_adjacency,
-)
 from privcut.graph.rounding import independent_rounding
 from privcut.graph.timing import log_timings
-from privcut.linear.idc import MultiplicativeWeights
-from privcut.linear.iterative import IterativeConstruction, check_accountant
-from privcut.linear.size import check_share
+from privcut.graph.universe import EdgeUniverse, multiplicity
+from privcut.linear.iterative import ACCOUNTANTS, IterativeConstruction, check_accountant
 from privcut.privacy import (
-    Noise,
     check_beta,
     check_delta,
     check_epsilon,
@@ -66,12 +69,27 @@ from privcut.privacy import (
     exponential_mechanism,
 )
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_positive
+from privcut.privacy.validation import check_option, check_positive, check_scalar
+from privcut.records import Bound, Record, SolverSummary
 
-__all__ = ["DISTINGUISHERS", "iterative_construction"]
+__all__ = [
+    "DISTINGUISHERS",
+    "ConstructionRelease",
+    "Distinguisher",
+    "DistinguisherCost",
+    "DistinguisherInput",
+    "ExactSearch",
+    "Exponential",
+    "NoisyGraphSearch",
+    "PowerMethod",
+    "RoundLog",
+    "iterative_construction",
+]
 
 DISTINGUISHERS = ("power-method", "exponential", "noisy-graph", "exact")
-SENSITIVITY = 2.0
+IDCS = ("frieze-kannan", "multiplicative-weights")
+ROUNDINGS = ("random", None)
+SENSITIVITY = float(multiplicity(False))
 """A cut query's sensitivity on an undirected graph (an edge inside S n T counts twice)."""
 POWER_ITERATIONS = 8
 ALL_CUTS_UP_TO = 8
@@ -84,10 +102,105 @@ def _indicator(n: int, members: np.ndarray) -> np.ndarray:
     return vector
 
 
-class PowerMethod:
-    """The noisy power method on ``A - H_t`` (see the module docstring); zCDP only."""
+@dataclass(frozen=True)
+class DistinguisherCost(Record):
+    """What one distinguisher call costs (GRU12 Def. 7.1), and what it costs once.
 
-    name, private, reads_data = "power-method", True, True
+    Attributes
+    ----------
+    private : bool
+        False for the exact search (no guarantee at all).
+    epsilon : float or None
+        Pure epsilon per call (None for a zCDP-only call, or a non-private one).
+    rho : float or None
+        zCDP per call (None for a pure call).
+    once : float
+        Epsilon spent once before the rounds (the randomized response), else 0.
+    iterations, candidates : int or None
+        The power method's iterations; the exponential mechanism's family size.
+
+    Examples
+    --------
+    >>> DistinguisherCost(True, 0.1, None, 0.0, None, 64).to_dict()["candidates"]
+    64
+    """
+
+    private: bool
+    epsilon: float | None
+    rho: float | None
+    once: float
+    iterations: int | None
+    candidates: int | None
+
+
+@dataclass(frozen=True)
+class DistinguisherInput:
+    """What a distinguisher is built from: the universe, the private 0/1 adjacency (read
+    only under the distinguisher's own privacy claim), the randomized response's budget,
+    the exponential family's size and the release's generator.
+
+    Examples
+    --------
+    >>> universe = EdgeUniverse((0, 1, 2), False)
+    >>> data = DistinguisherInput(universe, sp.csr_array((3, 3)), 0.0, 10, None)
+    >>> PowerMethod.build(data).n
+    3
+    """
+
+    universe: EdgeUniverse
+    adjacency: sp.csr_array
+    rr_epsilon: float
+    family_size: int
+    generator: Any
+
+
+class Distinguisher(ABC):
+    """Base of the distinguishers: propose a cut (S, T), as two 0/1 vectors, on which the
+    hypothesis looks wrong (GRU12 Def. 7.1).
+
+    A subclass declares, as class attributes, its ``name``, whether it is ``private``,
+    whether each call ``reads_data`` (a round then costs two data accesses, else one),
+    whether it spends a ``randomized_response`` share once, whether it is ``zcdp_only``
+    (Gaussian noise) and its integer samplers' ``sampler_tv``; it implements
+    :meth:`build`, :meth:`cost` and ``__call__(hypothesis, epsilon0, generator)``.
+
+    Examples
+    --------
+    >>> issubclass(PowerMethod, Distinguisher), PowerMethod.reads_data
+    (True, True)
+    """
+
+    name: ClassVar[str] = ""
+    private: ClassVar[bool] = True
+    reads_data: ClassVar[bool] = True
+    randomized_response: ClassVar[bool] = False
+    zcdp_only: ClassVar[bool] = False
+    sampler_tv: float = 0.0
+
+    @classmethod
+    @abstractmethod
+    def build(cls, data: DistinguisherInput) -> Distinguisher:
+        """The distinguisher for one release."""
+
+    @abstractmethod
+    def cost(self, epsilon0: float) -> DistinguisherCost:
+        """Privacy cost of one call at per-access budget ``epsilon0``."""
+
+    @abstractmethod
+    def __call__(self, construction, epsilon0: float, generator) -> tuple:
+        """A cut ``(u, v)`` (two 0/1 vectors) on which ``construction`` looks wrong."""
+
+
+class PowerMethod(Distinguisher):
+    """The noisy power method on ``A - H_t`` (see the module docstring); zCDP only.
+
+    Examples
+    --------
+    >>> round(PowerMethod(sp.csr_array((3, 3)), 3).cost(0.2).rho, 6)
+    0.02
+    """
+
+    name, zcdp_only = "power-method", True
     sampler_tv = 0.0  # continuous Gaussian noise (no integer sampler)
     # Floating point (Mironov 2012): the noisy vectors y are never released; the output is
     # two 0/1 sides read off signs and comparisons of them (post-processing that discards
@@ -98,9 +211,14 @@ class PowerMethod:
     def __init__(self, adjacency, n: int, iterations: int = POWER_ITERATIONS):
         self.adjacency, self.n, self.iterations = adjacency, n, iterations
 
-    def cost(self, epsilon0: float) -> dict:
+    @classmethod
+    def build(cls, data: DistinguisherInput) -> PowerMethod:
+        """On the private adjacency, read only through the Gaussian steps."""
+        return cls(data.adjacency, data.universe.n)
+
+    def cost(self, epsilon0: float) -> DistinguisherCost:
         """Privacy cost of one call: Gaussian steps totalling epsilon0^2 / 2 zCDP."""
-        return {"rho": epsilon0**2 / 2.0, "iterations": self.iterations}
+        return DistinguisherCost(True, None, epsilon0**2 / 2.0, 0.0, self.iterations, None)
 
     def __call__(self, construction, epsilon0: float, generator) -> tuple:
         H = construction.matrix()
@@ -119,10 +237,17 @@ class PowerMethod:
         return positive.astype(float), negative.astype(float)
 
 
-class Exponential:
-    """The exponential mechanism over a data-independent family of cuts."""
+class Exponential(Distinguisher):
+    """The exponential mechanism over a data-independent family of cuts.
 
-    name, private, reads_data = "exponential", True, True
+    Examples
+    --------
+    >>> search = Exponential(sp.csr_array((3, 3)), 3, 10, None)
+    >>> len(search.S)  # every pair of non-empty sides of 3 nodes
+    49
+    """
+
+    name = "exponential"
     sampler_tv = 0.0  # no integer sampler (the Gumbel draws: see exponential_mechanism)
 
     def __init__(self, adjacency, n: int, family_size: int, generator):
@@ -136,9 +261,14 @@ class Exponential:
             self.S = (generator.random((family_size, n)) < 0.5).astype(float)
             self.T = (generator.random((family_size, n)) < 0.5).astype(float)
 
-    def cost(self, epsilon0: float) -> dict:
+    @classmethod
+    def build(cls, data: DistinguisherInput) -> Exponential:
+        """The family from the public randomness, scored on the private adjacency."""
+        return cls(data.adjacency, data.universe.n, data.family_size, data.generator)
+
+    def cost(self, epsilon0: float) -> DistinguisherCost:
         """Privacy cost of one call: the exponential mechanism, (epsilon0, 0)-DP."""
-        return {"epsilon": epsilon0, "candidates": len(self.S)}
+        return DistinguisherCost(True, epsilon0, None, 0.0, None, len(self.S))
 
     def F(self, epsilon: float, gamma: float) -> float:
         """Def. 7.1's F(epsilon) within the family: ``2 D (ln K + ln(1/gamma)) / epsilon``."""
@@ -152,22 +282,20 @@ class Exponential:
         return self.S[chosen], self.T[chosen]
 
 
-class CutNormSearch:
-    """The worst cut of ``M - H_t`` by the cut-norm oracle: M is the randomized-response
-    matrix (``"noisy-graph"``, private) or the adjacency itself (``"exact"``, not)."""
+class CutNormSearch(Distinguisher):
+    """The worst cut of ``M - H_t`` by the cut-norm oracle, for a matrix M fixed before the
+    rounds (so the rounds never read the data through it).
+
+    Examples
+    --------
+    >>> issubclass(NoisyGraphSearch, CutNormSearch), CutNormSearch.reads_data
+    (True, False)
+    """
 
     reads_data = False
 
-    def __init__(self, matrix: np.ndarray, name: str, epsilon: float = 0.0, sampler_tv=0.0):
-        self.matrix, self.name, self.private = matrix, name, name == "noisy-graph"
-        self.epsilon, self.sampler_tv = epsilon, sampler_tv
-
-    def cost(self, epsilon0: float) -> dict:
-        """Privacy cost of one call: none (post-processing of the randomized response,
-        paid once), or not private at all for the exact search."""
-        if self.private:
-            return {"epsilon": 0.0, "randomized response, once": self.epsilon}
-        return {"private": False}
+    def __init__(self, matrix: np.ndarray, epsilon: float = 0.0, sampler_tv: float = 0.0):
+        self.matrix, self.epsilon, self.sampler_tv = matrix, epsilon, sampler_tv
 
     def __call__(self, construction, epsilon0: float, generator) -> tuple:
         found = cut_norm(self.matrix - construction.matrix(), certify=False, rng=generator)
@@ -175,23 +303,192 @@ class CutNormSearch:
         return _indicator(n, found.S), _indicator(n, found.T)
 
 
-def _check_options(G, distinguisher, idc, accountant, allow_nonprivate, delta) -> None:
-    if distinguisher not in DISTINGUISHERS:
-        raise ValueError(f"distinguisher must be one of {DISTINGUISHERS}, got {distinguisher!r}")
-    if idc not in ("frieze-kannan", "multiplicative-weights"):
-        raise ValueError(f"idc must be 'frieze-kannan' or 'multiplicative-weights', got {idc!r}")
-    if distinguisher == "exact" and not allow_nonprivate:
+class NoisyGraphSearch(CutNormSearch):
+    """The cut-norm search on the randomized-response matrix (private: post-processing of
+    one (rr_epsilon, 0)-DP release, GRU12 Lemma 6.1).
+
+    Examples
+    --------
+    >>> NoisyGraphSearch(np.zeros((2, 2)), 0.5).cost(0.1).once
+    0.5
+    """
+
+    name, randomized_response = "noisy-graph", True
+
+    @classmethod
+    def build(cls, data: DistinguisherInput) -> NoisyGraphSearch:
+        """Randomized response once, on the 0/1 graph read (``rr_epsilon``)."""
+        universe, adjacency = data.universe, data.adjacency
+        rows, columns = universe.pair_index()
+        edges = np.flatnonzero(np.asarray(adjacency[rows, columns]).ravel())
+        noisy = noisy_graph(universe.unweighted_graph(edges), data.rr_epsilon, rng=data.generator)
+        return cls(noisy.matrix, data.rr_epsilon, noisy.sampler_tv)
+
+    def cost(self, epsilon0: float) -> DistinguisherCost:
+        """Privacy cost of one call: none (post-processing of the randomized response,
+        paid once)."""
+        return DistinguisherCost(True, 0.0, None, self.epsilon, None, None)
+
+
+class ExactSearch(CutNormSearch):
+    """The cut-norm search on the adjacency itself: NOT private (research only).
+
+    Examples
+    --------
+    >>> ExactSearch(np.zeros((2, 2))).cost(0.1).private
+    False
+    """
+
+    name, private = "exact", False
+
+    @classmethod
+    def build(cls, data: DistinguisherInput) -> ExactSearch:
+        """On the exact adjacency."""
+        return cls(data.adjacency.toarray())
+
+    def cost(self, epsilon0: float) -> DistinguisherCost:
+        """Not private at all."""
+        return DistinguisherCost(False, None, None, 0.0, None, None)
+
+
+_BY_NAME = {cls.name: cls for cls in (PowerMethod, Exponential, NoisyGraphSearch, ExactSearch)}
+
+
+@dataclass(frozen=True)
+class RoundLog(Record):
+    """One round of the release: the proposed cut (node labels), the check's noisy answer,
+    the hypothesis's answer, and whether the hypothesis was updated.
+
+    Examples
+    --------
+    >>> RoundLog((0,), (1, 2), 3.0, 1.0, True).to_dict()["T"]
+    [1, 2]
+    """
+
+    S: tuple
+    T: tuple
+    noisy_answer: float
+    hypothesis_answer: float
+    updated: bool
+
+
+@dataclass(frozen=True)
+class ConstructionRelease(Record):
+    """The report of :func:`iterative_construction` (``H.graph["privcut"]`` is its
+    ``to_dict()``): public parameters and noisy outputs only.
+
+    Attributes
+    ----------
+    mechanism : str
+        Names the algorithm, and says NOT PRIVATE for the exact search.
+    private : bool
+    epsilon, delta : float
+        The guarantee (epsilon ``inf`` when not private).
+    sampler_tv, effective_delta : float
+        The integer samplers' distance from exact (the edge count, every check, the
+        randomized response) and ``delta + (1 + e**epsilon) * sampler_tv``.
+    beta : float
+        Failure probability of ``alpha``.
+    weight : str or None
+        The edge attribute read (None: unweighted).
+    distinguisher : str
+    distinguisher_cost_per_round : DistinguisherCost
+    idc : str
+    accountant : str
+    alpha : float
+        GRU12 Thm 7.3's accuracy, if the distinguisher finds cuts within alpha / 2 of the
+        worst.
+    cut_error_bound : Bound
+        ``alpha`` clipped to ``trivial_bound`` (source ``"GRU12 Thm 7.3"`` or
+        ``"edge counts"``).
+    trivial_bound : float
+        What every cut satisfies from public facts: twice the larger of G's edge count
+        (its public or noisy upper bound) and the released graph's total weight.
+    max_rounds, rounds, updates : int
+        B(alpha / 2), the rounds run and the updates made.
+    stopped_by_check : bool
+        Whether a check passed before the rounds ran out.
+    epsilon0 : float
+        The per-access budget.
+    solver : SolverSummary
+        The rounds as a solver: objective the last round's ``|noisy - hypothesis|``,
+        iterations the rounds, cuts the updates, converged ``stopped_by_check``.
+    rounds_log : tuple of RoundLog
+    budget : dict
+        ``"edge count"``, ``"randomized response"`` (epsilons), ``"rounds"``
+        ([epsilon, delta]), ``"per access epsilon0"``.
+    cor74_alpha : float or None
+        Cor. 7.4's accuracy for the exponential distinguisher with delta > 0, else None.
+
+    Examples
+    --------
+    >>> H = iterative_construction(nx.path_graph(6), 1.0, 1e-6, distinguisher="noisy-graph", rng=0)
+    >>> report = H.graph["privcut"]
+    >>> report["cut_error_bound"]["bound"] <= report["trivial_bound"]
+    True
+    """
+
+    mechanism: str
+    private: bool
+    epsilon: float
+    delta: float
+    sampler_tv: float
+    effective_delta: float
+    beta: float
+    weight: str | None
+    distinguisher: str
+    distinguisher_cost_per_round: DistinguisherCost
+    idc: str
+    accountant: str
+    alpha: float
+    cut_error_bound: Bound
+    trivial_bound: float
+    max_rounds: int
+    rounds: int
+    updates: int
+    stopped_by_check: bool
+    epsilon0: float
+    solver: SolverSummary
+    rounds_log: tuple
+    budget: dict
+    cor74_alpha: float | None
+
+
+def _check_options(G, distinguisher, idc, accountant, rounding, allow_nonprivate, delta):
+    """The distinguisher's class, after every option is checked (before any data access)."""
+    if isinstance(distinguisher, type) and issubclass(distinguisher, Distinguisher):
+        search = distinguisher
+    else:
+        search = _BY_NAME[check_option(distinguisher, "distinguisher", DISTINGUISHERS)]
+    check_option(idc, "idc", IDCS)
+    check_option(accountant, "accountant", ACCOUNTANTS)
+    check_option(rounding, "rounding", ROUNDINGS)
+    if not search.private and not allow_nonprivate:
         raise ValueError(
-            "distinguisher='exact' reads the graph without noise: its output is NOT private. "
-            "Pass allow_nonprivate=True for research runs"
+            f"distinguisher={search.name!r} reads the graph without noise: its output is NOT "
+            "private. Pass allow_nonprivate=True for research runs"
         )
-    if distinguisher == "power-method" and (accountant != "zcdp" or delta == 0.0):
+    if search.zcdp_only and (accountant != "zcdp" or delta == 0.0):
         raise ValueError(
-            "the power-method distinguisher adds Gaussian noise: it needs delta > 0 and "
+            f"the {search.name} distinguisher adds Gaussian noise: it needs delta > 0 and "
             "accountant='zcdp'"
         )
     if isinstance(G, nx.Graph) and G.is_directed():
         raise GraphInputError("iterative_construction supports undirected graphs only")
+    return search
+
+
+def _share(value: object, name: str) -> float:
+    return check_scalar(value, name, float, low=0.0, high=1.0, closed="neither")
+
+
+def _budget(epsilon, max_edges, count_share, rr_share, search) -> tuple[float, float, float]:
+    """``(count, randomized response, rounds)`` epsilons: basic composition of the three."""
+    count_epsilon = 0.0 if max_edges is not None else _share(count_share, "count_share") * epsilon
+    rr_epsilon = 0.0
+    if search.randomized_response:
+        rr_epsilon = _share(rr_share, "rr_share") * (epsilon - count_epsilon)
+    return count_epsilon, rr_epsilon, epsilon - count_epsilon - rr_epsilon
 
 
 def iterative_construction(
@@ -199,7 +496,7 @@ def iterative_construction(
     epsilon: float,
     delta: float,
     *,
-    distinguisher: str = "power-method",
+    distinguisher: str | type[Distinguisher] = "power-method",
     idc: str = "frieze-kannan",
     alpha: float | None = None,
     beta: float = 0.05,
@@ -210,6 +507,7 @@ def iterative_construction(
     family_size: int = 1000,
     rounding: str | None = None,
     allow_nonprivate: bool = False,
+    weight: str | None = None,
     rng: RandomState = None,
 ) -> nx.Graph:
     """Release a synthetic graph by GRU12's Iterative Construction mechanism (Algorithm 3).
@@ -220,10 +518,11 @@ def iterative_construction(
     given), (ii) for ``"noisy-graph"``, randomized response (``rr_share`` of the
     rest), and (iii) the rounds: per round the distinguisher and a discrete Laplace
     check, each epsilon0-DP (or the zCDP equivalent), composed by ``accountant``
-    (Thm 7.2, or zCDP; :mod:`privcut.linear.iterative`). ``"exact"`` is not private.
+    (GRU12 Thm 7.2, or zCDP; :mod:`privcut.linear.iterative`). ``"exact"`` is not
+    private.
 
-    Accuracy: ``report["alpha"]`` (Thm 7.3) holds with probability 1 - beta if the
-    distinguisher finds cuts within ``alpha / 2`` of the worst (its F(epsilon0));
+    Accuracy: ``report["alpha"]`` (GRU12 Thm 7.3) holds with probability 1 - beta if
+    the distinguisher finds cuts within ``alpha / 2`` of the worst (its F(epsilon0));
     the report records each round so that F can be measured.
 
     Parameters
@@ -232,7 +531,9 @@ def iterative_construction(
         The private 0/1 undirected graph; its node set is public.
     epsilon, delta : float
         The budget.
-    distinguisher : {"power-method", "exponential", "noisy-graph", "exact"}
+    distinguisher : {"power-method", "exponential", "noisy-graph", "exact"} or class
+        A name, or a :class:`Distinguisher` subclass (a research variant, labelled in
+        the report by its ``name`` and ``private``).
     idc : {"frieze-kannan", "multiplicative-weights"}
     alpha : float, optional
         The accuracy target; default the smallest the checks allow.
@@ -248,14 +549,18 @@ def iterative_construction(
         ``None`` keeps the weights in [0, 1]; ``"random"`` draws each pair.
     allow_nonprivate : bool, default False
         Required for ``distinguisher="exact"``.
+    weight : str or None, default None
+        None (as ``networkx.cut_size``): every edge counts 1. An attribute name: read
+        it; each value must be 0 or 1 (a weight-0 edge is no edge).
     rng : None, int or numpy.random.Generator
 
     Returns
     -------
     networkx.Graph
-        On G's nodes (in canonical order), with the report in ``H.graph["privcut"]``. The
-        wall-clock time is not in the report (it grows with G's edge count); it is logged
-        at DEBUG level on the ``privcut`` logger.
+        On G's nodes (in canonical order), with :class:`ConstructionRelease`'s
+        ``to_dict()`` in ``H.graph["privcut"]``. The wall-clock time is not in the
+        report (it grows with G's edge count); it is logged at DEBUG level on the
+        ``privcut`` logger.
 
     Examples
     --------
@@ -266,139 +571,154 @@ def iterative_construction(
     (True, True)
     """
     epsilon, delta, beta = check_epsilon(epsilon), check_delta(delta), check_beta(beta)
-    _check_options(G, distinguisher, idc, accountant, allow_nonprivate, delta)
+    kind = _check_options(G, distinguisher, idc, accountant, rounding, allow_nonprivate, delta)
     if max_edges is not None:
         max_edges = check_positive(max_edges, "max_edges")
-    if rounding not in ("random", None):
-        raise ValueError(f"rounding must be 'random' or None, got {rounding!r}")
-    count_epsilon = 0.0 if max_edges is not None else check_share(count_share) * epsilon
-    rr_epsilon = (
-        check_share(rr_share) * (epsilon - count_epsilon)
-        if (distinguisher == "noisy-graph")
-        else 0.0
+    family_size = check_scalar(family_size, "family_size", int)
+    count_epsilon, rr_epsilon, rounds_epsilon = _budget(
+        epsilon, max_edges, count_share, rr_share, kind
     )
-    reads_data = distinguisher not in ("noisy-graph", "exact")
-    check_accountant(epsilon - count_epsilon - rr_epsilon, delta, accountant, 1 + reads_data)
+    check_accountant(rounds_epsilon, delta, accountant, 1 + kind.reads_data)
     started = time.perf_counter()
-    universe, adjacency = _private_adjacency(G)
-    n, m = universe.n, universe.size
+    universe, adjacency = private_adjacency(G, weight, "iterative_construction")
     generator = check_random_state(rng)
     count_beta = beta / 4.0 if max_edges is None else 0.0
-    edges = _edge_bounds(adjacency.nnz // 2, max_edges, count_epsilon, count_beta, generator)
-    start, potential = _frieze_kannan_start(m, edges)
-
-    def bound(alpha: float) -> int:  # B(alpha) in answer units; the IDC sees alpha / D
-        a = alpha / SENSITIVITY
-        if idc == "frieze-kannan":
-            return math.ceil(potential * m / a**2)
-        return MultiplicativeWeights.updates_bound(m + 1, a, edges["upper"])
-
-    search = _distinguisher(distinguisher, G, adjacency, n, rr_epsilon, family_size, generator)
+    edges = EdgeBounds.measure(
+        adjacency.nnz // universe.multiplicity, max_edges, count_epsilon, count_beta, generator
+    )
+    search = kind.build(DistinguisherInput(universe, adjacency, rr_epsilon, family_size, generator))
     ic = IterativeConstruction(
-        epsilon - count_epsilon - rr_epsilon,
+        rounds_epsilon,
         delta,
-        bound=bound,
+        bound=lambda a: update_bound(idc, universe.size, a / SENSITIVITY, edges),
         sensitivity=SENSITIVITY,
         beta=beta - count_beta,
         accountant=accountant,
         accesses_per_round=2 if search.reads_data else 1,
         alpha=alpha,
     )
-    alpha_idc = ic.alpha / 2.0 / SENSITIVITY
-    if idc == "frieze-kannan":
-        construction = _FactoredFriezeKannan(n, m, SENSITIVITY, alpha_idc, start, potential, False)
-    else:
-        construction = _PairConstruction(
-            MultiplicativeWeights(m + 1, alpha_idc, edges["upper"]), universe, SENSITIVITY
-        )
+    hypothesis = pair_hypothesis(idc, universe, ic.alpha / 2.0 / SENSITIVITY, edges)
     passed = ic.run(
-        lambda t: search(construction, ic.epsilon0, generator),
+        lambda t: search(hypothesis, ic.epsilon0, generator),
         lambda query: float(query[0] @ (adjacency @ query[1])),
-        construction,
+        hypothesis,
         generator,
     )
-    x = np.clip(construction.matrix(), 0.0, 1.0)
-    rows, columns = universe.pair_index()
-    rounded = independent_rounding(x, False, generator) if rounding == "random" else None
-    if rounded is None:
-        H = universe.graph(x[rows, columns])
-    else:
-        H = universe.unweighted_graph(np.flatnonzero(rounded[rows, columns]))
-    H.graph["privcut"] = _report(
-        search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, universe.nodes
-    )
+    H, released = _released_graph(universe, hypothesis, rounding, generator)
+    facts = _Facts(search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, weight)
+    H.graph["privcut"] = _report(facts, universe, released).to_dict()
     log_timings("iterative_construction", time.perf_counter() - started, {})
     return H
 
 
-def _distinguisher(name, G, adjacency, n, rr_epsilon, family_size, generator):
-    if name == "power-method":
-        return PowerMethod(adjacency, n)
-    if name == "exponential":
-        return Exponential(adjacency, n, int(family_size), generator)
-    if name == "noisy-graph":
-        noisy = noisy_graph(G, rr_epsilon, rng=generator)
-        return CutNormSearch(noisy.matrix, name, rr_epsilon, noisy.sampler_tv)
-    return CutNormSearch(adjacency.toarray(), name)
+def _released_graph(universe: EdgeUniverse, hypothesis, rounding, generator):
+    """The final hypothesis clipped to [0, 1] as a weighted graph, or each pair drawn with
+    that probability (``rounding="random"``); and the released total weight."""
+    x = np.clip(hypothesis.matrix(), 0.0, 1.0)
+    rows, columns = universe.pair_index()
+    if rounding is None:
+        values = x[rows, columns]
+        return universe.graph(values), float(values.sum())
+    chosen = np.flatnonzero(independent_rounding(x, False, generator)[rows, columns])
+    return universe.unweighted_graph(chosen), float(chosen.size)
 
 
-def _report(search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, nodes) -> dict:
-    updates = sum(record.updated for record in ic.records)
-    count_noise = (
-        Noise.for_laplace(edges["epsilon"], 1.0, integer=True) if edges["epsilon"] else None
-    )
-    sampler_tv = (  # every integer draw: the edge count, each round's check, the search's
+@dataclass(frozen=True)
+class _Facts:
+    """What the report is made from (public parameters and the rounds' noisy outputs)."""
+
+    search: Distinguisher
+    idc: str
+    ic: IterativeConstruction
+    passed: bool
+    edges: EdgeBounds
+    rr_epsilon: float
+    epsilon: float
+    delta: float
+    beta: float
+    weight: str | None
+
+
+def _sampler_tv(facts: _Facts) -> float:
+    """Every integer draw: the edge count, each round's check, the search's own."""
+    count_noise = facts.edges.noise
+    return (
         (0.0 if count_noise is None else count_noise.tv_bound(1))
-        + ic.check.tv_bound(len(ic.records))
-        + search.sampler_tv
+        + facts.ic.check.tv_bound(len(facts.ic.records))
+        + facts.search.sampler_tv
     )
-    report = {
-        "mechanism": (
+
+
+def _cor74_alpha(facts: _Facts, n: int) -> float | None:
+    """GRU12 Cor. 7.4's accuracy for the exponential distinguisher (delta > 0)."""
+    search, ic = facts.search, facts.ic
+    if not isinstance(search, Exponential) or facts.delta == 0.0:
+        return None
+    gamma = ic.beta / (2.0 * ic.rounds)
+    t_constant = search.F(ic.epsilon0, gamma) * ic.epsilon0
+    return (
+        2.0
+        * (facts.edges.upper * math.log(1.0 / facts.delta)) ** 0.25
+        * math.sqrt(n * t_constant / facts.epsilon)
+    )
+
+
+def _rounds_log(ic: IterativeConstruction, nodes: tuple) -> tuple[RoundLog, ...]:
+    return tuple(
+        RoundLog(
+            tuple(nodes[i] for i in np.flatnonzero(record.query[0])),
+            tuple(nodes[i] for i in np.flatnonzero(record.query[1])),
+            record.noisy_answer,
+            record.hypothesis_answer,
+            record.updated,
+        )
+        for record in ic.records
+    )
+
+
+def _report(facts: _Facts, universe: EdgeUniverse, released: float) -> ConstructionRelease:
+    search, ic, edges = facts.search, facts.ic, facts.edges
+    last = ic.records[-1]
+    sampler_tv = _sampler_tv(facts)
+    trivial = universe.multiplicity * max(edges.upper, released)
+    bound = min(Bound(ic.alpha, "GRU12 Thm 7.3"), Bound(trivial, "edge counts"))
+    return ConstructionRelease(
+        mechanism=(
             "iterative_construction (GRU12 Algorithm 3)"
             if search.private
             else "iterative_construction with the EXACT distinguisher: NOT PRIVATE"
         ),
-        "private": search.private,
-        "epsilon": epsilon if search.private else math.inf,
-        "delta": delta,
-        "sampler_tv": sampler_tv,
-        "effective_delta": effective_delta(epsilon, delta, sampler_tv),
-        "beta": beta,
-        "distinguisher": search.name,
-        "distinguisher_cost_per_round": search.cost(ic.epsilon0),
-        "idc": idc,
-        "accountant": ic.accountant,
-        "alpha": ic.alpha,
-        "max_rounds": ic.rounds,
-        "rounds": len(ic.records),
-        "updates": updates,
-        "stopped_by_check": passed,
-        "epsilon0": ic.epsilon0,
-        "rounds_log": [
-            {
-                "S": [nodes[i] for i in np.flatnonzero(record.query[0])],
-                "T": [nodes[i] for i in np.flatnonzero(record.query[1])],
-                "noisy_answer": record.noisy_answer,
-                "hypothesis_answer": record.hypothesis_answer,
-                "updated": record.updated,
-            }
-            for record in ic.records
-        ],
-        "budget": {
-            "edge count": edges["epsilon"],
-            "randomized response": rr_epsilon,
+        private=search.private,
+        epsilon=facts.epsilon if search.private else math.inf,
+        delta=facts.delta,
+        sampler_tv=sampler_tv,
+        effective_delta=effective_delta(facts.epsilon, facts.delta, sampler_tv),
+        beta=facts.beta,
+        weight=facts.weight,
+        distinguisher=search.name,
+        distinguisher_cost_per_round=search.cost(ic.epsilon0),
+        idc=facts.idc,
+        accountant=ic.accountant,
+        alpha=ic.alpha,
+        cut_error_bound=bound,
+        trivial_bound=trivial,
+        max_rounds=ic.rounds,
+        rounds=len(ic.records),
+        updates=sum(record.updated for record in ic.records),
+        stopped_by_check=facts.passed,
+        epsilon0=ic.epsilon0,
+        solver=SolverSummary(
+            objective=abs(last.noisy_answer - last.hypothesis_answer),
+            iterations=len(ic.records),
+            cuts=sum(record.updated for record in ic.records),
+            converged=facts.passed,
+        ),
+        rounds_log=_rounds_log(ic, universe.nodes),
+        budget={
+            "edge count": edges.epsilon,
+            "randomized response": facts.rr_epsilon,
             "rounds": [ic.epsilon, ic.delta],
             "per access epsilon0": ic.epsilon0,
         },
-    }
-    if isinstance(search, Exponential):
-        gamma = ic.beta / (2.0 * ic.rounds)
-        t_constant = search.F(ic.epsilon0, gamma) * ic.epsilon0
-        report["cor74_alpha"] = (
-            2.0
-            * (edges["upper"] * math.log(1.0 / delta)) ** 0.25
-            * math.sqrt(len(search.S[0]) * t_constant / epsilon)
-            if delta > 0.0
-            else None
-        )
-    return report
+        cor74_alpha=_cor74_alpha(facts, universe.n),
+    )

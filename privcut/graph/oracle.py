@@ -8,204 +8,110 @@ transcript is (epsilon, delta)-DP for edge-level neighbours; the calibration is
 :func:`privcut.linear.online.calibrate` (``"tight"`` or ``"paper"``).
 
 A query is the vector c over vertex pairs with ``c_{ij} = u_i v_j + u_j v_i`` (one
-term for a DiGraph), so its answer ``u^T A v`` has sensitivity ``D = 2`` (1 for a
-DiGraph): an edge inside S n T counts from both ends. The iterative
-constructions see the scaled queries ``c / D``, entries in [0, 1].
+term for a DiGraph), so its answer ``u^T A v`` has sensitivity ``D = multiplicity``
+(2, or 1 for a DiGraph): an edge inside S n T counts from both ends. The hypotheses
+(:mod:`privcut.graph.hypotheses`) see the scaled queries ``c / D``, entries in [0, 1].
+
+This module's one job: the oracle's session -- answering, accounting, its status
+(:class:`OracleStatus`) and its authenticated state file.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import threading
 from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import networkx as nx
 import numpy as np
 
-from privcut.exceptions import GraphInputError, PrivcutError
+from privcut.exceptions import PrivcutError
 from privcut.files import StateFile
 from privcut.graph.cuts import check_node_set
-from privcut.graph.universe import EdgeUniverse, check_pairs
-from privcut.linear.idc import Median, MultiplicativeWeights
+from privcut.graph.hypotheses import EdgeBounds, pair_hypothesis, private_adjacency, update_bound
 from privcut.linear.online import (
     CALIBRATIONS,
     IDCS,
     Calibration,
     ProcessGuard,
     SparseVector,
-    _warn_exhausted,
     calibrate,
+    warn_exhausted,
 )
-from privcut.linear.size import check_share
-from privcut.privacy import Noise, check_beta, check_delta, check_epsilon, effective_delta
+from privcut.privacy import check_beta, check_delta, check_epsilon, effective_delta
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_count, check_positive
+from privcut.privacy.validation import check_option, check_positive, check_scalar
+from privcut.records import Record
 
-__all__ = ["CutOracle"]
+__all__ = ["CutOracle", "OracleStatus"]
 
 FORMAT = "privcut-cut-oracle/2"
 
 
-class _FactoredFriezeKannan:
-    """Frieze–Kannan (GRU12 Alg. 2, Thm 5.1) on pair data, kept as a sum of signed rank-1
-    cut matrices: ``D_t = p0 + sum_k step_k c_k / D``. Evaluating a query costs
-    O(updates x |V|): ``<c_k, c> = (u_k.u)(v_k.v) + (u_k.v)(v_k.u) - 2 sum_i u_k v_k u v``
-    (the last two terms only for undirected graphs, whose pairs are unordered)."""
+@dataclass(frozen=True)
+class OracleStatus(Record):
+    """What a :class:`CutOracle` may tell about itself: public parameters, the calibration
+    and counters of its transcript (released with the answers), nothing else.
 
-    def __init__(
-        self,
-        n: int,
-        m: int,
-        sensitivity: float,
-        alpha: float,
-        start: float,
-        potential: float,
-        directed: bool,
-    ):
-        self.n, self.m, self.sensitivity = n, m, sensitivity
-        self.alpha, self.start, self.potential, self.directed = alpha, start, potential, directed
-        self.steps = np.zeros(0)
-        self.U = np.zeros((0, n))
-        self.V = np.zeros((0, n))
+    Attributes
+    ----------
+    mechanism : str
+        ``"CutOracle (GRU12 Algorithm 1)"``.
+    epsilon, delta : float
+        The whole session's guarantee (edge-level neighbours).
+    sampler_tv, effective_delta : float
+        The integer samplers' distance from exact for the transcript so far, and
+        ``delta + (1 + e**epsilon) * sampler_tv`` (:attr:`CutOracle.sampler_tv`).
+    beta : float
+        Failure probability of ``alpha``.
+    alpha : float
+        The promised maximum error of the first ``max_queries`` answers.
+    idc : str
+        The hypothesis's construction.
+    calibration : str
+        ``"tight"`` or ``"paper"``.
+    weight : str or None
+        The edge attribute read (None: unweighted).
+    sensitivity : float
+        A query's sensitivity D (2, or 1 for a DiGraph).
+    max_queries, queries_answered : int
+        The answers the promise covers, and the answers given from the data.
+    updates, max_updates : int
+        Update rounds so far, and B(alpha).
+    exhausted : bool
+        Whether later answers come from the hypothesis alone.
+    edges : EdgeBounds
+        The public edge bounds (``upper``, ``lower``, ``estimate``, ``epsilon``).
 
-    @property
-    def max_updates(self) -> int:
-        """B(alpha) = ||D - D_1||^2 |X| / alpha^2 (Thm 5.1's potential argument from the
-        start D_1), with the public potential bound."""
-        return math.ceil(self.potential * self.m / self.alpha**2)
+    Examples
+    --------
+    >>> oracle = CutOracle(nx.path_graph(6), 1.0, 1e-6, max_queries=10, rng=0)
+    >>> status = oracle.status()
+    >>> status.queries_answered, status.exhausted, sorted(status.to_dict()["edges"])
+    (0, False, ['epsilon', 'estimate', 'lower', 'upper'])
+    """
 
-    def _inner(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        inner = (self.U @ u) * (self.V @ v)
-        diagonal = (self.U * self.V) @ (u * v)
-        if self.directed:
-            return inner - diagonal
-        return inner + (self.U @ v) * (self.V @ u) - 2.0 * diagonal
-
-    def evaluate(self, query: tuple[np.ndarray, np.ndarray]) -> float:
-        u, v = query
-        total = self.start * (u.sum() * v.sum() - u @ v)
-        if self.steps.size:
-            total += float(self.steps @ self._inner(u, v))
-        return float(total)
-
-    def update(self, query: tuple[np.ndarray, np.ndarray], noisy_answer: float) -> bool:
-        difference = self.evaluate(query) - float(noisy_answer)
-        if difference == 0.0:
-            return False
-        step = -math.copysign(self.alpha / (self.m * self.sensitivity), difference)
-        self.steps = np.append(self.steps, step)
-        self.U = np.vstack([self.U, query[0]])
-        self.V = np.vstack([self.V, query[1]])
-        return True
-
-    def matrix(self) -> np.ndarray:
-        """The hypothesis as a dense n x n matrix (zero diagonal)."""
-        H = np.full((self.n, self.n), self.start)
-        H += (self.U.T * self.steps) @ self.V
-        if not self.directed:
-            H += (self.V.T * self.steps) @ self.U
-        np.fill_diagonal(H, 0.0)
-        return H
-
-    def state(self) -> dict:
-        return {"steps": self.steps.tolist(), "U": self.U.tolist(), "V": self.V.tolist()}
-
-    def restore(self, state: dict, updates: int) -> None:
-        """Take a saved hypothesis: at most ``updates`` steps of the one legal size, query
-        vectors of length n with entries in [0, 1]."""
-        steps = np.asarray(state["steps"], dtype=float)
-        U = np.asarray(state["U"], dtype=float).reshape(-1, self.n)
-        V = np.asarray(state["V"], dtype=float).reshape(-1, self.n)
-        size = self.alpha / (self.m * self.sensitivity)
-        if steps.ndim != 1 or not len(steps) == len(U) == len(V) <= updates:
-            raise ValueError("the hypothesis has more steps than updates, or ragged ones")
-        if not np.all(np.abs(steps) == size) or not all(
-            np.all((0.0 <= X) & (X <= 1.0)) for X in (U, V)
-        ):
-            raise ValueError("the hypothesis has steps no update makes")
-        self.steps, self.U, self.V = steps, U, V
-
-
-class _PairConstruction:
-    """Multiplicative weights or median on the pair histogram, with queries ``c / D``, plus
-    one slack element that no query touches: both constructions assume exactly n elements
-    (Thm A.2, A.4), and the slack holds ``n - |E|`` for the public bound n >= |E|."""
-
-    def __init__(self, idc, universe: EdgeUniverse, sensitivity: float):
-        self.idc, self.sensitivity, self.n = idc, sensitivity, universe.n
-        self.rows, self.columns = universe.pair_index()
-        self.directed = universe.directed
-
-    max_updates = property(lambda self: self.idc.max_updates)
-
-    def _vector(self, query: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        u, v = query
-        c = np.zeros(self.rows.size + 1)
-        c[:-1] = u[self.rows] * v[self.columns]
-        if not self.directed:
-            c[:-1] += u[self.columns] * v[self.rows]
-        return c / self.sensitivity
-
-    def evaluate(self, query) -> float:
-        return self.sensitivity * self.idc.evaluate(self._vector(query))
-
-    def update(self, query, noisy_answer: float) -> bool:
-        return self.idc.update(self._vector(query), float(noisy_answer) / self.sensitivity)
-
-    def matrix(self) -> np.ndarray:
-        """The hypothesis as a dense n x n matrix (zero diagonal)."""
-        pairs = self.idc.hypothesis()[:-1]  # the slack element holds no pair
-        H = np.zeros((self.n, self.n))
-        H[self.rows, self.columns] = pairs
-        if not self.directed:
-            H[self.columns, self.rows] = pairs
-        return H
-
-    def state(self) -> dict:
-        if isinstance(self.idc, MultiplicativeWeights):
-            return {"weights": self.idc.weights.tolist(), "updates": self.idc.updates}
-        return {"alive": self.idc.alive.tolist(), "updates": self.idc.updates}
-
-    def restore(self, state: dict, updates: int) -> None:
-        """Take a saved hypothesis: at most ``updates`` updates, and weights (a distribution)
-        or surviving candidates of the construction's own shape."""
-        count = state["updates"]
-        if not isinstance(count, int) or not 0 <= count <= updates:
-            raise ValueError("the hypothesis has more updates than the sparse vector")
-        if isinstance(self.idc, MultiplicativeWeights):
-            weights = np.asarray(state["weights"], dtype=float)
-            shape = weights.shape == self.idc.weights.shape
-            if not (shape and np.all(weights >= 0.0) and np.isclose(weights.sum(), 1.0)):
-                raise ValueError("saved weights are not a distribution of the right size")
-            self.idc.weights = weights
-        else:
-            alive = np.asarray(state["alive"], dtype=np.intp)
-            if alive.ndim != 1 or not set(alive.tolist()) <= set(self.idc.alive.tolist()):
-                raise ValueError("saved candidates the construction does not have")
-            self.idc.alive = alive
-        self.idc.updates = count
-
-
-def _edge_bounds(
-    count: int, max_edges: float | None, epsilon: float, beta: float, generator
-) -> dict:
-    """Public stand-ins for the edge count: the caller's bound, or a noisy count (discrete
-    Laplace, sensitivity 1) with a (1 - beta) interval and its density as a start."""
-    if max_edges is not None:
-        return {"upper": float(max_edges), "lower": 0.0, "estimate": None, "epsilon": 0.0}
-    noise = Noise.for_laplace(epsilon, 1.0, integer=True)
-    estimate = float(count + noise.sample(rng=generator))
-    error = noise.max_error(1, beta)
-    return {
-        "upper": max(1.0, estimate + error),
-        "lower": max(0.0, estimate - error),
-        "estimate": max(0.0, estimate),
-        "epsilon": epsilon,
-    }
+    mechanism: str
+    epsilon: float
+    delta: float
+    sampler_tv: float
+    effective_delta: float
+    beta: float
+    alpha: float
+    idc: str
+    calibration: str
+    weight: str | None
+    sensitivity: float
+    max_queries: int
+    queries_answered: int
+    updates: int
+    max_updates: int
+    exhausted: bool
+    edges: EdgeBounds
 
 
 class CutOracle:
@@ -254,6 +160,10 @@ class CutOracle:
     key_path : str or Path, optional
         The key file that authenticates the state (default ``<path>.key``, made if
         missing, with its record ``<key_path>.record``).
+    weight : str or None, default None
+        None (as ``networkx.cut_size``): every edge counts 1, weight attributes are
+        ignored. An attribute name: read it; each edge's value must be 0 or 1 (a weight-0
+        edge is no edge).
     rng : None, int or numpy.random.Generator
 
     Notes
@@ -302,6 +212,7 @@ class CutOracle:
         calibration: str = "tight",
         path: str | Path | None = None,
         key_path: str | Path | None = None,
+        weight: str | None = None,
         rng: RandomState = None,
     ) -> None:
         self.epsilon, self.delta, self.beta = (
@@ -309,44 +220,34 @@ class CutOracle:
             check_delta(delta),
             check_beta(beta),
         )
-        self.max_queries = check_count(max_queries, "max_queries")
-        if idc not in IDCS:
-            raise ValueError(f"idc must be one of {IDCS}, got {idc!r}")
+        self.max_queries = check_scalar(max_queries, "max_queries", int)
+        self.idc_name = check_option(idc, "idc", IDCS)
+        check_option(calibration, "calibration", CALIBRATIONS)
         if max_edges is not None:
             max_edges = check_positive(max_edges, "max_edges")
         if alpha is not None:
             alpha = check_positive(alpha, "alpha")
-        count_epsilon = 0.0 if max_edges is not None else check_share(count_share) * epsilon
-        self.universe, self._adjacency = _private_adjacency(G)
-        self.idc_name, self.path = idc, None if path is None else Path(path)
-        self.sensitivity = 1.0 if self.universe.directed else 2.0
+        count_epsilon = 0.0
+        if max_edges is None:
+            count_epsilon = epsilon * check_scalar(
+                count_share, "count_share", float, low=0.0, high=1.0, closed="neither"
+            )
+        self.universe, self._adjacency = private_adjacency(G, weight, "CutOracle")
+        self.weight, self.path = weight, None if path is None else Path(path)
+        self.sensitivity = float(self.universe.multiplicity)
         generator = check_random_state(rng)
         count_beta = beta / 4.0 if max_edges is None else 0.0
-        edges = self._adjacency.nnz // (1 if self.universe.directed else 2)
-        self.edges = _edge_bounds(edges, max_edges, count_epsilon, count_beta, generator)
+        edges = self._adjacency.nnz // self.universe.multiplicity
+        self.edges = EdgeBounds.measure(edges, max_edges, count_epsilon, count_beta, generator)
         self._setup(alpha, calibration, generator)
         self._bind(None, key_path, autosave=self.path is not None)
         if self.path is not None:
             self.save(self.path)  # the spent budget is on disk before the first answer
 
     def _make_idc(self, alpha_idc: float):
-        start, potential = _frieze_kannan_start(self.universe.size, self.edges)
-        if self.idc_name == "frieze-kannan":
-            return _FactoredFriezeKannan(
-                self.universe.n,
-                self.universe.size,
-                self.sensitivity,
-                alpha_idc,
-                start,
-                potential,
-                self.universe.directed,
-            )
-        upper = self.edges["upper"]
-        if self.idc_name == "multiplicative-weights":
-            construction = MultiplicativeWeights(self.universe.size + 1, alpha_idc, upper)
-        else:
-            construction = Median(self.universe.size + 1, alpha_idc, upper, self.max_queries)
-        return _PairConstruction(construction, self.universe, self.sensitivity)
+        return pair_hypothesis(
+            self.idc_name, self.universe, alpha_idc, self.edges, self.max_queries
+        )
 
     def _setup(self, alpha, calibration, generator) -> None:
         self._requested_alpha = alpha
@@ -357,14 +258,14 @@ class CutOracle:
     def _calibrated(self, alpha: float | None, calibration: str) -> Calibration:
         """The calibration from public values only: the budget less the noisy count's share
         (and beta less its quarter for the count's interval) when there is one."""
-        count_beta = 0.0 if self.edges["estimate"] is None else self.beta / 4.0
+        count_beta = 0.0 if self.edges.estimate is None else self.beta / 4.0
         return _calibrate(
             self.idc_name,
             self.universe.size,
             self.sensitivity,
-            tuple(sorted(self.edges.items())),
+            self.edges,
             self.max_queries,
-            self.epsilon - self.edges["epsilon"],
+            self.epsilon - self.edges.epsilon,
             self.delta,
             self.beta - count_beta,
             calibration,
@@ -386,8 +287,8 @@ class CutOracle:
         and a new threshold draw (tight), counting the first threshold draw; the answers of
         fractional rank-1 queries are counted with their grid noise's bound."""
         calibration, engine = self._engine.calibration, self._engine
-        count = self.edges["epsilon"]
-        tv = Noise.for_laplace(count, 1.0, integer=True).tv_bound(1) if count else 0.0
+        count_noise = self.edges.noise
+        tv = 0.0 if count_noise is None else count_noise.tv_bound(1)
         released = engine.released_noise
         gridded = released.on_grid(self.sensitivity, 1)  # fractional queries' answer noise
         on_grid, answers = engine.grid_draws, engine.queries_answered
@@ -404,6 +305,39 @@ class CutOracle:
         """``delta`` plus the slack of the integer samplers' distance from exact, for the
         transcript so far: ``delta + (1 + e**epsilon) * sampler_tv``."""
         return effective_delta(self.epsilon, self.delta, self.sampler_tv)
+
+    def status(self) -> OracleStatus:
+        """The oracle's public facts now, as an :class:`OracleStatus` (its ``to_dict()`` is
+        plain data, e.g. for JSON).
+
+        Examples
+        --------
+        >>> oracle = CutOracle(nx.path_graph(6), 1.0, 1e-6, max_queries=10, rng=0)
+        >>> _ = oracle.cut([0, 1, 2], [3, 4, 5])
+        >>> status = oracle.status()
+        >>> status.queries_answered, status.idc, status.weight
+        (1, 'frieze-kannan', None)
+        """
+        with self._lock:
+            return OracleStatus(
+                mechanism="CutOracle (GRU12 Algorithm 1)",
+                epsilon=self.epsilon,
+                delta=self.delta,
+                sampler_tv=self.sampler_tv,
+                effective_delta=self.effective_delta,
+                beta=self.beta,
+                alpha=self.alpha,
+                idc=self.idc_name,
+                calibration=self.calibration,
+                weight=self.weight,
+                sensitivity=self.sensitivity,
+                max_queries=self.max_queries,
+                queries_answered=self.queries_answered,
+                updates=self.updates,
+                max_updates=self.max_updates,
+                exhausted=self.exhausted,
+                edges=self.edges,
+            )
 
     def cut(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
         """The (noisy or hypothesis) answer to ``G(S, T) = sum_{s in S, t in T} A[s, t]``."""
@@ -427,7 +361,7 @@ class CutOracle:
                 raise PrivcutError(self._stopped)
             hypothesis = self.idc.evaluate((u, v))
             if self._engine.exhausted:
-                _warn_exhausted()
+                warn_exhausted()
                 return hypothesis
             self._commit()
             value, updated = self._engine.step(
@@ -492,7 +426,8 @@ class CutOracle:
             "delta": self.delta,
             "beta": self.beta,
             "idc": self.idc_name,
-            "edges": self.edges,
+            "weight": self.weight,
+            "edges": self.edges.to_dict(),
             "alpha": None if self._requested_alpha is None else float(self._requested_alpha),
             "engine": self._engine.state(),
             "hypothesis": self.idc.state(),
@@ -551,8 +486,11 @@ class CutOracle:
         rng: RandomState = None,
         autosave: bool = True,
         key_path: str | Path | None = None,
+        weight: str | None = None,
     ) -> CutOracle:
-        """Resume a saved oracle on the same private graph G (same node set).
+        """Resume a saved oracle on the same private graph G (same node set), read with the
+        same ``weight`` as when it was made (a state saved with another is refused; files
+        from before the ``weight`` argument record none and accept any).
 
         The budget, counters, threshold noise and hypothesis continue exactly; new noise
         comes from ``rng``. The resumed oracle holds the state file until closed. With
@@ -564,7 +502,7 @@ class CutOracle:
         """
         store, state, spent = StateFile.open(path, FORMAT, key_path)
         try:
-            oracle = cls._restore(state, spent, store.path, G, rng)
+            oracle = cls._restore(state, spent, store.path, G, weight, rng)
         except BaseException:
             store.close()
             raise
@@ -573,27 +511,33 @@ class CutOracle:
         return oracle
 
     @classmethod
-    def _restore(cls, state: dict, spent: dict, path: Path, G: nx.Graph, rng) -> CutOracle:
+    def _restore(
+        cls, state: dict, spent: dict, path: Path, G: nx.Graph, weight: str | None, rng
+    ) -> CutOracle:
         try:
             nodes, directed = list(state["nodes"]), state["directed"]
             if set(nodes) != set(G.nodes) or len(nodes) != G.number_of_nodes():
                 raise PrivcutError(f"{path}: saved for another node set than G's")
             if directed is not G.is_directed():
                 raise PrivcutError(f"{path}: saved for a {'Di' if directed else ''}Graph")
+            if "weight" in state and state["weight"] != weight:
+                raise PrivcutError(
+                    f"{path}: saved for weight={state['weight']!r}, not weight={weight!r}; "
+                    f"load it with weight={state['weight']!r}"
+                )
             oracle = cls.__new__(cls)
             oracle.epsilon = check_epsilon(state["epsilon"])
             oracle.delta = check_delta(state["delta"])
-            oracle.beta, oracle.idc_name = check_beta(state["beta"]), state["idc"]
-            if oracle.idc_name not in IDCS:
-                raise ValueError(f"unknown idc {oracle.idc_name!r}")
-            oracle.edges = _checked_edges(state["edges"], oracle.epsilon)
+            oracle.beta = check_beta(state["beta"])
+            oracle.idc_name = check_option(state["idc"], "idc", IDCS)
+            oracle.edges = EdgeBounds.from_dict(state["edges"], oracle.epsilon)
             ordered = nx.DiGraph() if directed else nx.Graph()
             ordered.add_nodes_from(nodes)
             ordered.add_edges_from(G.edges(data=True))
-            oracle.universe, oracle._adjacency = _private_adjacency(ordered)
-            oracle.sensitivity = 1.0 if directed else 2.0
+            oracle.universe, oracle._adjacency = private_adjacency(ordered, weight, "CutOracle")
+            oracle.weight, oracle.sensitivity = weight, float(oracle.universe.multiplicity)
             engine = state["engine"]
-            oracle.max_queries = check_count(engine["max_queries"], "max_queries")
+            oracle.max_queries = check_scalar(engine["max_queries"], "max_queries", int)
             oracle._engine = _checked_engine(oracle, state["alpha"], engine, spent, rng)
             oracle._requested_alpha = state["alpha"]
             calibrated = oracle._engine.calibration
@@ -602,23 +546,6 @@ class CutOracle:
         except (KeyError, TypeError, ValueError) as error:
             raise PrivcutError(f"{path}: malformed oracle state ({error})") from None
         return oracle
-
-
-def _checked_edges(edges: dict, epsilon: float) -> dict:
-    """The saved public edge bounds, if consistent: 0 <= lower <= upper, and a noisy count
-    (an estimate) exactly when a share of epsilon below epsilon bought it."""
-    edges = {key: edges[key] for key in ("upper", "lower", "estimate", "epsilon")}
-    numbers = [edges[key] for key in ("upper", "lower", "epsilon")]
-    if edges["estimate"] is not None:
-        numbers.append(edges["estimate"])
-    if not all(isinstance(x, (int, float)) and math.isfinite(x) and x >= 0 for x in numbers):
-        raise ValueError("edge bounds must be finite and non-negative")
-    counted = edges["estimate"] is not None
-    if edges["lower"] > edges["upper"] or edges["upper"] <= 0:
-        raise ValueError("edge bounds must satisfy 0 <= lower <= upper, upper > 0")
-    if counted != (0.0 < edges["epsilon"] < epsilon) or (not counted and edges["lower"] != 0):
-        raise ValueError("the noisy edge count's budget does not match the edge bounds")
-    return {key: None if value is None else float(value) for key, value in edges.items()}
 
 
 def _checked_engine(oracle: CutOracle, alpha, engine: dict, spent: dict, rng) -> SparseVector:
@@ -660,22 +587,12 @@ def _checked_engine(oracle: CutOracle, alpha, engine: dict, spent: dict, rng) ->
     return result
 
 
-def _frieze_kannan_start(m: int, edges: dict) -> tuple[float, float]:
-    """The starting density (the noisy count's, else 0) and a public bound on the potential
-    ``||D - start||^2 = |E| (1 - 2 start) + m start^2`` over the public range of |E|."""
-    start = 0.0 if edges["estimate"] is None else min(1.0, edges["estimate"] / m)
-    potential = max(
-        e * (1.0 - 2.0 * start) + m * start**2 for e in (edges["lower"], edges["upper"])
-    )
-    return start, potential
-
-
 @lru_cache(maxsize=64)
 def _calibrate(
     idc: str,
     m: int,
     sensitivity: float,
-    edges: tuple,
+    edges: EdgeBounds,
     max_queries: int,
     epsilon: float,
     delta: float,
@@ -685,16 +602,9 @@ def _calibrate(
 ) -> Calibration:
     """Algorithm 1's calibration for a cut oracle: a function of public values only (cached,
     so that oracles on graphs with the same public description share it)."""
-    bounds = dict(edges)
-    upper = bounds["upper"]
 
     def bound(alpha: float) -> int:  # B(alpha) in answer units; the IDCs see alpha / D
-        a = alpha / sensitivity
-        if idc == "frieze-kannan":
-            return math.ceil(_frieze_kannan_start(m, bounds)[1] * m / a**2)
-        if idc == "multiplicative-weights":
-            return MultiplicativeWeights.updates_bound(m + 1, a, upper)
-        return Median.updates_bound(m + 1, a, upper, max_queries)
+        return update_bound(idc, m, alpha / sensitivity, edges, max_queries)
 
     return calibrate(
         bound,
@@ -705,19 +615,10 @@ def _calibrate(
         calibration=calibration,
         sensitivity=sensitivity,
         alpha=alpha,
-        scale=upper,
+        scale=edges.upper,
     )
 
 
 def _is_integer(weights: np.ndarray) -> bool:
     """Whether every answer to a query with these weights is an integer (on a 0/1 graph)."""
     return bool(np.all(weights == np.round(weights)))
-
-
-def _private_adjacency(G: nx.Graph):
-    universe = check_pairs(EdgeUniverse.of(G), "CutOracle (and iterative_construction)")
-    adjacency = universe.adjacency(G)
-    if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
-        raise GraphInputError("the cut oracle needs a 0/1 graph (weights 0 or 1 only)")
-    adjacency.eliminate_zeros()  # a weight-0 edge is no edge: nnz is the edge count
-    return universe, adjacency

@@ -42,6 +42,7 @@ from privcut.exceptions import PrivacyParameterError
 from privcut.linear.online import solve_increasing
 from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.calibration import zcdp_budget
+from privcut.privacy.validation import check_option
 
 __all__ = [
     "ACCOUNTANTS",
@@ -65,8 +66,7 @@ def access_epsilon(epsilon: float, delta: float, accesses: int, accountant: str)
     >>> round(paper, 4), tight > paper
     (0.0213, True)
     """
-    if accountant not in ACCOUNTANTS:
-        raise ValueError(f"accountant must be one of {ACCOUNTANTS}, got {accountant!r}")
+    check_option(accountant, "accountant", ACCOUNTANTS)
     if delta == 0.0:
         return epsilon / accesses
     if accountant == "paper":  # 2B accesses: epsilon / (4 sqrt(B log(1/delta))), B = accesses/2
@@ -165,8 +165,7 @@ class IterativeConstruction:
         self.epsilon = check_epsilon(self.epsilon)
         self.delta = check_delta(self.delta)
         self.beta = check_beta(self.beta)
-        if self.accountant not in ACCOUNTANTS:
-            raise ValueError(f"accountant must be one of {ACCOUNTANTS}, got {self.accountant!r}")
+        check_option(self.accountant, "accountant", ACCOUNTANTS)
         check_accountant(self.epsilon, self.delta, self.accountant, self.accesses_per_round)
         if self.alpha is None:
             self.alpha = self._solve_alpha()

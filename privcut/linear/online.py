@@ -63,7 +63,7 @@ from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.calibration import zcdp_budget
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_count
+from privcut.privacy.validation import check_option, check_scalar
 
 __all__ = [
     "Calibration",
@@ -72,6 +72,7 @@ __all__ = [
     "ProcessGuard",
     "calibrate",
     "solve_increasing",
+    "warn_exhausted",
 ]
 
 CALIBRATIONS = ("tight", "paper")
@@ -345,8 +346,7 @@ def calibrate(
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     beta = check_beta(beta)
-    if calibration not in CALIBRATIONS:
-        raise ValueError(f"calibration must be one of {CALIBRATIONS}, got {calibration!r}")
+    check_option(calibration, "calibration", CALIBRATIONS)
     if calibration == "paper":
         return _paper(bound, epsilon, delta, sensitivity, max_queries, beta, alpha)
     return _tight(bound, epsilon, delta, sensitivity, max_queries, beta, alpha, scale)
@@ -481,12 +481,10 @@ def _idc_for_histogram(idc: str, m: int, n: float, k: int) -> tuple[Callable, Ca
             lambda a: MultiplicativeWeights.updates_bound(m + 1, a, n),
             lambda a: MultiplicativeWeights(m + 1, a, n),
         )
-    if idc == "median":
-        return (
-            lambda a: Median.updates_bound(m + 1, a, n, k),
-            lambda a: Median(m + 1, a, n, k),
-        )
-    raise ValueError(f"idc must be one of {IDCS}, got {idc!r}")
+    return (
+        lambda a: Median.updates_bound(m + 1, a, n, k),
+        lambda a: Median(m + 1, a, n, k),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -573,9 +571,8 @@ class OnlineRelease:
         rng: RandomState = None,
     ) -> None:
         epsilon, delta, beta = check_epsilon(epsilon), check_delta(delta), check_beta(beta)
-        max_queries = check_count(max_queries, "max_queries")
-        if idc not in IDCS:
-            raise ValueError(f"idc must be one of {IDCS}, got {idc!r}")
+        max_queries = check_scalar(max_queries, "max_queries", int)
+        check_option(idc, "idc", IDCS)
         n, count_epsilon = count_budget(n, count_share, epsilon)
         self.h = check_histogram(h, np.size(h))
         self._owner = ProcessGuard("this OnlineRelease")
@@ -625,7 +622,7 @@ class OnlineRelease:
         with self._lock:
             hypothesis = self.idc.evaluate(vector)
             if self._engine.exhausted:
-                _warn_exhausted()
+                warn_exhausted()
                 return hypothesis
             value, updated = self._engine.step(
                 lambda: float(vector[: self.h.size] @ self.h),
@@ -639,7 +636,19 @@ class OnlineRelease:
             return value
 
 
-def _warn_exhausted() -> None:
+def warn_exhausted() -> None:
+    """Warn (:class:`OracleExhaustedWarning`) that an answer came from the hypothesis alone,
+    without a data access: the update or query budget is spent. Shared by
+    :class:`OnlineRelease` and :class:`~privcut.graph.CutOracle`.
+
+    Examples
+    --------
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_exhausted()
+    >>> caught[0].category.__name__
+    'OracleExhaustedWarning'
+    """
     warnings.warn(
         "answered from the hypothesis alone (no data access): the update or query budget "
         "is spent; the error promise covers only the first max_queries answers",

@@ -240,7 +240,10 @@ def check_scalar(
         )
     if kind is int and low is None and high is None:
         low, high = 1, MAX_COUNT
-    number = int(value) if kind is int else float(value)
+    try:
+        number = int(value) if kind is int else float(value)
+    except OverflowError:  # an int beyond the float range: out of every float range
+        number = math.inf if value > 0 else -math.inf
     left = low is None or (number >= low if closed in ("both", "left") else number > low)
     right = high is None or (number <= high if closed in ("both", "right") else number < high)
     if (kind is float and not math.isfinite(number)) or not (left and right):

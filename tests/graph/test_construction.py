@@ -5,7 +5,7 @@ import pytest
 from privcut import GraphInputError, PrivacyParameterError, iterative_construction
 from privcut.audit import audit
 from privcut.evaluate import max_cut_error
-from privcut.graph import construction as construction_module
+from privcut.graph.construction import ExactSearch, Exponential, NoisyGraphSearch, PowerMethod
 from privcut.linear.iterative import IterativeConstruction, access_epsilon
 from privcut.privacy import discrete_laplace_tv_bound
 from privcut.privacy.calibration import zcdp_budget
@@ -23,43 +23,50 @@ def first_query(distinguisher):
     return mechanism
 
 
-def noiseless_power_method(self, construction, epsilon0, generator):
+class NoiselessPowerMethod(PowerMethod):
     """Broken: the power method without its Gaussian noise."""
-    H = construction.matrix()
-    x = generator.standard_normal(self.n)
-    x /= np.linalg.norm(x)
-    for _ in range(self.iterations):
-        y = self.adjacency @ x - H @ x
-        x = y / max(np.linalg.norm(y), 1e-300)
-    side = (x > 0).astype(float)
-    return side, side
+
+    def __call__(self, construction, epsilon0, generator):
+        H = construction.matrix()
+        x = generator.standard_normal(self.n)
+        x /= np.linalg.norm(x)
+        for _ in range(self.iterations):
+            y = self.adjacency @ x - H @ x
+            x = y / max(np.linalg.norm(y), 1e-300)
+        side = (x > 0).astype(float)
+        return side, side
 
 
-def argmax_exponential(self, construction, epsilon0, generator):
+class ArgmaxExponential(Exponential):
     """Broken: the best candidate instead of a sample from the exponential mechanism."""
-    H = construction.matrix()
-    truth = np.einsum("kn,kn->k", self.S, (self.adjacency @ self.T.T).T)
-    guess = np.einsum("kn,kn->k", self.S @ H, self.T)
-    chosen = int(np.argmax(np.abs(truth - guess)))
-    return self.S[chosen], self.T[chosen]
+
+    def __call__(self, construction, epsilon0, generator):
+        H = construction.matrix()
+        truth = np.einsum("kn,kn->k", self.S, (self.adjacency @ self.T.T).T)
+        guess = np.einsum("kn,kn->k", self.S @ H, self.T)
+        chosen = int(np.argmax(np.abs(truth - guess)))
+        return self.S[chosen], self.T[chosen]
 
 
-def search_on_the_graph(name, G, adjacency, n, rr_epsilon, family_size, generator):
+class SearchOnTheGraph(NoisyGraphSearch):
     """Broken: the 'noisy-graph' search run on the adjacency itself."""
-    return construction_module.CutNormSearch(adjacency.toarray(), name)
+
+    @classmethod
+    def build(cls, data):
+        return cls(data.adjacency.toarray(), data.rr_epsilon)
 
 
 @pytest.mark.parametrize(
-    ("distinguisher", "target", "broken"),
+    ("distinguisher", "broken"),
     [
-        ("power-method", "PowerMethod.__call__", noiseless_power_method),
-        ("exponential", "Exponential.__call__", argmax_exponential),
-        ("noisy-graph", "_distinguisher", search_on_the_graph),
+        ("power-method", NoiselessPowerMethod),
+        ("exponential", ArgmaxExponential),
+        ("noisy-graph", SearchOnTheGraph),
     ],
 )
 @pytest.mark.slow
 def test_each_private_distinguisher_passes_its_audit_and_a_leaky_one_is_caught(
-    distinguisher, target, broken, monkeypatch
+    distinguisher, broken
 ):
     """A path with an isolated node, and the neighbour that connects it: an exact search
     tells them apart by whether the node is in the first proposed cut."""
@@ -67,12 +74,9 @@ def test_each_private_distinguisher_passes_its_audit_and_a_leaky_one_is_caught(
     G.add_node(4)
     neighbour = G.copy()
     neighbour.add_edge(3, 4)
-    mechanism = first_query(distinguisher)
-    correct = audit(mechanism, (G, neighbour), 1.0, 1e-3, samples=1000, rng=0)
-    owner, _, attribute = target.rpartition(".")
-    patched = getattr(construction_module, owner) if owner else construction_module
-    monkeypatch.setattr(patched, attribute, broken)
-    leaky = audit(mechanism, (G, neighbour), 1.0, 1e-3, samples=300, rng=0)
+    correct = audit(first_query(distinguisher), (G, neighbour), 1.0, 1e-3, samples=1000, rng=0)
+    leaky = audit(first_query(broken), (G, neighbour), 1.0, 1e-3, samples=300, rng=0)
+    assert broken.name == distinguisher
     assert correct.p_value >= 0.01
     assert leaky.p_value <= 1e-3
 
@@ -112,7 +116,7 @@ def test_release_reports_its_rounds_and_stays_within_the_measured_range(distingu
         assert cost["epsilon"] == 0.0 and report["budget"]["randomized response"] > 0
     assert list(H.nodes) == sorted(G.nodes)
     assert all(0.0 < w <= 1.0 for _, _, w in H.edges(data="weight"))
-    assert max_cut_error(G, H, rng=0).lower <= report["alpha"]
+    assert max_cut_error(G, H, weight="weight", rng=0).lower <= report["alpha"]
 
 
 def test_exact_search_needs_an_explicit_opt_in_and_is_labelled():
@@ -131,7 +135,10 @@ def test_exact_search_learns_a_planted_partition():
     H = iterative_construction(G, 1.0, 1e-6, distinguisher="exact", allow_nonprivate=True, rng=0)
     uniform = iterative_construction(G, 1.0, 1e-6, distinguisher="exponential", rng=0)
     assert H.graph["privcut"]["updates"] > 0
-    assert max_cut_error(G, H, rng=0).upper < max_cut_error(G, uniform, rng=0).lower
+    assert (
+        max_cut_error(G, H, weight="weight", rng=0).upper
+        < max_cut_error(G, uniform, weight="weight", rng=0).lower
+    )
 
 
 def test_random_rounding_and_multiplicative_weights():
@@ -171,11 +178,55 @@ def test_zero_weight_edges_do_not_count_as_edges():
     with_zero.add_edge(*next(pair for pair in nx.non_edges(G)), weight=0)
     reports = []
     for graph in (G, with_zero):
-        H = iterative_construction(graph, 1.0, 1e-3, distinguisher="power-method", rng=5)
+        H = iterative_construction(
+            graph, 1.0, 1e-3, distinguisher="power-method", weight="weight", rng=5
+        )
         reports.append({k: v for k, v in H.graph["privcut"].items() if k != "seconds"})
         reports.append(sorted(H.edges()))
     assert reports[0] == reports[2]
     assert reports[1] == reports[3]
+
+
+def test_weights_are_ignored_by_default_and_read_as_0_1_on_request():
+    """NetworkX's convention: weight=None is unweighted, whatever the weight attributes;
+    weight="weight" reads them, and these releases take 0/1 weights only."""
+    G = nx.gnp_random_graph(20, 0.3, seed=0)
+    weighted = G.copy()
+    nx.set_edge_attributes(weighted, 0.5, "weight")
+    plain = iterative_construction(G, 1.0, 1e-3, distinguisher="exponential", rng=1)
+    ignored = iterative_construction(weighted, 1.0, 1e-3, distinguisher="exponential", rng=1)
+    assert plain.graph["privcut"] == ignored.graph["privcut"]
+    assert plain.graph["privcut"]["weight"] is None
+    with pytest.raises(GraphInputError, match="0/1 graphs"):
+        iterative_construction(weighted, 1.0, 1e-3, weight="weight", rng=1)
+
+
+def test_the_report_is_typed_and_its_bound_is_clipped_to_the_trivial_one():
+    G = nx.gnp_random_graph(12, 0.3, seed=0)
+    H = iterative_construction(G, 1.0, 1e-6, distinguisher="exponential", rng=0)
+    report = H.graph["privcut"]
+    assert report["cut_error_bound"]["bound"] == min(report["alpha"], report["trivial_bound"])
+    assert report["cut_error_bound"]["source"] in ("GRU12 Thm 7.3", "edge counts")
+    released = sum(w for _, _, w in H.edges(data="weight"))
+    assert report["trivial_bound"] >= 2 * released
+    assert report["solver"]["iterations"] == report["rounds"]
+    assert report["solver"]["cuts"] == report["updates"]
+    assert report["solver"]["converged"] == report["stopped_by_check"]
+    cost = report["distinguisher_cost_per_round"]
+    assert set(cost) == {"private", "epsilon", "rho", "once", "iterations", "candidates"}
+    assert report["cor74_alpha"] > 0
+
+
+def test_a_non_private_research_variant_needs_the_opt_in():
+    class Leaky(ExactSearch):
+        name = "leaky"
+
+    G = nx.path_graph(6)
+    with pytest.raises(ValueError, match="NOT private"):
+        iterative_construction(G, 1.0, 1e-6, distinguisher=Leaky)
+    H = iterative_construction(G, 1.0, 1e-6, distinguisher=Leaky, allow_nonprivate=True, rng=0)
+    assert H.graph["privcut"]["distinguisher"] == "leaky"
+    assert not H.graph["privcut"]["private"]
 
 
 @pytest.mark.parametrize(("epsilon", "delta"), [(0.5, 0.9), (50.0, 1e-6)])

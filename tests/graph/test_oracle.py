@@ -39,7 +39,11 @@ def exact_answers(G):
     return lambda S, T: universe.indicator(S) @ (A @ universe.indicator(T))
 
 
-@pytest.mark.parametrize("idc", ["frieze-kannan", "multiplicative-weights"])
+@pytest.mark.parametrize(
+    "idc",
+    # multiplicative weights evaluates every query on all 19,901 pairs: ~55 s, benchmark-grade
+    ["frieze-kannan", pytest.param("multiplicative-weights", marks=pytest.mark.slow)],
+)
 @pytest.mark.parametrize("calibration", ["tight", "paper"])
 def test_errors_stay_within_alpha_and_far_below_per_query_laplace(idc, calibration):
     """Issue 6's accuracy check, scaled down (the full 20 x 5000 run is benchmarks/oracle.py)."""
@@ -429,7 +433,7 @@ def test_concurrent_queries_are_all_counted():
 def test_bad_input_is_refused_before_any_spend():
     G = nx.path_graph(5)
     with pytest.raises(GraphInputError, match="0/1 graph"):
-        CutOracle(nx.Graph([(0, 1, {"weight": 0.5})]), 1.0, 1e-6)
+        CutOracle(nx.Graph([(0, 1, {"weight": 0.5})]), 1.0, 1e-6, weight="weight")
     with pytest.raises(ValueError, match="idc must be"):
         CutOracle(G, 1.0, 1e-6, idc="svd")
     with pytest.raises(ValueError, match="max_edges"):
@@ -740,7 +744,45 @@ def test_zero_weight_edges_do_not_count_as_edges():
     G = nx.gnp_random_graph(30, 0.3, seed=0)
     with_zero = G.copy()
     with_zero.add_edge(*next(pair for pair in nx.non_edges(G)), weight=0)
-    assert CutOracle(with_zero, 1.0, 1e-6, rng=5).edges == CutOracle(G, 1.0, 1e-6, rng=5).edges
+    read = {"weight": "weight", "rng": 5}
+    assert CutOracle(with_zero, 1.0, 1e-6, **read).edges == CutOracle(G, 1.0, 1e-6, **read).edges
+
+
+def test_weights_are_ignored_by_default():
+    """NetworkX's convention: weight=None is unweighted, whatever the weight attributes."""
+    G = nx.gnp_random_graph(30, 0.3, seed=0)
+    weighted = G.copy()
+    nx.set_edge_attributes(weighted, 0.5, "weight")
+    oracles = [CutOracle(graph, 1.0, 1e-6, rng=5) for graph in (G, weighted)]
+    assert oracles[0].edges == oracles[1].edges
+    assert oracles[0].cut(range(15), range(15, 30)) == oracles[1].cut(range(15), range(15, 30))
+    assert oracles[1].status().weight is None
+
+
+def test_a_state_is_resumed_with_the_weight_it_was_made_with(tmp_path):
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    path = tmp_path / "oracle.json"
+    with CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, weight="weight", rng=0) as oracle:
+        oracle.cut(range(10), range(10, 20))
+    with pytest.raises(PrivcutError, match="weight='weight'"):
+        CutOracle.load(path, G)
+    with CutOracle.load(path, G, weight="weight") as resumed:
+        assert resumed.queries_answered == 1 and resumed.status().weight == "weight"
+
+
+def test_status_holds_the_public_facts():
+    G = nx.gnp_random_graph(30, 0.5, seed=0)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=20, rng=0)
+    oracle.cut(range(15), range(15, 30))
+    status = oracle.status()
+    assert (status.queries_answered, status.updates) == (oracle.queries_answered, oracle.updates)
+    assert (status.alpha, status.max_updates) == (oracle.alpha, oracle.max_updates)
+    assert status.sampler_tv == oracle.sampler_tv
+    assert status.effective_delta == oracle.effective_delta
+    assert status.edges == oracle.edges and status.sensitivity == 2.0
+    report = status.to_dict()
+    assert report["calibration"] == "tight" and report["idc"] == "frieze-kannan"
+    assert json.loads(json.dumps(report)) == report
 
 
 @pytest.mark.parametrize("calibration", ["tight", "paper"])

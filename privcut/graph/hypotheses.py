@@ -1,0 +1,413 @@
+"""Public hypothesis graphs over vertex pairs, shared by the cut oracle and the iterative
+construction (GRU12 §3-5 and §7).
+
+Its one job: keep the hypothesis that the interactive cut oracle
+(:mod:`privcut.graph.oracle`) and the iterative construction
+(:mod:`privcut.graph.construction`) answer cut and rank-1 queries from, and update it
+from released noisy answers. A query (u, v) with u, v in [0, 1]^V is the vector
+``c_{ij} = u_i v_j + u_j v_i`` over the vertex pairs (one term for a DiGraph); its answer
+has sensitivity ``D = multiplicity`` (2 for a Graph, 1 for a DiGraph), and the iterative
+database constructions of :mod:`privcut.linear.idc` see the scaled queries ``c / D``.
+
+Also here: :class:`EdgeBounds`, the public stand-ins for the edge count that set a
+hypothesis's start and its update bound, and :func:`private_adjacency`, the one reading
+of the private 0/1 graph both releases check their hypotheses against. A hypothesis is
+a function of public values and released noisy answers only: it may be released.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one
+from privcut.linear.idc import Median, MultiplicativeWeights
+from privcut.privacy import Noise
+from privcut.records import Record
+
+__all__ = [
+    "EdgeBounds",
+    "FactoredFriezeKannan",
+    "PairConstruction",
+    "pair_hypothesis",
+    "private_adjacency",
+    "update_bound",
+]
+
+
+def private_adjacency(
+    G: nx.Graph, weight: str | None, what: str
+) -> tuple[EdgeUniverse, sp.csr_array]:
+    """The universe of G's node set and G's 0/1 adjacency matrix in its order, for the
+    release ``what``: the only place the oracle and the construction read G.
+
+    ``weight=None`` reads every edge as 1 (NetworkX's convention); an attribute name
+    reads that attribute, which must then be 0 or 1 (:func:`check_zero_one`). A weight-0
+    edge is no edge: the matrix's ``nnz`` is ``multiplicity`` times the edge count.
+
+    Raises
+    ------
+    GraphInputError
+        For an invalid graph, fewer than 2 nodes, or a weight other than 0 or 1.
+
+    Examples
+    --------
+    >>> universe, adjacency = private_adjacency(nx.path_graph(3), None, "CutOracle")
+    >>> universe.n, adjacency.nnz // universe.multiplicity
+    (3, 2)
+    """
+    universe = check_pairs(EdgeUniverse.of(G, weight), what)
+    adjacency = check_zero_one(universe.adjacency(G, weight), what)
+    adjacency.eliminate_zeros()
+    return universe, adjacency
+
+
+@dataclass(frozen=True)
+class EdgeBounds(Record):
+    """Public stand-ins for the private edge count |E|.
+
+    Attributes
+    ----------
+    upper, lower : float
+        ``lower <= |E| <= upper`` (with probability ``1 - beta`` for a noisy count).
+    estimate : float or None
+        The noisy count (clipped at 0), or None for a caller's public bound.
+    epsilon : float
+        The budget the noisy count cost (0 for a public bound).
+
+    Examples
+    --------
+    >>> EdgeBounds.measure(10, 50.0, 0.0, 0.0, None)
+    EdgeBounds(upper=50.0, lower=0.0, estimate=None, epsilon=0.0)
+    """
+
+    upper: float
+    lower: float
+    estimate: float | None
+    epsilon: float
+
+    @classmethod
+    def measure(
+        cls, count: int, max_edges: float | None, epsilon: float, beta: float, generator
+    ) -> EdgeBounds:
+        """The caller's public bound ``max_edges``, else the edge ``count`` plus discrete
+        Laplace noise (sensitivity 1 under edge-level neighbours: (epsilon, 0)-DP, GRU12
+        §2's histogram view) with its ``(1 - beta)`` interval.
+
+        Examples
+        --------
+        >>> bounds = EdgeBounds.measure(100, None, 1.0, 0.05, np.random.default_rng(0))
+        >>> bounds.lower <= bounds.estimate <= bounds.upper, bounds.epsilon
+        (True, 1.0)
+        """
+        if max_edges is not None:
+            return cls(float(max_edges), 0.0, None, 0.0)
+        noise = Noise.for_laplace(epsilon, 1.0, integer=True)
+        estimate = float(count + noise.sample(rng=generator))
+        error = noise.max_error(1, beta)
+        return cls(
+            max(1.0, estimate + error), max(0.0, estimate - error), max(0.0, estimate), epsilon
+        )
+
+    @classmethod
+    def from_dict(cls, saved: dict, epsilon: float) -> EdgeBounds:
+        """Saved bounds, if consistent: finite, ``0 <= lower <= upper``, ``upper > 0``, and
+        a noisy count (an estimate) exactly when a budget in (0, epsilon) bought it.
+
+        Raises
+        ------
+        ValueError
+            Naming the inconsistency.
+
+        Examples
+        --------
+        >>> saved = {"upper": 50.0, "lower": 0.0, "estimate": None, "epsilon": 0.0}
+        >>> EdgeBounds.from_dict(saved, 1.0).upper
+        50.0
+        """
+        values = {key: saved[key] for key in ("upper", "lower", "estimate", "epsilon")}
+        numbers = [values[key] for key in ("upper", "lower", "epsilon")]
+        if values["estimate"] is not None:
+            numbers.append(values["estimate"])
+        if not all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
+            for x in numbers
+        ):
+            raise ValueError("edge bounds must be finite and non-negative")
+        counted = values["estimate"] is not None
+        if values["lower"] > values["upper"] or values["upper"] <= 0:
+            raise ValueError("edge bounds must satisfy 0 <= lower <= upper, upper > 0")
+        if counted != (0.0 < values["epsilon"] < epsilon) or (not counted and values["lower"]):
+            raise ValueError("the noisy edge count's budget does not match the edge bounds")
+        return cls(
+            **{key: None if value is None else float(value) for key, value in values.items()}
+        )
+
+    @property
+    def noise(self) -> Noise | None:
+        """The noisy count's noise (None for a public bound).
+
+        Examples
+        --------
+        >>> EdgeBounds(50.0, 0.0, None, 0.0).noise is None
+        True
+        """
+        return Noise.for_laplace(self.epsilon, 1.0, integer=True) if self.epsilon else None
+
+    def frieze_kannan_start(self, m: int) -> tuple[float, float]:
+        """Frieze–Kannan's starting density on ``m`` pairs (the noisy count's, else 0) and
+        a public bound on the potential ``||D - start||^2 = |E| (1 - 2 start) + m start^2``
+        over the public range of |E| (GRU12 Thm 5.1's potential argument).
+
+        Examples
+        --------
+        >>> EdgeBounds(30.0, 10.0, 20.0, 0.1).frieze_kannan_start(100)
+        (0.2, 22.0)
+        """
+        start = 0.0 if self.estimate is None else min(1.0, self.estimate / m)
+        potential = max(e * (1.0 - 2.0 * start) + m * start**2 for e in (self.lower, self.upper))
+        return start, potential
+
+
+class FactoredFriezeKannan:
+    """Frieze–Kannan (GRU12 Alg. 2, Thm 5.1) on pair data, kept as a sum of signed rank-1
+    cut matrices: ``D_t = start + sum_k step_k c_k / D``.
+
+    Evaluating a query costs O(updates x |V|):
+    ``<c_k, c> = (u_k.u)(v_k.v) + (u_k.v)(v_k.u) - 2 sum_i u_k v_k u v`` (the last two
+    terms only for undirected graphs, whose pairs are unordered). An update moves the
+    hypothesis by ``alpha / (m D)`` per unit of the query, towards the noisy answer.
+
+    Parameters
+    ----------
+    n, m : int
+        Nodes and vertex pairs.
+    sensitivity : float
+        D, the answers' sensitivity (:func:`~privcut.graph.universe.multiplicity`).
+    alpha : float
+        The construction's accuracy (in units of ``c / D``).
+    start, potential : float
+        From :meth:`EdgeBounds.frieze_kannan_start`.
+    directed : bool
+
+    Examples
+    --------
+    >>> fk = FactoredFriezeKannan(3, 3, 2.0, 0.5, 0.0, 2.0, False)
+    >>> u = np.array([1.0, 0.0, 0.0]); v = np.array([0.0, 1.0, 1.0])
+    >>> fk.evaluate((u, v)), fk.update((u, v), 2.0), fk.evaluate((u, v)) > 0
+    (0.0, True, True)
+    """
+
+    def __init__(
+        self,
+        n: int,
+        m: int,
+        sensitivity: float,
+        alpha: float,
+        start: float,
+        potential: float,
+        directed: bool,
+    ):
+        self.n, self.m, self.sensitivity = n, m, sensitivity
+        self.alpha, self.start, self.potential, self.directed = alpha, start, potential, directed
+        self.steps = np.zeros(0)
+        self.U = np.zeros((0, n))
+        self.V = np.zeros((0, n))
+
+    @property
+    def max_updates(self) -> int:
+        """B(alpha) = ||D - D_1||^2 |X| / alpha^2 (Thm 5.1's potential argument from the
+        start D_1), with the public potential bound."""
+        return math.ceil(self.potential * self.m / self.alpha**2)
+
+    def _inner(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        inner = (self.U @ u) * (self.V @ v)
+        diagonal = (self.U * self.V) @ (u * v)
+        if self.directed:
+            return inner - diagonal
+        return inner + (self.U @ v) * (self.V @ u) - 2.0 * diagonal
+
+    def evaluate(self, query: tuple[np.ndarray, np.ndarray]) -> float:
+        """The hypothesis's answer ``u^T D_t v`` (zero diagonal)."""
+        u, v = query
+        total = self.start * (u.sum() * v.sum() - u @ v)
+        if self.steps.size:
+            total += float(self.steps @ self._inner(u, v))
+        return float(total)
+
+    def update(self, query: tuple[np.ndarray, np.ndarray], noisy_answer: float) -> bool:
+        """One step towards ``noisy_answer`` on ``query``; False if it already agrees."""
+        difference = self.evaluate(query) - float(noisy_answer)
+        if difference == 0.0:
+            return False
+        step = -math.copysign(self.alpha / (self.m * self.sensitivity), difference)
+        self.steps = np.append(self.steps, step)
+        self.U = np.vstack([self.U, query[0]])
+        self.V = np.vstack([self.V, query[1]])
+        return True
+
+    def matrix(self) -> np.ndarray:
+        """The hypothesis as a dense n x n matrix (zero diagonal)."""
+        H = np.full((self.n, self.n), self.start)
+        H += (self.U.T * self.steps) @ self.V
+        if not self.directed:
+            H += (self.V.T * self.steps) @ self.U
+        np.fill_diagonal(H, 0.0)
+        return H
+
+    def state(self) -> dict:
+        """The steps and their query vectors, as plain lists (for a state file)."""
+        return {"steps": self.steps.tolist(), "U": self.U.tolist(), "V": self.V.tolist()}
+
+    def restore(self, state: dict, updates: int) -> None:
+        """Take a saved hypothesis: at most ``updates`` steps of the one legal size, query
+        vectors of length n with entries in [0, 1] (ValueError otherwise)."""
+        steps = np.asarray(state["steps"], dtype=float)
+        U = np.asarray(state["U"], dtype=float).reshape(-1, self.n)
+        V = np.asarray(state["V"], dtype=float).reshape(-1, self.n)
+        size = self.alpha / (self.m * self.sensitivity)
+        if steps.ndim != 1 or not len(steps) == len(U) == len(V) <= updates:
+            raise ValueError("the hypothesis has more steps than updates, or ragged ones")
+        if not np.all(np.abs(steps) == size) or not all(
+            np.all((0.0 <= X) & (X <= 1.0)) for X in (U, V)
+        ):
+            raise ValueError("the hypothesis has steps no update makes")
+        self.steps, self.U, self.V = steps, U, V
+
+
+class PairConstruction:
+    """Multiplicative weights or median (:mod:`privcut.linear.idc`) on the pair
+    histogram, with queries ``c / D``, plus one slack element that no query touches: both
+    constructions assume exactly n elements (GRU12 Thm A.2, A.4), and the slack holds
+    ``n - |E|`` for the public bound n >= |E|.
+
+    Parameters
+    ----------
+    idc : MultiplicativeWeights or Median
+        Built on ``universe.size + 1`` elements.
+    universe : EdgeUniverse
+    sensitivity : float
+        D (:func:`~privcut.graph.universe.multiplicity`).
+
+    Examples
+    --------
+    >>> universe = EdgeUniverse((0, 1, 2), False)
+    >>> pairs = PairConstruction(MultiplicativeWeights(4, 0.5, 2.0), universe, 2.0)
+    >>> u = np.array([1.0, 0.0, 0.0]); v = np.array([0.0, 1.0, 1.0])
+    >>> round(pairs.evaluate((u, v)), 6)  # uniform over 3 pairs and the slack: 2 * 2/4
+    1.0
+    """
+
+    def __init__(self, idc, universe: EdgeUniverse, sensitivity: float):
+        self.idc, self.sensitivity, self.n = idc, sensitivity, universe.n
+        self.rows, self.columns = universe.pair_index()
+        self.directed = universe.directed
+
+    max_updates = property(lambda self: self.idc.max_updates, doc="The construction's B.")
+
+    def _vector(self, query: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        u, v = query
+        c = np.zeros(self.rows.size + 1)
+        c[:-1] = u[self.rows] * v[self.columns]
+        if not self.directed:
+            c[:-1] += u[self.columns] * v[self.rows]
+        return c / self.sensitivity
+
+    def evaluate(self, query) -> float:
+        """The hypothesis's answer ``u^T D_t v``."""
+        return self.sensitivity * self.idc.evaluate(self._vector(query))
+
+    def update(self, query, noisy_answer: float) -> bool:
+        """The construction's update on ``query`` towards ``noisy_answer``."""
+        return self.idc.update(self._vector(query), float(noisy_answer) / self.sensitivity)
+
+    def matrix(self) -> np.ndarray:
+        """The hypothesis as a dense n x n matrix (zero diagonal)."""
+        pairs = self.idc.hypothesis()[:-1]  # the slack element holds no pair
+        H = np.zeros((self.n, self.n))
+        H[self.rows, self.columns] = pairs
+        if not self.directed:
+            H[self.columns, self.rows] = pairs
+        return H
+
+    def state(self) -> dict:
+        """The weights (or surviving candidates) and the update count, as plain data."""
+        if isinstance(self.idc, MultiplicativeWeights):
+            return {"weights": self.idc.weights.tolist(), "updates": self.idc.updates}
+        return {"alive": self.idc.alive.tolist(), "updates": self.idc.updates}
+
+    def restore(self, state: dict, updates: int) -> None:
+        """Take a saved hypothesis: at most ``updates`` updates, and weights (a distribution)
+        or surviving candidates of the construction's own shape (ValueError otherwise)."""
+        count = state["updates"]
+        if not isinstance(count, int) or not 0 <= count <= updates:
+            raise ValueError("the hypothesis has more updates than the sparse vector")
+        if isinstance(self.idc, MultiplicativeWeights):
+            weights = np.asarray(state["weights"], dtype=float)
+            shape = weights.shape == self.idc.weights.shape
+            if not (shape and np.all(weights >= 0.0) and np.isclose(weights.sum(), 1.0)):
+                raise ValueError("saved weights are not a distribution of the right size")
+            self.idc.weights = weights
+        else:
+            alive = np.asarray(state["alive"], dtype=np.intp)
+            if alive.ndim != 1 or not set(alive.tolist()) <= set(self.idc.alive.tolist()):
+                raise ValueError("saved candidates the construction does not have")
+            self.idc.alive = alive
+        self.idc.updates = count
+
+
+def update_bound(
+    idc: str, m: int, alpha: float, edges: EdgeBounds, max_queries: int | None = None
+) -> int:
+    """B(alpha): the most updates the hypothesis ``idc`` on ``m`` pairs makes at accuracy
+    ``alpha`` (in units of ``c / D``), from public values only: Thm 5.1's potential bound
+    for Frieze–Kannan, Thm A.2 / A.4 with one slack element for multiplicative weights
+    and the median construction (which also needs the ``max_queries`` it answers).
+
+    Examples
+    --------
+    >>> update_bound("frieze-kannan", 100, 1.0, EdgeBounds(30.0, 0.0, None, 0.0))
+    3000
+    """
+    if idc == "frieze-kannan":
+        return math.ceil(edges.frieze_kannan_start(m)[1] * m / alpha**2)
+    if idc == "multiplicative-weights":
+        return MultiplicativeWeights.updates_bound(m + 1, alpha, edges.upper)
+    return Median.updates_bound(m + 1, alpha, edges.upper, max_queries)
+
+
+def pair_hypothesis(
+    idc: str,
+    universe: EdgeUniverse,
+    alpha: float,
+    edges: EdgeBounds,
+    max_queries: int | None = None,
+) -> FactoredFriezeKannan | PairConstruction:
+    """A fresh hypothesis on ``universe``'s pairs: Frieze–Kannan (factored, starting from
+    the noisy density), multiplicative weights or the median construction (with the slack
+    element), at accuracy ``alpha`` in units of ``c / D``.
+
+    Examples
+    --------
+    >>> universe = EdgeUniverse((0, 1, 2), False)
+    >>> edges = EdgeBounds(2.0, 0.0, None, 0.0)
+    >>> hypothesis = pair_hypothesis("frieze-kannan", universe, 0.5, edges)
+    >>> hypothesis.matrix().tolist()
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    """
+    sensitivity = float(universe.multiplicity)
+    m = universe.size
+    if idc == "frieze-kannan":
+        start, potential = edges.frieze_kannan_start(m)
+        return FactoredFriezeKannan(
+            universe.n, m, sensitivity, alpha, start, potential, universe.directed
+        )
+    if idc == "multiplicative-weights":
+        construction = MultiplicativeWeights(m + 1, alpha, edges.upper)
+    else:
+        construction = Median(m + 1, alpha, edges.upper, max_queries)
+    return PairConstruction(construction, universe, sensitivity)
