@@ -36,7 +36,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.noisy import NoisyGraph, uniform_bound, check_weights, noisy_graph
+from privcut.graph.noisy import NoisyGraph, noisy_graph, uniform_bound
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import Noise, PrivacyBudget, check_beta, check_epsilon
 from privcut.privacy.noise import laplace_moments
@@ -607,7 +607,7 @@ def measure(
     """Take the plan's measurements of G, each paid from one budget of ``plan.epsilon``
     before it is computed (basic composition: the release is (epsilon, 0)-DP). Real
     weights are first rounded to :data:`WEIGHT_GRID`, so the sums are exact."""
-    adjacency = check_weights(universe.adjacency(G), integer_weights)
+    adjacency = universe.adjacency(G, None if integer_weights else "weight")
     if not integer_weights:
         adjacency = _on_weight_grid(adjacency, universe.size)
     budget = PrivacyBudget(plan.epsilon)
@@ -615,7 +615,7 @@ def measure(
     for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
         budget.spend(eps, label=name)
         if name == "randomized-response":
-            noisy = noisy_graph(G, eps, integer_weights=integer_weights, rng=generator)
+            noisy = noisy_graph(G, eps, weight=None if integer_weights else "weight", rng=generator)
             continue
         exact = _statistic(name, adjacency, partition, universe.directed)
         # weighted graphs: on the noise's public grid, no floating-point leak (Mironov 2012)
