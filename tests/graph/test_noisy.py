@@ -192,3 +192,11 @@ def test_weighted_noisy_graph_releases_multiples_of_its_grid_and_reports_their_s
     unit_scale = noisy.noise.scale / grid
     assert noisy.sampler_tv == pytest.approx(pairs * discrete_laplace_tv_bound(unit_scale))
     assert noisy.sampler_tv > 0.0
+
+
+def test_grid_noise_too_large_for_any_grid_is_refused_not_a_hang():
+    """Found by the bad-input test with weight="weight": at epsilon = 1e-300 the grid search
+    doubled the grid forever."""
+    G = nx.Graph([(0, 1, {"weight": 0.5})])
+    with pytest.raises(PrivacyParameterError, match="raise epsilon"):
+        noisy_graph(G, 1e-300, weight="weight", rng=0)
