@@ -12,7 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.graph.cuts import check_node_set
-from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one
+from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one, multiplicity
 from privcut.privacy import Noise, check_beta, check_epsilon, effective_delta
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.records import Record
@@ -214,7 +214,9 @@ def uniform_bound(noise: Noise, n: int, directed: bool, beta: float) -> float:
     >>> uniform_bound(Noise.for_laplace(1.0, 1.0, integer=True), 10, False, 0.05) > 0
     True
     """
-    worst = {1.0: n * (n - 1)} if directed else {2.0: math.comb(n, 2)}
+    # S = T = V: every pair enters with coefficient multiplicity (A[i, j], and A[j, i])
+    weight = multiplicity(directed)
+    worst = {float(weight): n * (n - 1) // weight}
     return noise.sum_tail(worst, math.log(beta) - n * math.log(4.0))
 
 
