@@ -83,6 +83,9 @@ class NoisyGraphReport(Record):
 class NoisyGraph:
     """A graph's adjacency matrix with independent noise on every vertex pair.
 
+    The matrix is the release; :meth:`report` (a :class:`NoisyGraphReport`) and
+    :meth:`to_dict` describe it with public facts only.
+
     Attributes
     ----------
     matrix : numpy.ndarray, shape (n, n)

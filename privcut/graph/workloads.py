@@ -383,12 +383,18 @@ def _per_query_noise(workload: CutWorkload, epsilon: float, delta: float) -> lis
     return [Noise("discrete_gaussian", s / math.sqrt(2.0 * rho)) for s in sensitivity]
 
 
-def _as_pairs(workload: CutWorkload) -> list[tuple[tuple, tuple]]:
-    nodes = workload.universe.nodes
-    return [
-        (tuple(nodes[i] for i in np.flatnonzero(s)), tuple(nodes[i] for i in np.flatnonzero(t)))
-        for s, t in zip(workload.S.T, workload.T.T, strict=True)
-    ]
+def _as_pairs(workload: CutWorkload) -> tuple[tuple[tuple, tuple], ...]:
+    """The workload's queries as node labels in canonical order (built once, then cached)."""
+    if "pairs" not in workload._cache:
+        nodes = workload.universe.nodes
+        workload._cache["pairs"] = tuple(
+            (
+                tuple(nodes[i] for i in np.flatnonzero(s)),
+                tuple(nodes[i] for i in np.flatnonzero(t)),
+            )
+            for s, t in zip(workload.S.T, workload.T.T, strict=True)
+        )
+    return workload._cache["pairs"]
 
 
 def _consistent(workload: CutWorkload, answers: np.ndarray) -> np.ndarray:
@@ -505,7 +511,7 @@ def answer_cuts(
         delta=delta,
         predicted={name: float(np.sqrt(np.mean(p**2))) for name, p in predictions.items()},
         sampler_tv=tv,
-        queries=tuple(_as_pairs(workload)),
+        queries=_as_pairs(workload),
     )
 
 
