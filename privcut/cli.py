@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import NoReturn
 
 import privcut
+from privcut.files import write_atomically
+from privcut.graph.workloads import STRATEGIES
 
 MECHANISMS = (
     ("synthetic_graph", "privcut", "synthetic graph, all cuts close; (epsilon, 0)"),
@@ -53,7 +55,7 @@ def _demo(arguments: argparse.Namespace) -> int:
     n, m = karate.number_of_nodes(), karate.number_of_edges()
     print(
         f"\nReleasing a synthetic graph of Zachary's karate club ({n} members, {m} "
-        f"friendships) at epsilon = {epsilon}:"
+        f"friendships) at epsilon = {epsilon} (the default measurements='auto'):"
     )
     start = time.perf_counter()  # timed here: releases carry no timings
     H = privcut.synthetic_graph(karate, epsilon, rng=arguments.seed)
@@ -64,14 +66,17 @@ def _demo(arguments: argparse.Namespace) -> int:
         "neighbours (one friendship added or removed); the node set is public; with the "
         f"integer samplers' slack, ({report['epsilon']:g}, {report['effective_delta']:.1e})"
     )
+    print(f"  budget split without looking at the data: {_shares(report)}")
     print(
         f"  synthetic graph: {H.number_of_edges()} edges, oracle {report['oracle']}, "
-        f"{report['cuts']} cut constraints, {seconds:.2f} s"
+        f"{report['solver']['cuts']} cut constraints, {seconds:.2f} s"
     )
     print(
         f"  claimed: every cut |G(S,T) - H(S,T)| <= {report['cut_error_bound']:.1f} with "
-        f"probability {1 - report['beta']:g}"
+        f"probability {1 - report['beta']:g}; by workload class:"
     )
+    for line in _bound_lines(report, "    "):
+        print(line)
     measured = max_cut_error(karate, H, rng=arguments.seed)
     print(
         f"  measured (reads the private graph, for this demo only): the worst cut error "
@@ -83,6 +88,19 @@ def _demo(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _shares(report: dict) -> str:
+    """The release's budget split, e.g. ``edge-count 76%, randomized-response 24%``."""
+    return ", ".join(f"{m['name']} {m['share']:.0%}" for m in report["measurements"])
+
+
+def _bound_lines(report: dict, indent: str = "  ") -> list[str]:
+    """One line per workload class: its error bound and the measurement it comes from."""
+    return [
+        f"{indent}{name:<14} error <= {bound['bound']:.6g} ({bound['source']})"
+        for name, bound in report["workload_bounds"].items()
+    ]
+
+
 def _demo_groups(epsilon: float, seed: int | None) -> None:
     """The multi-measurement release on the Davis southern women, women and events public."""
     from privcut.datasets import load
@@ -92,12 +110,11 @@ def _demo_groups(epsilon: float, seed: int | None) -> None:
     groups = {v: "event" if v[0] == "E" and v[1:].isdigit() else "woman" for v in davis}
     print(
         f"\nReleasing the Davis southern women graph ({davis.number_of_edges()} attendances) "
-        "with women and events as a public partition (measurements='auto'):"
+        "with women and events as a public partition:"
     )
-    H = privcut.synthetic_graph(davis, epsilon, measurements="auto", groups=groups, rng=seed)
+    H = privcut.synthetic_graph(davis, epsilon, groups=groups, rng=seed)
     report = H.graph["privcut"]
-    shares = ", ".join(f"{m['name']} {m['share']:.0%}" for m in report["measurements"])
-    print(f"  budget split without looking at the data: {shares}")
+    print(f"  budget split without looking at the data: {_shares(report)}")
     bounds = report["workload_bounds"]
     print(
         f"  claimed, each with probability {1 - report['beta']:g}: every within-group count "
@@ -176,17 +193,10 @@ def _line_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
     return queries
 
 
-def _write_atomically(path: str, text: str) -> None:
-    """Write durably via a temporary file in the same folder and an atomic rename; on failure
-    no temporary file is left behind (:func:`privcut.files.write_atomically`)."""
-    from privcut.files import write_atomically
-
-    write_atomically(path, text)
-
-
 def _read_graph(arguments: argparse.Namespace):
-    """The input graph: a bundled dataset or an edge list, with the public node list added
-    when given."""
+    """The input graph: a bundled dataset or an edge list (its third column, if any, in the
+    edge attribute ``--weight`` names, else in ``weight`` and ignored), with the public
+    node list added when given."""
     from privcut.datasets import load, read_edgelist, read_nodelist
 
     if getattr(arguments, "dataset", None):
@@ -199,7 +209,9 @@ def _read_graph(arguments: argparse.Namespace):
     if not arguments.input:
         raise privcut.PrivcutError("give an input edge list or --dataset NAME")
     try:
-        G = read_edgelist(arguments.input, directed=arguments.directed)
+        G = read_edgelist(
+            arguments.input, directed=arguments.directed, weight=arguments.weight or "weight"
+        )
         nodes = read_nodelist(arguments.nodes) if getattr(arguments, "nodes", None) else None
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
@@ -251,9 +263,8 @@ def _csv_field(label: str) -> str:
     return label if _is_plain(label) else '"' + label.replace('"', '""') + '"'
 
 
-def _measurements(arguments: argparse.Namespace) -> str | list[str] | None:
-    if arguments.measurements is None:
-        return "auto" if arguments.groups else None
+def _measurements(arguments: argparse.Namespace) -> str | list[str]:
+    """``--measurements``: "auto" (the default), or the comma list as names."""
     if arguments.measurements == "auto":
         return "auto"
     return [name.strip() for name in arguments.measurements.split(",")]
@@ -276,26 +287,25 @@ def _synthesize(arguments: argparse.Namespace) -> int:
             measurements=_measurements(arguments),
             groups=groups,
             beta=arguments.beta,
-            integer_weights=not arguments.weighted,
+            weight=arguments.weight,
             rng=arguments.seed,
             progress=not arguments.quiet,
         )
     except ValueError as error:  # option errors, raised before the graph is read
         raise privcut.PrivcutError(str(error)) from None
-    report = H.graph["privcut"]
-    _write_atomically(arguments.output, _edge_list(H, report))
+    report = H.graph["privcut"]  # the release's to_dict(): the --report JSON as it is
+    write_atomically(arguments.output, _edge_list(H, report))
     if arguments.report:
-        _write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
+        write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
     if not arguments.quiet:
-        shares = ", ".join(f"{m['name']} {m['share']:.0%}" for m in report["measurements"])
         print(
             f"wrote {H.number_of_edges()} edges on {H.number_of_nodes()} nodes to "
-            f"{arguments.output}: ({epsilon:g}, 0)-DP ({shares}); with probability "
-            f"{1 - report['beta']:g} each:",
+            f"{arguments.output}: ({report['epsilon']:g}, {report['delta']:g})-DP "
+            f"({_shares(report)}); with probability {1 - report['beta']:g} each:",
             file=sys.stderr,
         )
-        for name, bound in report["workload_bounds"].items():
-            print(f"  {name:<14} error <= {bound['bound']:.6g} ({bound['from']})", file=sys.stderr)
+        for line in _bound_lines(report):
+            print(line, file=sys.stderr)
     return 0
 
 
@@ -329,23 +339,17 @@ def _cuts(arguments: argparse.Namespace) -> int:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
     _declare_query_nodes(G, queries, arguments.nodes)
     answers = answer_cuts(
-        G, queries, epsilon, delta=delta, strategy=arguments.strategy, rng=arguments.seed
+        G,
+        queries,
+        epsilon,
+        delta=delta,
+        strategy=arguments.strategy,
+        weight=arguments.weight,
+        rng=arguments.seed,
     )
-    report = {
-        "epsilon": epsilon,
-        "delta": delta,
-        "strategy": answers.strategy,
-        "predicted_errors": answers.predicted,
-        "answers": [
-            {"S": list(S), "T": list(T), "value": float(value), "expected_error": float(error)}
-            for (S, T), value, error in zip(
-                queries, answers.values, answers.expected_error, strict=True
-            )
-        ],
-    }
-    text = json.dumps(report, indent=2) + "\n"
+    text = json.dumps(answers.to_dict(), indent=2) + "\n"  # the release's report, as it is
     if arguments.output:
-        _write_atomically(arguments.output, text)
+        write_atomically(arguments.output, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -389,6 +393,28 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--epsilon", type=float, default=1.0, help="privacy parameter (default 1)")
     _add_seed(demo)
     demo.set_defaults(run=_demo)
+    _add_cuts(commands)
+    _add_synthesize(commands)
+    return parser
+
+
+def _add_graph_input(command: argparse.ArgumentParser, nodes_default: str) -> None:
+    """The options that say how the private edge list is read."""
+    command.add_argument(
+        "--nodes",
+        help="file with the public node set, one label per line (default: the nodes "
+        f"{nodes_default}, which are then treated as public)",
+    )
+    command.add_argument("--directed", action="store_true", help="read the edges as directed")
+    command.add_argument(
+        "--weight",
+        metavar="ATTR",
+        help="read the edge list's third column as this edge attribute and release it as "
+        "the weights (in [0, 1]); default: unweighted, every edge counts 1",
+    )
+
+
+def _add_cuts(commands) -> None:
     cuts = commands.add_parser(
         "cuts", help="privately answer a file of cut queries on an edge-list graph"
     )
@@ -400,20 +426,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     cuts.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
     cuts.add_argument("--delta", type=float, default=0.0, help="privacy parameter (default 0)")
-    cuts.add_argument(
-        "--strategy",
-        default="auto",
-        choices=["auto", "per-query", "workload", "noisy-graph", "blocks", "optimized"],
-    )
-    cuts.add_argument(
-        "--nodes",
-        help="file with the public node set, one label per line (default: the nodes of the "
-        "edge list and of the queries, which are then treated as public)",
-    )
-    cuts.add_argument("--directed", action="store_true", help="read the edges as directed")
+    cuts.add_argument("--strategy", default="auto", choices=["auto", *STRATEGIES])
+    _add_graph_input(cuts, "of the edge list and of the queries")
     _add_seed(cuts)
-    cuts.add_argument("-o", "--output", help="write the JSON answers here (default stdout)")
+    cuts.add_argument("-o", "--output", help="write the JSON report here (default stdout)")
     cuts.set_defaults(run=_cuts)
+
+
+def _add_synthesize(commands) -> None:
     synthesize = commands.add_parser(
         "synthesize", help="release a synthetic graph whose cuts match an edge-list graph"
     )
@@ -423,15 +443,13 @@ def _parser() -> argparse.ArgumentParser:
     synthesize.add_argument("--dataset", help="a bundled graph instead of INPUT (see demo)")
     synthesize.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
     synthesize.add_argument("-o", "--output", required=True, help="edge list to write")
-    synthesize.add_argument(
-        "--nodes",
-        help="file with the public node set, one label per line (default: the nodes that "
-        "appear in the edge list, which are then treated as public)",
-    )
+    _add_graph_input(synthesize, "that appear in the edge list")
     synthesize.add_argument(
         "--measurements",
-        help="'auto' or a comma list from edge-count, degrees, blocks, randomized-response "
-        "(default: randomized response alone, or 'auto' with --groups)",
+        default="auto",
+        help="'auto' (default: a budget split chosen from public inputs) or a comma list "
+        "from edge-count, degrees, blocks, randomized-response ('randomized-response' "
+        "alone is the seed's release)",
     )
     synthesize.add_argument(
         "--groups",
@@ -447,17 +465,10 @@ def _parser() -> argparse.ArgumentParser:
     synthesize.add_argument(
         "--beta", type=float, default=0.05, help="failure probability of the error bound"
     )
-    synthesize.add_argument(
-        "--weighted",
-        action="store_true",
-        help="the weights are real in [0, 1] (Laplace noise on a public grid) rather than 0/1",
-    )
-    synthesize.add_argument("--directed", action="store_true", help="read the edges as directed")
     synthesize.add_argument("--report", help="write the release's report here as JSON")
     synthesize.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     _add_seed(synthesize)
     synthesize.set_defaults(run=_synthesize)
-    return parser
 
 
 USAGE_ERROR = 2

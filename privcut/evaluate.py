@@ -1,7 +1,9 @@
 """Measuring a release: cut errors against the private graph (non-private, for evaluation).
 
 These functions read the private graph: use them to evaluate mechanisms on
-test data, never to decide what to release.
+test data, never to decide what to release. They read G and a graph H with the
+NetworkX weight convention: ``weight=None`` counts every edge 1 (any weight
+attribute ignored), ``weight="weight"`` reads that attribute (in [0, 1]) from both.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse
 from privcut.graph.workloads import check_queries
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_count
+from privcut.privacy.validation import check_scalar
 
 __all__ = ["MaxCutError", "WorkloadClasses", "cut_errors", "max_cut_error", "random_cuts"]
 
@@ -53,8 +55,11 @@ MAX_DRAWS = 10**6
 """Most random cuts or bisections one evaluation draws (evaluate in batches beyond)."""
 
 
-def _matrix(universe: EdgeUniverse, H: nx.Graph | NoisyGraph) -> np.ndarray:
-    """H's dense (noisy) adjacency matrix in the universe's node order."""
+def _matrix(
+    universe: EdgeUniverse, H: nx.Graph | NoisyGraph, weight: str | None = None
+) -> np.ndarray:
+    """H's dense (noisy) adjacency matrix in the universe's node order (a graph read with
+    ``weight``)."""
     if not isinstance(H, (nx.Graph, NoisyGraph)):
         raise GraphInputError(f"H must be a networkx graph or a NoisyGraph, got {type(H).__name__}")
     if set(H.nodes) != set(universe.nodes):
@@ -63,20 +68,22 @@ def _matrix(universe: EdgeUniverse, H: nx.Graph | NoisyGraph) -> np.ndarray:
         order = {node: i for i, node in enumerate(H.nodes)}
         positions = [order[node] for node in universe.nodes]
         return H.matrix[np.ix_(positions, positions)]
-    return _dense(universe, H)
+    return _dense(universe, H, weight)
 
 
-def _dense(universe: EdgeUniverse, G: nx.Graph) -> np.ndarray:
-    """G's dense adjacency matrix (n x n, also for n = 0)."""
+def _dense(universe: EdgeUniverse, G: nx.Graph, weight: str | None) -> np.ndarray:
+    """G's dense adjacency matrix read with ``weight`` (n x n, also for n = 0)."""
     if universe.n == 0:
         return np.zeros((0, 0))
-    return universe.adjacency(G).toarray()
+    return universe.adjacency(G, weight).toarray()
 
 
-def _adjacency(G: nx.Graph, H: nx.Graph | NoisyGraph) -> tuple[EdgeUniverse, np.ndarray]:
+def _adjacency(
+    G: nx.Graph, H: nx.Graph | NoisyGraph, weight: str | None
+) -> tuple[EdgeUniverse, np.ndarray]:
     """The dense difference ``A_H - A_G`` in G's node order, after checking the node sets."""
-    universe = EdgeUniverse.of(G)
-    return universe, _matrix(universe, H) - _dense(universe, G)
+    universe = EdgeUniverse.of(G, weight)
+    return universe, _matrix(universe, H, weight) - _dense(universe, G, weight)
 
 
 class WorkloadClasses:
@@ -86,7 +93,8 @@ class WorkloadClasses:
     cut between every two groups (``"between-group"``, each ordered pair for a
     DiGraph), and every group against the rest (``"group-vs-rest"``). Always: every
     node's degree (``"degree"``; out-degree for a DiGraph) and ``bisections`` random
-    balanced bisections (``"bisection"``, S a uniformly random half, T the rest).
+    balanced bisections (``"bisection"``, S a uniformly random half, T the rest). G
+    and every H evaluated are read with ``weight`` (None: every edge counts 1).
 
     Examples
     --------
@@ -102,10 +110,12 @@ class WorkloadClasses:
         groups: dict | None = None,
         *,
         bisections: int = 1000,
+        weight: str | None = None,
         rng: RandomState = None,
     ):
-        bisections = check_count(bisections, "bisections", MAX_DRAWS)
-        self.universe = EdgeUniverse.of(G)
+        bisections = check_scalar(bisections, "bisections", int, low=1, high=MAX_DRAWS)
+        self.weight = weight
+        self.universe = EdgeUniverse.of(G, weight)
         self.partition = None if groups is None else Partition.of(self.universe, groups)
         generator = check_random_state(rng)
         n = self.universe.n
@@ -116,7 +126,7 @@ class WorkloadClasses:
 
     def answers(self, H: nx.Graph | NoisyGraph) -> dict[str, np.ndarray]:
         """H's answers to every workload class."""
-        matrix = _matrix(self.universe, H)
+        matrix = _matrix(self.universe, H, self.weight)
         found = {"degree": matrix.sum(axis=1)}
         if self.partition is not None:
             found |= self.group_answers(self.partition.block_sums(matrix))
@@ -139,7 +149,9 @@ class WorkloadClasses:
         return {c: float(np.mean(np.abs(found[c] - self.truth[c]))) for c in found}
 
 
-def cut_errors(G: nx.Graph, H: nx.Graph | NoisyGraph, queries: Sequence[Cut]) -> np.ndarray:
+def cut_errors(
+    G: nx.Graph, H: nx.Graph | NoisyGraph, queries: Sequence[Cut], weight: str | None = None
+) -> np.ndarray:
     """``|H(S, T) - G(S, T)|`` for each query (S, T).
 
     Parameters
@@ -150,6 +162,9 @@ def cut_errors(G: nx.Graph, H: nx.Graph | NoisyGraph, queries: Sequence[Cut]) ->
         A release on the same nodes.
     queries : sequence of (S, T)
         Node sets.
+    weight : str or None, default None
+        How G and a graph H are read: None counts every edge 1 (any weight attribute
+        ignored, as in NetworkX); an edge attribute name reads its values (in [0, 1]).
 
     Examples
     --------
@@ -158,7 +173,7 @@ def cut_errors(G: nx.Graph, H: nx.Graph | NoisyGraph, queries: Sequence[Cut]) ->
     >>> cut_errors(G, H, [({0}, {3}), ({0, 1}, {2, 3})]).tolist()
     [1.0, 1.0]
     """
-    universe, difference = _adjacency(G, H)
+    universe, difference = _adjacency(G, H, weight)
     return np.array(
         [
             abs(universe.indicator(S) @ difference @ universe.indicator(T))
@@ -176,7 +191,7 @@ def random_cuts(G: nx.Graph, k: int, *, rng: RandomState = None) -> list[tuple[s
     >>> len(cuts), all(isinstance(S, set) for S, _ in cuts)
     (3, True)
     """
-    k = check_count(k, "k", MAX_DRAWS)
+    k = check_scalar(k, "k", int, low=1, high=MAX_DRAWS)
     nodes = list(EdgeUniverse.of(G).nodes)
     generator = check_random_state(rng)
     draws = generator.random((k, 2, len(nodes))) < 0.5
@@ -187,12 +202,18 @@ def random_cuts(G: nx.Graph, k: int, *, rng: RandomState = None) -> list[tuple[s
 
 
 def max_cut_error(
-    G: nx.Graph, H: nx.Graph | NoisyGraph, *, method: str = "auto", rng: RandomState = None
+    G: nx.Graph,
+    H: nx.Graph | NoisyGraph,
+    *,
+    method: str = "auto",
+    weight: str | None = None,
+    rng: RandomState = None,
 ) -> MaxCutError:
     """The largest cut error ``||A_G - A_H||_C``: exact for at most 20 nodes, else an interval.
 
     Uses :func:`~privcut.graph.cutnorm.cut_norm` on the difference of the adjacency
-    matrices: the cut it finds gives ``lower``, its certificate gives ``upper``.
+    matrices: the cut it finds gives ``lower``, its certificate gives ``upper``. G and a
+    graph H are read with ``weight`` (None: every edge counts 1, as in NetworkX).
 
     Examples
     --------
@@ -200,7 +221,7 @@ def max_cut_error(
     >>> result.lower, result.upper
     (20.0, 20.0)
     """
-    universe, difference = _adjacency(G, H)
+    universe, difference = _adjacency(G, H, weight)
     if universe.n == 0:  # no cut has any pair: every error is 0
         return MaxCutError(lower=0.0, upper=0.0, S=set(), T=set(), method="exact")
     found = cut_norm(difference, method=method, rng=rng)

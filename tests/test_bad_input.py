@@ -48,6 +48,7 @@ EPSILON = maybe(0.5, 1.0, 100.0, 1e-6)
 DELTA = maybe(0.0, 1e-6, 0.5, 0.99999)
 BETA = maybe(0.05, 0.5)
 RNG = maybe(0, 1)
+WEIGHT = maybe(None, "weight", "missing")
 SHARE = maybe(0.1, 0.5)
 MATRICES = maybe(
     np.eye(2),
@@ -93,14 +94,14 @@ CASES = {
             beta=BETA,
             tau=maybe(None, 0.5),
             max_iterations=maybe(3, 1),
-            weight=maybe(None, "weight"),
+            weight=WEIGHT,
             method=maybe("dense", "auto"),
             rng=RNG,
         ),
     ),
     "privcut.noisy_graph": (
         privcut.noisy_graph,
-        dict(G=graphs(), epsilon=EPSILON, integer_weights=maybe(True, False), rng=RNG),
+        dict(G=graphs(), epsilon=EPSILON, weight=WEIGHT, rng=RNG),
     ),
     "privcut.CutOracle": (
         privcut.CutOracle,
@@ -142,6 +143,7 @@ CASES = {
             epsilon=EPSILON,
             delta=DELTA,
             strategy=maybe("auto", "per-query", "workload", "noisy-graph", "blocks", "optimized"),
+            weight=WEIGHT,
             rng=RNG,
         ),
     ),
@@ -154,7 +156,7 @@ CASES = {
             rng=RNG,
         ),
     ),
-    "privcut.cut_value": (privcut.cut_value, dict(G=graphs(), S=SIDES, T=SIDES)),
+    "privcut.cut_value": (privcut.cut_value, dict(G=graphs(), S=SIDES, T=SIDES, weight=WEIGHT)),
     "privcut.PrivacyBudget": (privcut.PrivacyBudget, dict(epsilon=EPSILON, delta=DELTA)),
     "privcut.PrivacyBudget.spend": (
         lambda epsilon, delta: privcut.PrivacyBudget(1.0, 1e-6).spend(epsilon, delta),
@@ -379,11 +381,17 @@ CASES = {
     "privcut.datasets.provenance": (datasets.provenance, dict(name=maybe("karate", "nope"))),
     "privcut.evaluate.cut_errors": (
         evaluate.cut_errors,
-        dict(G=graphs(), H=graphs(), queries=QUERIES),
+        dict(G=graphs(), H=graphs(), queries=QUERIES, weight=WEIGHT),
     ),
     "privcut.evaluate.max_cut_error": (
         evaluate.max_cut_error,
-        dict(G=graphs(), H=graphs(), method=maybe("auto", "exact", "spectral"), rng=RNG),
+        dict(
+            G=graphs(),
+            H=graphs(),
+            method=maybe("auto", "exact", "spectral"),
+            weight=WEIGHT,
+            rng=RNG,
+        ),
     ),
     "privcut.evaluate.random_cuts": (
         evaluate.random_cuts,
@@ -391,7 +399,13 @@ CASES = {
     ),
     "privcut.evaluate.WorkloadClasses": (
         evaluate.WorkloadClasses,
-        dict(G=graphs(), groups=maybe(None, {0: "a", 1: "b"}), bisections=maybe(5, 1), rng=RNG),
+        dict(
+            G=graphs(),
+            groups=maybe(None, {0: "a", 1: "b"}),
+            bisections=maybe(5, 1),
+            weight=WEIGHT,
+            rng=RNG,
+        ),
     ),
 }
 

@@ -28,6 +28,11 @@ def test_demo_releases_a_synthetic_karate_club_with_its_guarantee_and_errors(cap
     claimed = float(out.split("<= ")[1].split()[0])
     lower, upper = (float(v) for v in out.split("lies in [")[1].split("]")[0].split(", "))
     assert 0 < lower <= upper <= claimed
+    karate = out.split("Davis southern women")[0].split("karate club")[1]
+    assert "measurements='auto'" in karate and "budget split without looking at the data" in karate
+    bisection = float(karate.split("bisection      error <= ")[1].split()[0])
+    arbitrary = float(karate.split("arbitrary-cut  error <= ")[1].split()[0])
+    assert 0 < bisection <= arbitrary and round(arbitrary, 1) == claimed
     groups = out.split("Davis southern women")[1]
     claimed = float(groups.split("women-events cut within ")[1].split()[0])
     measured = float(groups.split("women-events error ")[1].split(",")[0])
@@ -59,13 +64,36 @@ def test_cuts_answers_a_query_file_and_writes_json_atomically(tmp_path, capsys):
     arguments = ["cuts", str(edges), "--queries", str(queries), "--epsilon", "1", "--seed", "0"]
     assert main([*arguments, "-o", str(output)]) == 0
     report = json.loads(output.read_text())
-    assert report["epsilon"] == 1.0 and len(report["answers"]) == 2
-    assert report["answers"][0]["S"] == ["1", "2"] and report["answers"][0]["expected_error"] > 0
+    assert report["epsilon"] == 1.0 and len(report["values"]) == len(report["queries"]) == 2
+    assert report["queries"][0] == {"S": ["1", "2"], "T": ["3", "4"]}
+    assert report["expected_error"][0] > 0
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     queries_json = tmp_path / "q.json"
     queries_json.write_text('[{"S": [1], "T": [2, 3]}, [["2"], ["4"]]]')
     assert main(["cuts", str(edges), "--queries", str(queries_json), "--epsilon", "1"]) == 0
-    assert len(json.loads(capsys.readouterr().out)["answers"]) == 2
+    assert len(json.loads(capsys.readouterr().out)["values"]) == 2
+
+
+def test_the_cuts_json_is_the_releases_to_dict(tmp_path, capsys):
+    import json
+
+    from privcut.datasets import read_edgelist
+    from privcut.graph import answer_cuts
+
+    edges = tmp_path / "g.txt"
+    edges.write_text("1 2 0\n2 3 1\n3 4 1\n1 3 1\n")
+    queries = tmp_path / "q.txt"
+    queries.write_text("1 2, 3 4\n1, 2 3 4\n")
+    arguments = ["cuts", str(edges), "--queries", str(queries), "--epsilon", "1", "--seed", "4"]
+    for weight in (None, "w"):
+        assert main([*arguments, *(["--weight", weight] if weight else [])]) == 0
+        printed = json.loads(capsys.readouterr().out)
+        G = read_edgelist(edges, weight=weight or "weight")
+        workload = [(["1", "2"], ["3", "4"]), (["1"], ["2", "3", "4"])]
+        expected = answer_cuts(G, workload, 1.0, weight=weight, rng=4).to_dict()
+        assert printed == json.loads(json.dumps(expected))
+    unweighted = answer_cuts(read_edgelist(edges), workload, 1.0, rng=4)  # counts 1 - 2
+    assert printed["values"] != unweighted.values.tolist()
 
 
 @pytest.mark.parametrize(
@@ -106,14 +134,39 @@ def test_synthesize_writes_an_edge_list_and_a_report(tmp_path, capsys):
     assert main([*arguments, "-o", str(output), "--report", str(report)]) == 0
     details = json.loads(report.read_text())
     assert details["epsilon"] == 2.0 and details["delta"] == 0.0 and details["rounding"] == "random"
+    assert set(details["solver"]) == {"objective", "iterations", "cuts", "converged"}
+    assert all(set(b) == {"bound", "source"} for b in details["workload_bounds"].values())
+    assert details["workload_bounds"]["arbitrary-cut"]["bound"] == details["cut_error_bound"]
     H = read_edgelist(output)
     assert set(H.nodes) <= {str(i) for i in range(32)} and H.number_of_edges() > 0
     assert "cut_error_bound" in output.read_text().splitlines()[0]
-    assert "wrote" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "wrote" in err and "(2, 0)-DP" in err
+    for name, bound in details["workload_bounds"].items():
+        assert f"{name:<14} error <= {bound['bound']:.6g} ({bound['source']})" in err
     weighted = tmp_path / "w.txt"
     assert main([*arguments, "-o", str(weighted), "--rounding", "none", "--quiet"]) == 0
     assert all(0.0 < w <= 1.0 for _, _, w in read_edgelist(weighted).edges(data="weight"))
     assert [p.name for p in tmp_path.rglob(".*")] == []
+
+
+def test_synthesize_reads_the_third_column_only_with_weight(tmp_path):
+    """--weight ATTR reads the edge list's third column as ATTR and releases it (grid
+    noise); without it the graph is unweighted, as NetworkX's weight=None."""
+    import json
+
+    edges = tmp_path / "g.txt"
+    edges.write_text("".join(f"{i} {j} 0.5\n" for i in range(8) for j in range(i + 1, 8)))
+    arguments = ["synthesize", str(edges), "--epsilon", "1", "--seed", "0", "--quiet"]
+    reports = {}
+    for extra in ([], ["--weight", "strength"]):
+        report = tmp_path / "r.json"
+        assert (
+            main([*arguments, *extra, "-o", str(tmp_path / "h.txt"), "--report", str(report)]) == 0
+        )
+        reports[bool(extra)] = json.loads(report.read_text())
+    assert {m["noise"] for m in reports[False]["measurements"]} == {"discrete_laplace"}
+    assert {m["noise"] for m in reports[True]["measurements"]} == {"laplace"}
 
 
 @pytest.mark.parametrize(
@@ -150,7 +203,7 @@ def test_synthesize_reads_a_bundled_dataset(tmp_path, capsys):
     H = read_edgelist(output)
     assert "Evelyn Jefferson" in H and H.number_of_nodes() <= 32
     for arguments, message in (
-        (["--dataset", "enron"], "no bundled graph"),
+        (["--dataset", "enron"], "bundled graph name must be one of"),
         ([str(output), "--dataset", "davis"], "not both"),
         ([], "give an input edge list or --dataset"),
     ):

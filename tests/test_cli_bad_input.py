@@ -70,6 +70,8 @@ def commands(draw):
             argv += ["--delta", draw(st.sampled_from(NUMBERS))]
         if draw(st.booleans()):
             argv += ["--strategy", draw(st.sampled_from(["auto", "blocks", "bogus"]))]
+        if draw(st.booleans()):
+            argv += ["--weight", "weight"]
     else:
         argv += ["--quiet", "--measurements", draw(st.sampled_from(["auto", "degrees", "x,"]))]
         if draw(st.booleans()):
@@ -80,6 +82,8 @@ def commands(draw):
             argv += ["--beta", draw(st.sampled_from(NUMBERS))]
         if draw(st.booleans()):
             argv += ["--report", draw(st.sampled_from(["<out>/r.json", "/proc/x", "<out>"]))]
+        if draw(st.booleans()):
+            argv += ["--weight", draw(st.sampled_from(["weight", "w"]))]
     output = draw(st.sampled_from(["<out>/o.txt", "/nonexistent/o.txt", "<out>", "/proc/o"]))
     if command == "synthesize" or draw(st.booleans()):
         argv += ["-o", output]

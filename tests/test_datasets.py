@@ -18,6 +18,13 @@ def test_reads_snap_and_csv_lists(tmp_path):
     assert read_edgelist(write(tmp_path, "1 2\n2 1\n"), directed=True).number_of_edges() == 2
 
 
+def test_the_third_column_goes_into_the_named_attribute(tmp_path):
+    G = read_edgelist(write(tmp_path, "a b 0.25\nb c\n"), weight="strength")
+    assert G["a"]["b"] == {"strength": 0.25} and G["b"]["c"] == {"strength": 1.0}
+    with pytest.raises(TypeError, match="weight must be an edge attribute name"):
+        read_edgelist(write(tmp_path, "a b\n"), weight=None)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -46,7 +53,9 @@ def test_bundled_graphs_load_offline_with_provenance():
     for name in names():
         text = provenance(name)
         assert "Source:" in text and "Licence:" in text and "NetworkX" in text
-    with pytest.raises(ValueError, match="no bundled graph 'enron'"):
+    with pytest.raises(
+        ValueError, match=r"bundled graph name must be one of 'davis'.*; got 'enron'"
+    ):
         load("enron")
 
 

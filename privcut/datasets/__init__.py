@@ -18,6 +18,7 @@ import networkx as nx
 
 from privcut.datasets.generators import dense_gnp, planted_partition, stochastic_block_model
 from privcut.exceptions import GraphInputError
+from privcut.privacy.validation import check_option
 
 __all__ = [
     "dense_gnp",
@@ -58,10 +59,8 @@ def names() -> list[str]:
 def _entry(name: str):
     bundled = _bundled()
     if not isinstance(name, str):
-        raise TypeError(f"name must be a str, one of {sorted(bundled)}; got {name!r}")
-    if name not in bundled:
-        raise ValueError(f"no bundled graph {name!r}; choose one of {sorted(bundled)}")
-    return bundled[name]
+        raise TypeError(f"name must be a str naming a bundled graph, got {name!r}")
+    return bundled[check_option(name, "the bundled graph name", tuple(sorted(bundled)))]
 
 
 def load(name: str) -> nx.Graph:
@@ -93,13 +92,15 @@ def provenance(name: str) -> str:
     )
 
 
-def read_edgelist(path: str | Path, *, directed: bool = False) -> nx.Graph:
+def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "weight") -> nx.Graph:
     """Read an edge list: one edge ``u v`` (whitespace) or ``u,v`` (comma) per line.
 
     Blank lines and comment lines are skipped (SNAP and KONECT headers), except
     ``# nodes: [...]``, a JSON list of node labels that belong to the graph even
     without edges (how privcut writes isolated nodes). A third column, if present,
-    is the edge weight and must lie in [0, 1]. Node labels are kept as strings
+    is the edge weight, must lie in [0, 1], and is kept in the edge attribute
+    ``weight`` (an edge without it gets 1.0); privcut's functions read it only when
+    told to (``weight="weight"``, NetworkX's convention). Node labels are kept as strings
     (a label may start with ``#`` or ``%`` anywhere but in the first column, e.g.
     ``1 #tag``). Self-loops and duplicate edges are refused. The file must be UTF-8.
 
@@ -115,6 +116,8 @@ def read_edgelist(path: str | Path, *, directed: bool = False) -> nx.Graph:
         The file.
     directed : bool, default False
         Build a DiGraph.
+    weight : str, default "weight"
+        The edge attribute that holds the third column.
 
     Returns
     -------
@@ -140,6 +143,8 @@ def read_edgelist(path: str | Path, *, directed: bool = False) -> nx.Graph:
         raise TypeError(f"path must be a str or Path naming the file, got {path!r}")
     if not isinstance(directed, bool):
         raise TypeError(f"directed must be True or False, got {directed!r}")
+    if not isinstance(weight, str):
+        raise TypeError(f"weight must be an edge attribute name (a str), got {weight!r}")
     path = Path(path)
     G = nx.DiGraph() if directed else nx.Graph()
     for number, text in _lines(path, "edge list"):
@@ -159,20 +164,23 @@ def read_edgelist(path: str | Path, *, directed: bool = False) -> nx.Graph:
             raise GraphInputError(f"{path}:{number}: self-loop {u!r}; remove it")
         if G.has_edge(u, v):
             raise GraphInputError(f"{path}:{number}: duplicate edge ({u!r}, {v!r})")
-        weight = 1.0
-        if len(fields) == 3:
-            try:
-                weight = float(fields[2])
-            except ValueError:
-                raise GraphInputError(
-                    f"{path}:{number}: weight {fields[2]!r} is not a number"
-                ) from None
-            if not 0.0 <= weight <= 1.0:
-                raise GraphInputError(
-                    f"{path}:{number}: weight {weight} is outside [0, 1]; rescale the weights"
-                )
-        G.add_edge(u, v, weight=weight)
+        G.add_edge(u, v, **{weight: _weight(fields, path, number)})
     return G
+
+
+def _weight(fields: list[str], path: Path, number: int) -> float:
+    """An edge line's weight: its third field, a number in [0, 1], or 1.0 without one."""
+    if len(fields) < 3:
+        return 1.0
+    try:
+        value = float(fields[2])
+    except ValueError:
+        raise GraphInputError(f"{path}:{number}: weight {fields[2]!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise GraphInputError(
+            f"{path}:{number}: weight {value} is outside [0, 1]; rescale the weights"
+        )
+    return value
 
 
 def _fields(text: str) -> list[str]:

@@ -144,18 +144,31 @@ def cut_queries(
     return rank1_queries(universe, S, T)
 
 
-def cut_value(G: nx.Graph, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
+def cut_value(
+    G: nx.Graph, S: Iterable[Hashable], T: Iterable[Hashable], weight: str | None = None
+) -> float:
     """The exact (non-private) cut value ``G(S, T) = sum_{s in S, t in T} A[s, t]``.
 
-    For disjoint S and T of an undirected graph this is the total weight of the
-    edges between them, ``networkx.cut_size(G, S, T, weight="weight")``. When S and
-    T overlap, an edge with both ends in S n T counts twice (A is symmetric; seed
-    004 §2). For a DiGraph only edges from S to T count. Unweighted edges weigh 1.
+    For disjoint S and T of an undirected graph this is the number of edges between
+    them, ``networkx.cut_size(G, S, T)``, or with ``weight`` their total weight,
+    ``networkx.cut_size(G, S, T, weight=weight)``. When S and T overlap, an edge with
+    both ends in S n T counts twice (A is symmetric; GRU12 §2). For a DiGraph only edges
+    from S to T count.
+
+    Parameters
+    ----------
+    G : networkx.Graph or networkx.DiGraph
+        The graph.
+    S, T : collections of node labels
+        The two sides.
+    weight : str or None, default None
+        None: every edge counts 1 (any weight attribute ignored, as in NetworkX); an edge
+        attribute name: its values, which must lie in [0, 1] (a missing one counts 1).
 
     Raises
     ------
     GraphInputError
-        For multigraphs, self-loops or weights outside [0, 1].
+        For multigraphs, self-loops or (with ``weight``) weights outside [0, 1].
     KeyError
         Naming a node of S or T that is not in G.
 
@@ -165,9 +178,12 @@ def cut_value(G: nx.Graph, S: Iterable[Hashable], T: Iterable[Hashable]) -> floa
     1.0
     >>> cut_value(nx.complete_graph(3), {0, 1}, {0, 1})
     2.0
+    >>> G = nx.Graph([(0, 1, {"weight": 0.5})])
+    >>> cut_value(G, {0}, {1}), cut_value(G, {0}, {1}, weight="weight")
+    (1.0, 0.5)
     """
-    universe = EdgeUniverse.of(G)
+    universe = EdgeUniverse.of(G, weight)
     S, T = universe.indicator(check_node_set(S, "S")), universe.indicator(check_node_set(T, "T"))
     if universe.n == 0:
         return 0.0
-    return float(S @ (universe.adjacency(G) @ T))
+    return float(S @ (universe.adjacency(G, weight) @ T))

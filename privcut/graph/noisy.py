@@ -1,4 +1,4 @@
-"""Randomized response for graphs (GRU12 §6.1): the noisy adjacency matrix."""
+"""Randomized response for graphs (GRU12 §6.1): the noisy adjacency matrix and its report."""
 
 from __future__ import annotations
 
@@ -11,20 +11,80 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from privcut.exceptions import GraphInputError
 from privcut.graph.cuts import check_node_set
-from privcut.graph.universe import EdgeUniverse, check_pairs
+from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one, multiplicity
 from privcut.privacy import Noise, check_beta, check_epsilon, effective_delta
 from privcut.privacy.random import RandomState, check_random_state
+from privcut.records import Record
 
-__all__ = ["NoisyGraph", "noisy_graph"]
+__all__ = [
+    "NoisyGraph",
+    "NoisyGraphReport",
+    "noise_into",
+    "noisy_graph",
+    "randomized_response",
+    "uniform_bound",
+]
 
 _BLOCK = 512
 
 
 @dataclass(frozen=True)
+class NoisyGraphReport(Record):
+    """What a noisy-graph release says about itself: public facts only.
+
+    The matrix is the release; the report holds the guarantee and the noise, and of the
+    sizes only the public node count (never a count read from the matrix).
+
+    Attributes
+    ----------
+    mechanism : str
+        The mechanism and the result that proves its guarantee.
+    epsilon, delta : float
+        The privacy guarantee under edge-level neighbours (delta = 0).
+    sampler_tv : float
+        Bound on the integer sampler's total variation distance from exact.
+    effective_delta : float
+        ``delta + (1 + e**epsilon) * sampler_tv``.
+    weight : str or None
+        The edge attribute read (None: an unweighted 0/1 graph).
+    noise : str
+        The noise kind on each pair (:class:`~privcut.privacy.Noise`).
+    scale : float
+        Its scale per pair, in edge units.
+    grid : float
+        The public grid of real-weight noise (0 for integer noise).
+    n : int
+        The number of nodes (public).
+    directed : bool
+        Whether the input was a DiGraph.
+
+    Examples
+    --------
+    >>> report = noisy_graph(nx.path_graph(4), 1.0, rng=0).report()
+    >>> report.noise, report.scale, report.n
+    ('discrete_laplace', 1.0, 4)
+    """
+
+    mechanism: str
+    epsilon: float
+    delta: float
+    sampler_tv: float
+    effective_delta: float
+    weight: str | None
+    noise: str
+    scale: float
+    grid: float
+    n: int
+    directed: bool
+
+
+@dataclass(frozen=True)
 class NoisyGraph:
     """A graph's adjacency matrix with independent noise on every vertex pair.
+
+    The matrix is the release; :meth:`report` (a :class:`NoisyGraphReport`) and
+    :meth:`to_dict` describe it with public facts only.
 
     Attributes
     ----------
@@ -38,12 +98,15 @@ class NoisyGraph:
     directed : bool
         Whether the input was a DiGraph.
     noise : Noise
-        The noise on each pair: discrete Laplace for 0/1 graphs, grid Laplace otherwise.
+        The noise on each pair: discrete Laplace for 0/1 graphs (``weight=None``), grid
+        Laplace for a weight attribute.
     sampler_tv : float
         Bound on the total variation distance of the pairs' integer noise (in grid units
         for weighted graphs) from exact (one draw per vertex pair): the release is
         ``(epsilon, delta + (1 + e**epsilon) * sampler_tv)``-DP, see
         :attr:`effective_delta` (as for :class:`~privcut.linear.LinearRelease`).
+    weight : str or None
+        The edge attribute the release read (None: the graph taken as unweighted).
     """
 
     matrix: np.ndarray
@@ -53,11 +116,45 @@ class NoisyGraph:
     directed: bool
     noise: Noise
     sampler_tv: float = 0.0
+    weight: str | None = None
 
     @property
     def effective_delta(self) -> float:
         """``delta`` plus the slack of the integer sampler's distance from exact."""
         return effective_delta(self.epsilon, self.delta, self.sampler_tv)
+
+    def report(self) -> NoisyGraphReport:
+        """The release's report (:class:`NoisyGraphReport`): guarantee, noise, public n.
+
+        Examples
+        --------
+        >>> noisy_graph(nx.path_graph(3), 2.0, rng=0).report().epsilon
+        2.0
+        """
+        return NoisyGraphReport(
+            mechanism="noisy_graph: randomized response (GRU12 §6.1, Lemma 6.1)",
+            epsilon=self.epsilon,
+            delta=self.delta,
+            sampler_tv=self.sampler_tv,
+            effective_delta=self.effective_delta,
+            weight=self.weight,
+            noise=self.noise.kind,
+            scale=self.noise.scale,
+            grid=self.noise.grid,
+            n=len(self.nodes),
+            directed=self.directed,
+        )
+
+    def to_dict(self) -> dict:
+        """The report as plain Python data (:meth:`report`), the same schema as every
+        release's ``to_dict``.
+
+        Examples
+        --------
+        >>> sorted(noisy_graph(nx.path_graph(3), 1.0, rng=0).to_dict())[:3]
+        ['delta', 'directed', 'effective_delta']
+        """
+        return self.report().to_dict()
 
     @property
     def universe(self) -> EdgeUniverse:
@@ -120,7 +217,9 @@ def uniform_bound(noise: Noise, n: int, directed: bool, beta: float) -> float:
     >>> uniform_bound(Noise.for_laplace(1.0, 1.0, integer=True), 10, False, 0.05) > 0
     True
     """
-    worst = {1.0: n * (n - 1)} if directed else {2.0: math.comb(n, 2)}
+    # S = T = V: every pair enters with coefficient multiplicity (A[i, j], and A[j, i])
+    weight = multiplicity(directed)
+    worst = {float(weight): n * (n - 1) // weight}
     return noise.sum_tail(worst, math.log(beta) - n * math.log(4.0))
 
 
@@ -134,7 +233,8 @@ def noise_into(
     --------
     >>> from privcut.privacy import Noise
     >>> matrix = np.zeros((3, 3))
-    >>> noise_into(matrix, Noise.for_laplace(1.0, 1.0, integer=True), False, np.random.default_rng(0))
+    >>> noise = Noise.for_laplace(1.0, 1.0, integer=True)
+    >>> noise_into(matrix, noise, False, np.random.default_rng(0))
     >>> bool((matrix == matrix.T).all() and (np.diag(matrix) == 0).all())
     True
     """
@@ -153,19 +253,8 @@ def noise_into(
         diagonal += diagonal.T.copy()
 
 
-def check_weights(adjacency: sp.csr_array, integer_weights: bool) -> sp.csr_array:
-    """The adjacency matrix, or GraphInputError if ``integer_weights`` is declared and a
-    weight is not 0 or 1 (before any noise is drawn)."""
-    if integer_weights and not np.all(np.isin(adjacency.data, (0.0, 1.0))):
-        raise GraphInputError(
-            "the graph has weights other than 0 and 1; pass integer_weights=False to release "
-            "it with grid Laplace noise"
-        )
-    return adjacency
-
-
 def noisy_graph(
-    G: nx.Graph, epsilon: float, *, integer_weights: bool = True, rng: RandomState = None
+    G: nx.Graph, epsilon: float, *, weight: str | None = None, rng: RandomState = None
 ) -> NoisyGraph:
     """Randomized response: every vertex pair's weight plus independent noise of scale 1/epsilon.
 
@@ -175,9 +264,11 @@ def noisy_graph(
     mirrored into both A[i, j] and A[j, i] *after* the noise (two independent draws
     there would be only 2 epsilon-DP).
 
-    By default the graph must be 0/1 (unweighted, or weights exactly 0 or 1) and the
-    noise is discrete Laplace, so no floating-point leak; with
-    ``integer_weights=False`` any weights in [0, 1] are accepted, each is rounded to a
+    By default (``weight=None``, as in ``networkx.cut_size``) the graph is taken as
+    unweighted: every edge counts 1, any weight attribute is ignored, and the noise is
+    discrete Laplace, so no floating-point leak. With ``weight="weight"`` (any edge
+    attribute name; a missing attribute counts 1) the weights, which must lie in
+    [0, 1], are released: each is rounded to a
     public power-of-two grid g and gets discrete Laplace noise in grid units, so every
     entry is ``g * (round(w / g) + Z)``, an exact multiple of g with no floating-point
     leak (Mironov 2012; :class:`~privcut.privacy.Noise`). The rounding moves one pair's
@@ -187,7 +278,7 @@ def noisy_graph(
     1.001 / epsilon; ``sampler_tv`` about 6e-11 / epsilon per pair, so 3.1e-5 for 1000
     nodes at epsilon = 1, far above the integer noise's 1e-13 per pair: the grid-unit
     scale is about 2048 / epsilon). The
-    choice is the caller's declaration, never read from the data.
+    choice of noise follows the ``weight`` argument alone, never the data.
 
     Accuracy: :meth:`NoisyGraph.error_bound` for one cut, and
     :meth:`NoisyGraph.uniform_error_bound` for all cuts at once.
@@ -198,8 +289,9 @@ def noisy_graph(
         The private graph; its node set is public.
     epsilon : float
         Privacy parameter > 0.
-    integer_weights : bool, default True
-        Declare the weights 0/1 (integer noise) or real in [0, 1] (grid noise).
+    weight : str or None, default None
+        None: the graph is unweighted (integer noise); an edge attribute name: its values
+        are the weights, real in [0, 1] (grid noise).
     rng : None, int or numpy.random.Generator, optional
         ``None`` (secure randomness) for real releases; seeds are for tests only.
 
@@ -210,23 +302,56 @@ def noisy_graph(
     Raises
     ------
     GraphInputError
-        For invalid graphs, or fractional weights with ``integer_weights=True``.
+        For invalid graphs, or (with ``weight``) a weight outside [0, 1].
 
     Examples
     --------
     >>> noisy = noisy_graph(nx.florentine_families_graph(), epsilon=1.0, rng=0)
     >>> noisy.matrix.shape, bool((noisy.matrix == noisy.matrix.T).all())
     ((15, 15), True)
+    >>> G = nx.karate_club_graph()  # interaction counts in 'weight': ignored by default
+    >>> noisy_graph(G, 1.0, rng=0).noise.kind
+    'discrete_laplace'
     """
     epsilon = check_epsilon(epsilon)
-    universe = check_pairs(EdgeUniverse.of(G), "noisy_graph")
-    adjacency = check_weights(universe.adjacency(G), integer_weights).tocoo()
+    universe = check_pairs(EdgeUniverse.of(G, weight), "noisy_graph")
+    # weight=None: the adjacency is 0/1 by construction, and the noise is integer.
+    return randomized_response(universe, universe.adjacency(G, weight), epsilon, rng, weight=weight)
+
+
+def randomized_response(
+    universe: EdgeUniverse,
+    adjacency: sp.sparray,
+    epsilon: float,
+    rng: RandomState = None,
+    *,
+    weight: str | None = None,
+) -> NoisyGraph:
+    """:func:`noisy_graph` on an adjacency matrix already read (in ``universe``'s node
+    order) and parameters already checked: the one place that adds the pair noise, for
+    the releases that read G once for several uses (e.g. ``answer_cuts``).
+
+    Privacy as :func:`noisy_graph`. With ``weight=None`` the noise is integer and
+    ``adjacency`` must be 0/1 (checked: GraphInputError before any noise); otherwise its
+    entries must lie in [0, 1] (the caller's graph check) and the noise is on the grid.
+
+    Examples
+    --------
+    >>> G = nx.path_graph(3)
+    >>> universe = EdgeUniverse.of(G)
+    >>> noisy = randomized_response(universe, universe.adjacency(G), 1.0, 0)
+    >>> bool((noisy.matrix == noisy_graph(G, 1.0, rng=0).matrix).all())
+    True
+    """
+    if weight is None:
+        adjacency = check_zero_one(adjacency, "randomized response with weight=None")
+    adjacency = sp.coo_array(adjacency)
     # One pair changes between neighbours (the mirror is post-processing): coordinates=1.
-    noise = Noise.for_laplace(epsilon, 1.0, integer=integer_weights, coordinates=1)
+    noise = Noise.for_laplace(epsilon, 1.0, integer=weight is None, coordinates=1)
     generator = check_random_state(rng)
     matrix = np.zeros((universe.n, universe.n))
     noise_into(matrix, noise, universe.directed, generator)
     # On the grid both terms are multiples of it, so the sum is grid * (round(w / g) + Z).
     matrix[adjacency.row, adjacency.col] += noise.round(adjacency.data)
     tv = noise.tv_bound(universe.size)
-    return NoisyGraph(matrix, universe.nodes, epsilon, 0.0, universe.directed, noise, tv)
+    return NoisyGraph(matrix, universe.nodes, epsilon, 0.0, universe.directed, noise, tv, weight)

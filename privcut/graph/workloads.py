@@ -1,4 +1,4 @@
-"""Answering a given workload of cut queries (GRU12 and 001 on the graph's block space).
+"""Answering a given workload of cut queries (GRU12 and SU notes §2 on the block space).
 
 Every cut (S, T) of a workload is a union of blocks of the coarsest vertex
 partition that refines all the S's and T's, so it is a sum of *block-pair
@@ -21,10 +21,9 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import lsq_linear
 
-from privcut.exceptions import GraphInputError
 from privcut.graph.cuts import check_node_set, cut_queries
-from privcut.graph.noisy import noisy_graph
-from privcut.graph.universe import EdgeUniverse, check_pairs
+from privcut.graph.noisy import randomized_response
+from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one
 from privcut.linear.factorization import (
     MAX_OPTIMIZED_DOMAIN,
     Factorization,
@@ -36,6 +35,8 @@ from privcut.linear.queries import QueryMatrix
 from privcut.privacy import Noise, check_delta, check_epsilon, effective_delta
 from privcut.privacy.calibration import zcdp_budget
 from privcut.privacy.random import RandomState, check_random_state
+from privcut.privacy.validation import check_option
+from privcut.records import Record, plain
 
 __all__ = ["CutAnswers", "CutWorkload", "answer_cuts", "check_queries"]
 
@@ -185,9 +186,12 @@ class CutWorkload:
         ones, twos = self.pair_coefficients()
         return ones + 2.0 * twos
 
-    def block_counts(self, G: nx.Graph, adjacency: sp.csr_array | None = None) -> np.ndarray:
-        """The private block-pair counts of G (integers for 0/1 graphs)."""
-        adjacency = (self.universe.adjacency(G) if adjacency is None else adjacency).tocoo()
+    def block_counts(
+        self, G: nx.Graph, adjacency: sp.csr_array | None = None, weight: str | None = None
+    ) -> np.ndarray:
+        """The private block-pair counts of G (integers for 0/1 graphs), from ``adjacency``
+        if given, else from G read with ``weight`` (None: every edge counts 1)."""
+        adjacency = (self.universe.adjacency(G, weight) if adjacency is None else adjacency).tocoo()
         a, b = self.blocks[adjacency.row], self.blocks[adjacency.col]
         if not self.universe.directed:
             keep = adjacency.row < adjacency.col
@@ -203,8 +207,8 @@ class CutWorkload:
 
 
 @dataclass(frozen=True)
-class CutAnswers:
-    """Private answers to a cut workload.
+class CutAnswers(Record):
+    """Private answers to a cut workload, and the release's report (:meth:`to_dict`).
 
     Attributes
     ----------
@@ -226,6 +230,9 @@ class CutAnswers:
         Bound on the total variation distance of the integer noise draws from exact:
         the release is ``(epsilon, delta + (1 + e**epsilon) * sampler_tv)``-DP, see
         :attr:`effective_delta` (as for :class:`~privcut.linear.LinearRelease`).
+    queries : tuple of (tuple, tuple)
+        The workload (public): each query's S and T as node labels in the node set's
+        canonical order, in the order of ``values``.
     """
 
     values: np.ndarray
@@ -236,11 +243,42 @@ class CutAnswers:
     delta: float
     predicted: dict[str, float]
     sampler_tv: float = 0.0
+    queries: tuple = ()
 
     @property
     def effective_delta(self) -> float:
         """``delta`` plus the slack of the integer samplers' distance from exact."""
         return effective_delta(self.epsilon, self.delta, self.sampler_tv)
+
+    def to_dict(self) -> dict:
+        """The release as plain Python data (what ``privcut cuts`` writes as JSON): the
+        mechanism, strategy, guarantee (with ``effective_delta``), the strategies'
+        predicted errors, the queries as ``{"S": [...], "T": [...]}``, and per query the
+        value, the expected error and the raw answer. Every entry is a function of the
+        noisy answers and public inputs.
+
+        Examples
+        --------
+        >>> G = nx.path_graph(4)
+        >>> report = answer_cuts(G, [({0, 1}, {2, 3})], 1.0, rng=0).to_dict()
+        >>> list(report)[:6]
+        ['mechanism', 'strategy', 'epsilon', 'delta', 'sampler_tv', 'effective_delta']
+        >>> report["queries"]
+        [{'S': [0, 1], 'T': [2, 3]}]
+        """
+        return {
+            "mechanism": f"answer_cuts: {self.strategy}",
+            "strategy": self.strategy,
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+            "sampler_tv": self.sampler_tv,
+            "effective_delta": self.effective_delta,
+            "predicted": plain(self.predicted),
+            "queries": [{"S": plain(S), "T": plain(T)} for S, T in self.queries],
+            "values": plain(self.values),
+            "expected_error": plain(self.expected_error),
+            "raw": plain(self.raw),
+        }
 
 
 STRATEGY_RESOLUTION = 1024
@@ -345,12 +383,18 @@ def _per_query_noise(workload: CutWorkload, epsilon: float, delta: float) -> lis
     return [Noise("discrete_gaussian", s / math.sqrt(2.0 * rho)) for s in sensitivity]
 
 
-def _as_pairs(workload: CutWorkload) -> list[tuple[list, list]]:
-    nodes = workload.universe.nodes
-    return [
-        ([nodes[i] for i in np.flatnonzero(s)], [nodes[i] for i in np.flatnonzero(t)])
-        for s, t in zip(workload.S.T, workload.T.T, strict=True)
-    ]
+def _as_pairs(workload: CutWorkload) -> tuple[tuple[tuple, tuple], ...]:
+    """The workload's queries as node labels in canonical order (built once, then cached)."""
+    if "pairs" not in workload._cache:
+        nodes = workload.universe.nodes
+        workload._cache["pairs"] = tuple(
+            (
+                tuple(nodes[i] for i in np.flatnonzero(s)),
+                tuple(nodes[i] for i in np.flatnonzero(t)),
+            )
+            for s, t in zip(workload.S.T, workload.T.T, strict=True)
+        )
+    return workload._cache["pairs"]
 
 
 def _consistent(workload: CutWorkload, answers: np.ndarray) -> np.ndarray:
@@ -375,12 +419,13 @@ def answer_cuts(
     *,
     delta: float = 0.0,
     strategy: str = "auto",
+    weight: str | None = None,
     rng: RandomState = None,
 ) -> CutAnswers:
     """Privately answer a given set of cut queries ``G(S, T)``.
 
     Privacy: (epsilon, delta)-DP under edge-level neighbours (one pair changed by at
-    most 1; G must be 0/1), for every strategy:
+    most 1; the data must be 0/1, which they are with ``weight=None``), for every strategy:
 
     * ``"per-query"``: each query alone with Laplace (delta = 0) or discrete Gaussian
       noise, the budget split equally by basic (Laplace) or zCDP (Gaussian) composition;
@@ -403,7 +448,7 @@ def answer_cuts(
     Parameters
     ----------
     G : networkx.Graph or networkx.DiGraph
-        The private graph (unweighted: weights 0 or 1).
+        The private graph.
     queries : sequence of (S, T), or CutWorkload
         The workload: pairs of node sets, or a :class:`CutWorkload` already analysed
         (with ``CutWorkload.of``) to answer it repeatedly without redoing the analysis.
@@ -412,6 +457,9 @@ def answer_cuts(
     delta : float, default 0.0
         Privacy parameter in [0, 1); the noisy-graph strategy is always pure.
     strategy : {"auto", "per-query", "workload", "noisy-graph", "blocks", "optimized"}
+    weight : str or None, default None
+        None: every edge counts 1 (any weight attribute ignored, as in NetworkX); an edge
+        attribute name: its values are the data, and must each be 0 or 1.
     rng : None, int or numpy.random.Generator, optional
         ``None`` (secure randomness) for real releases; seeds are for tests only.
 
@@ -427,15 +475,15 @@ def answer_cuts(
     >>> answers = answer_cuts(G, workload, epsilon=1.0, rng=0)
     >>> answers.strategy, answers.values.shape
     ('blocks', (6,))
+    >>> karate = nx.karate_club_graph()  # interaction counts in 'weight': ignored
+    >>> answer_cuts(karate, [({0, 1}, {2, 3})], 1.0, rng=0).values.shape
+    (1,)
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    if strategy not in ("auto", *STRATEGIES):
-        raise ValueError(f"strategy must be 'auto' or one of {STRATEGIES}, got {strategy!r}")
-    universe = check_pairs(EdgeUniverse.of(G), "answer_cuts")
-    adjacency = universe.adjacency(G)
-    if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
-        raise GraphInputError("answer_cuts needs a 0/1 graph: edge weights must be 0 or 1")
+    strategy = check_option(strategy, "strategy", ("auto", *STRATEGIES))
+    universe = check_pairs(EdgeUniverse.of(G, weight), "answer_cuts")
+    adjacency = check_zero_one(universe.adjacency(G, weight), "answer_cuts")
     if isinstance(queries, CutWorkload):
         if queries.universe != universe:
             raise ValueError("the CutWorkload was analysed for another node set")
@@ -453,7 +501,7 @@ def answer_cuts(
             f"workload has {len(workload.block_pairs)}"
         )
     generator = check_random_state(rng)
-    raw, tv = _release(G, adjacency, workload, strategy, epsilon, delta, generator)
+    raw, tv = _release(adjacency, workload, strategy, epsilon, delta, generator)
     return CutAnswers(
         values=_consistent(workload, raw),
         raw=raw,
@@ -463,16 +511,16 @@ def answer_cuts(
         delta=delta,
         predicted={name: float(np.sqrt(np.mean(p**2))) for name, p in predictions.items()},
         sampler_tv=tv,
+        queries=_as_pairs(workload),
     )
 
 
-def _release(
-    G, adjacency, workload, strategy, epsilon, delta, generator
-) -> tuple[np.ndarray, float]:
-    """The strategy's raw answers and its samplers' total variation bound."""
+def _release(adjacency, workload, strategy, epsilon, delta, generator) -> tuple[np.ndarray, float]:
+    """The strategy's raw answers and its samplers' total variation bound, from G's checked
+    0/1 adjacency matrix (the only private input)."""
     pure = delta == 0.0
     if strategy == "noisy-graph":
-        noisy = noisy_graph(G, epsilon, rng=generator)
+        noisy = randomized_response(workload.universe, adjacency, epsilon, generator)
         return np.sum(workload.S * (noisy.matrix @ workload.T), axis=0), noisy.sampler_tv
     if strategy == "per-query":
         exact = np.sum(workload.S * (adjacency @ workload.T), axis=0)
@@ -481,14 +529,15 @@ def _release(
         return exact + draws, sum(noise.tv_bound(1) for noise in noises)
     if strategy == "workload":
         queries = workload.queries()
-        histogram = workload.universe.histogram(G)
+        rows, columns = workload.universe.pair_index()
+        histogram = np.asarray(adjacency[rows, columns]).ravel()
         release = (
             laplace_mechanism(queries, histogram, epsilon, rng=generator)
             if pure
             else gaussian_mechanism(queries, histogram, epsilon, delta, rng=generator)
         )
         return release.answers, release.sampler_tv
-    counts = workload.block_counts(G, adjacency)
+    counts = workload.block_counts(None, adjacency)
     if strategy == "blocks":
         if "identity" not in workload._cache:
             workload._cache["identity"] = QueryMatrix(sp.eye_array(len(counts), format="csr"))

@@ -562,6 +562,11 @@ class Noise:
         root = 2.0 * (float(coordinates) if kind == "laplace" else math.sqrt(coordinates))
         grid = _power_of_two_at_most(min(scale, sensitivity) / (GRID_RATIO * root))
         per_sensitivity = scale / sensitivity  # the grid-unit scale per grid-unit sensitivity
+        if per_sensitivity * root >= MAX_GRID_SCALE:  # no grid is coarse enough: it never ends
+            raise PrivacyParameterError(
+                f"grid noise of scale {scale:g} at sensitivity {sensitivity:g} exceeds 2**39 grid "
+                "units on every grid; noise that large swamps any answer, so raise epsilon"
+            )
         while per_sensitivity * (sensitivity / grid + root) > MAX_GRID_SCALE:
             grid *= 2.0
         units = per_sensitivity * (sensitivity / grid + root)

@@ -33,8 +33,18 @@ def test_digraph_counts_edges_from_s_to_t_only():
 def test_weighted_cut_by_hand():
     G = nx.Graph()
     G.add_weighted_edges_from([(0, 1, 0.5), (1, 2, 0.25), (0, 2, 1.0)])
-    assert cut_value(G, {0}, {1, 2}) == 1.5
-    assert cut_value(G, {1}, {1, 2}) == 0.25
+    assert cut_value(G, {0}, {1, 2}, weight="weight") == 1.5
+    assert cut_value(G, {1}, {1, 2}, weight="weight") == 0.25
+    assert cut_value(G, {0}, {1, 2}) == 2.0  # weight=None: every edge counts 1, as networkx
+    assert cut_value(G, {0}, {1, 2}, weight="weight") == nx.cut_size(G, {0}, {1, 2}, "weight")
+
+
+def test_the_karate_club_is_unweighted_by_default_as_in_networkx():
+    G = nx.karate_club_graph()  # integer interaction counts in 'weight'
+    S, T = set(range(17)), set(range(17, 34))
+    assert cut_value(G, S, T) == nx.cut_size(G, S, T)
+    with pytest.raises(GraphInputError, match=r"\[0, 1\]"):
+        cut_value(G, S, T, weight="weight")
 
 
 @pytest.mark.parametrize(
@@ -43,13 +53,13 @@ def test_weighted_cut_by_hand():
         (nx.MultiGraph([(0, 1)]), "multigraphs"),
         (nx.Graph([(0, 0)]), "self-loop"),
         (nx.Graph([(0, 1, {"weight": 1.5})]), r"weights must be numbers in \[0, 1\]"),
-        (nx.Graph([(0, 1, {"weight": float("nan")})]), "weight nan"),
+        (nx.Graph([(0, 1, {"weight": float("nan")})]), "weight=nan"),
         ([(0, 1)], "networkx.Graph"),
     ],
 )
 def test_bad_graphs_are_refused(graph, message):
     with pytest.raises(GraphInputError, match=message):
-        check_graph(graph)
+        check_graph(graph, weight="weight")
 
 
 def test_unknown_nodes_raise_key_error_naming_them():
@@ -63,7 +73,7 @@ def test_universe_round_trip_keeps_labels_and_weights(directed):
     G.add_weighted_edges_from([("x", "y", 0.5), ("y", "z", 1.0)])
     universe = EdgeUniverse.of(G)
     assert universe.size == (6 if directed else 3)
-    H = universe.graph(universe.histogram(G))
+    H = universe.graph(universe.histogram(G, weight="weight"))
     assert set(H.nodes) == {"x", "y", "z"}
     assert nx.utils.edges_equal(H.edges(data="weight"), G.edges(data="weight"))
 

@@ -1,11 +1,17 @@
+import dataclasses
+import json
+
 import networkx as nx
 import numpy as np
 import pytest
 
 from privcut import GraphInputError, PrivacyParameterError
 from privcut.audit import audit, neighbouring_graphs
-from privcut.graph import cut_value, noisy_graph
+from privcut.graph import EdgeUniverse, cut_value, noisy_graph
+from privcut.graph.noisy import randomized_response
+from privcut.graph.universe import multiplicity
 from privcut.privacy import discrete_laplace, discrete_laplace_tv_bound
+from privcut.records import Record
 from tests.auditing import assert_on_grid, in_laplace_image
 
 EPSILON = 0.5
@@ -71,12 +77,62 @@ def test_uniform_bound_covers_the_worst_cut():
     assert exceed <= 5 + 3 * np.sqrt(5)
 
 
-def test_weights_need_a_declaration():
+def test_weights_are_read_only_when_named():
+    """NetworkX's convention: weight=None ignores any weight attribute (integer noise on
+    the 0/1 graph); weight="weight" reads it (grid noise), in [0, 1] or a clear error."""
+    G = nx.Graph([(0, 1, {"weight": 0.5}), (1, 2)])
+    unweighted = noisy_graph(G, 1.0, rng=0)
+    assert unweighted.noise.kind == "discrete_laplace" and unweighted.weight is None
+    same = noisy_graph(nx.Graph([(0, 1), (1, 2)]), 1.0, rng=0)
+    np.testing.assert_array_equal(unweighted.matrix, same.matrix)
+    noisy = noisy_graph(G, 1.0, weight="weight", rng=0)
+    assert noisy.noise.kind == "laplace" and noisy.weight == "weight"
+    with pytest.raises(GraphInputError, match=r"\[0, 1\].*weight=None"):
+        noisy_graph(nx.Graph([(0, 1, {"weight": 1.5})]), 1.0, weight="weight", rng=0)
+
+
+def test_the_karate_club_works_unweighted_by_default():
+    G = nx.karate_club_graph()  # integer interaction counts in 'weight'
+    noisy = noisy_graph(G, 1.0, rng=0)
+    assert noisy.noise.kind == "discrete_laplace"
+    with pytest.raises(GraphInputError, match=r"weights must be numbers in \[0, 1\]"):
+        noisy_graph(G, 1.0, weight="weight", rng=0)
+
+
+@pytest.mark.parametrize("weight", [None, "weight"])
+def test_the_report_is_a_record_of_public_facts(weight):
+    G = nx.gnp_random_graph(10, 0.4, seed=1)
+    noisy = noisy_graph(G, 0.5, weight=weight, rng=0)
+    report = noisy.report()
+    assert isinstance(report, Record) and noisy.to_dict() == report.to_dict()
+    assert list(noisy.to_dict()) == [
+        "mechanism",
+        "epsilon",
+        "delta",
+        "sampler_tv",
+        "effective_delta",
+        "weight",
+        "noise",
+        "scale",
+        "grid",
+        "n",
+        "directed",
+    ]
+    assert report.n == 10 and report.weight == weight and report.directed is False
+    assert report.effective_delta == noisy.effective_delta and report.scale == noisy.noise.scale
+    assert json.loads(json.dumps(noisy.to_dict())) == noisy.to_dict()
+    # the report's content depends on public inputs only: not on the edges
+    other = noisy_graph(nx.empty_graph(10), 0.5, weight=weight, rng=1)
+    assert other.to_dict() == noisy.to_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.epsilon = 2.0
+
+
+def test_randomized_response_refuses_fractional_data_for_integer_noise():
     G = nx.Graph([(0, 1, {"weight": 0.5})])
-    with pytest.raises(GraphInputError, match="integer_weights=False"):
-        noisy_graph(G, 1.0, rng=0)
-    noisy = noisy_graph(G, 1.0, integer_weights=False, rng=0)
-    assert noisy.noise.kind == "laplace"
+    universe = EdgeUniverse.of(G, "weight")
+    with pytest.raises(GraphInputError, match="weight=None"):
+        randomized_response(universe, universe.adjacency(G, "weight"), 1.0, 0)
 
 
 def test_bad_epsilon_is_refused_before_the_graph_is_read():
@@ -97,7 +153,7 @@ def test_noisy_graph_reports_its_samplers_slack(directed):
     slack that LinearRelease reports; one discrete Laplace draw per vertex pair."""
     G = nx.gnp_random_graph(12, 0.3, seed=0, directed=directed)
     noisy = noisy_graph(G, 0.5, rng=0)
-    pairs = 12 * 11 // (1 if directed else 2)
+    pairs = 12 * 11 // multiplicity(directed)
     assert noisy.sampler_tv == pytest.approx(pairs * discrete_laplace_tv_bound(2.0), rel=1e-12)
     assert noisy.sampler_tv > 0.0
     assert noisy.effective_delta == pytest.approx((1 + np.exp(0.5)) * noisy.sampler_tv)
@@ -112,13 +168,13 @@ def _weighted_pair(weight):
 
 @pytest.mark.parametrize("weight", [1.0, 0.3])
 def test_weighted_noisy_graph_hides_its_low_order_bits(weight):
-    """Reviewer's finding (Mironov 2012): with integer_weights=False, A[0, 1] was the float
+    """Reviewer's finding (Mironov 2012): with weight="weight", A[0, 1] was the float
     w + numpy Laplace draw, an exact raw draw when w = 0 and rarely otherwise (old audit
     p = 5.7e-168). Now it is on a public grid with discrete noise."""
     epsilon = 0.7
 
     def exact_draw(graph, rng):
-        value = noisy_graph(graph, epsilon, integer_weights=False, rng=rng).matrix[0, 1]
+        value = noisy_graph(graph, epsilon, weight="weight", rng=rng).matrix[0, 1]
         return in_laplace_image(float(value), 1.0 / epsilon)
 
     result = audit(exact_draw, _weighted_pair(weight), epsilon, samples=1500, rng=0)
@@ -128,7 +184,7 @@ def test_weighted_noisy_graph_hides_its_low_order_bits(weight):
 def test_weighted_noisy_graph_releases_multiples_of_its_grid_and_reports_their_slack():
     G, _ = _weighted_pair(0.3)
     G.add_edge(2, 3, weight=0.123456789)
-    noisy = noisy_graph(G, 0.7, integer_weights=False, rng=0)
+    noisy = noisy_graph(G, 0.7, weight="weight", rng=0)
     grid = getattr(noisy.noise, "grid", 0.0)
     assert_on_grid(noisy.matrix, grid)
     assert noisy.noise.scale == pytest.approx((1.0 + 2 * grid) / 0.7)  # sensitivity 1 / g + 2
@@ -136,3 +192,11 @@ def test_weighted_noisy_graph_releases_multiples_of_its_grid_and_reports_their_s
     unit_scale = noisy.noise.scale / grid
     assert noisy.sampler_tv == pytest.approx(pairs * discrete_laplace_tv_bound(unit_scale))
     assert noisy.sampler_tv > 0.0
+
+
+def test_grid_noise_too_large_for_any_grid_is_refused_not_a_hang():
+    """Found by the bad-input test with weight="weight": at epsilon = 1e-300 the grid search
+    doubled the grid forever."""
+    G = nx.Graph([(0, 1, {"weight": 0.5})])
+    with pytest.raises(PrivacyParameterError, match="raise epsilon"):
+        noisy_graph(G, 1e-300, weight="weight", rng=0)

@@ -132,7 +132,7 @@ def test_bad_inputs_are_refused():
     with pytest.raises(ValueError, match="strategy"):
         answer_cuts(G, [({0}, {1})], 1.0, strategy="magic", rng=0)
     with pytest.raises(GraphInputError, match="0/1"):
-        answer_cuts(nx.Graph([(0, 1, {"weight": 0.5})]), [({0}, {1})], 1.0, rng=0)
+        answer_cuts(nx.Graph([(0, 1, {"weight": 0.5})]), [({0}, {1})], 1.0, weight="weight", rng=0)
     with pytest.raises(KeyError, match="99"):
         answer_cuts(G, [({0}, {99})], 1.0, rng=0)
 
@@ -174,3 +174,58 @@ def test_noisy_graph_cut_answers_report_one_draw_per_pair():
     G, workload = planted(5, 8)
     answers = answer_cuts(G, workload, 1.0, strategy="noisy-graph", rng=0)
     assert answers.sampler_tv == pytest.approx(math.comb(40, 2) * discrete_laplace_tv_bound(1.0))
+
+
+def test_the_karate_club_is_answered_unweighted_by_default():
+    """NetworkX's convention: weight=None ignores the interaction counts in 'weight';
+    weight="weight" reads them, and they are not 0/1."""
+    G = nx.karate_club_graph()
+    workload = [(set(range(17)), set(range(17, 34)))]
+    assert answer_cuts(G, workload, 1.0, rng=0).values.shape == (1,)
+    with pytest.raises(GraphInputError, match=r"\[0, 1\]"):
+        answer_cuts(G, workload, 1.0, weight="weight", rng=0)
+
+
+@pytest.mark.parametrize("strategy", ["per-query", "workload", "noisy-graph", "blocks"])
+def test_a_zero_one_weight_attribute_is_read_when_named(strategy):
+    """weight="w": an edge with w = 0 is no edge, exactly as if it were absent."""
+    G = nx.gnp_random_graph(12, 0.4, seed=2)
+    nx.set_edge_attributes(G, 1, "w")
+    dropped = next(iter(G.edges))
+    G.edges[dropped]["w"] = 0
+    without = G.copy()
+    without.remove_edge(*dropped)
+    workload = [({0, 1, 2}, {3, 4, 5, 6}), ({7, 8}, set(range(9)))]
+    named = answer_cuts(G, workload, 1.0, strategy=strategy, weight="w", rng=3)
+    absent = answer_cuts(without, workload, 1.0, strategy=strategy, rng=3)
+    np.testing.assert_array_equal(named.values, absent.values)
+
+
+def test_the_answers_report_is_their_to_dict():
+    import json
+
+    from privcut.records import Record
+
+    G, workload = planted(3, 6)
+    answers = answer_cuts(G, workload, 1.0, rng=0)
+    report = answers.to_dict()
+    assert isinstance(answers, Record)
+    assert list(report) == [
+        "mechanism",
+        "strategy",
+        "epsilon",
+        "delta",
+        "sampler_tv",
+        "effective_delta",
+        "predicted",
+        "queries",
+        "values",
+        "expected_error",
+        "raw",
+    ]
+    assert report["strategy"] == answers.strategy and report["epsilon"] == 1.0
+    assert report["effective_delta"] == answers.effective_delta
+    assert report["values"] == answers.values.tolist()
+    assert report["expected_error"] == answers.expected_error.tolist()
+    assert [(set(q["S"]), set(q["T"])) for q in report["queries"]] == workload
+    assert json.loads(json.dumps(report)) == report
