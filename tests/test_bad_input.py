@@ -417,7 +417,12 @@ def _public_names() -> set[str]:
 
 NOT_CALLABLE = {"privcut.__version__"}
 EXCEPTIONS = {f"privcut.{name}" for name in privcut.__all__ if name.endswith("Error")}
-RESULTS = {"privcut.CutAnswers", "privcut.CutNormResult", "privcut.NoisyGraph"}
+RESULTS = {
+    "privcut.CutAnswers",
+    "privcut.CutNormResult",
+    "privcut.NoisyGraph",
+    "privcut.SyntheticRelease",
+}
 """Result records that the mechanisms build (covered through them and their methods)."""
 READERS = {
     "privcut.datasets.read_edgelist": datasets.read_edgelist,

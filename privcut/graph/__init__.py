@@ -1,7 +1,7 @@
 """The graph layer: graphs as histograms over vertex pairs, cuts, cut norms, noisy and
 synthetic graphs, workloads."""
 
-from privcut.graph.construction import iterative_construction
+from privcut.graph.construction import ConstructionRelease, iterative_construction
 from privcut.graph.cutnorm import (
     CutNormResult,
     cut_norm,
@@ -9,8 +9,8 @@ from privcut.graph.cutnorm import (
     normalized_cut_norm,
 )
 from privcut.graph.cuts import cut_queries, cut_value, rank1_queries
-from privcut.graph.noisy import NoisyGraph, noisy_graph
-from privcut.graph.oracle import CutOracle
+from privcut.graph.noisy import NoisyGraph, NoisyGraphReport, noisy_graph
+from privcut.graph.oracle import CutOracle, OracleStatus
 from privcut.graph.partition import Partition
 from privcut.graph.planning import MeasurementPlan, plan_measurements
 from privcut.graph.report import SyntheticRelease
@@ -19,6 +19,7 @@ from privcut.graph.universe import EdgeUniverse, check_graph
 from privcut.graph.workloads import CutAnswers, CutWorkload, answer_cuts
 
 __all__ = [
+    "ConstructionRelease",
     "CutAnswers",
     "CutNormResult",
     "CutOracle",
@@ -26,6 +27,8 @@ __all__ = [
     "EdgeUniverse",
     "MeasurementPlan",
     "NoisyGraph",
+    "NoisyGraphReport",
+    "OracleStatus",
     "Partition",
     "SyntheticRelease",
     "answer_cuts",

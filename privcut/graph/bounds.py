@@ -180,7 +180,7 @@ def edge_count_upper(measured: Measurements, beta: float) -> float:
         values, noise = measurement.values, measurement.noise
         if measurement.name == "degrees":  # out-degrees sum to the count; degrees to twice it
             total = values[: universe.n].sum() + _sum_tail(noise, universe.n, log_beta)
-            found.append(total / (1.0 if universe.directed else 2.0))
+            found.append(total / universe.multiplicity)
         elif measurement.name == "randomized-response":
             rows, columns = universe.pair_index()
             total = values[rows, columns].sum() + _sum_tail(noise, universe.size, log_beta)

@@ -61,6 +61,7 @@ from privcut.graph.rounding import independent_rounding
 from privcut.graph.timing import log_timings
 from privcut.graph.universe import EdgeUniverse, multiplicity
 from privcut.linear.iterative import ACCOUNTANTS, IterativeConstruction, check_accountant
+from privcut.linear.size import check_share
 from privcut.privacy import (
     check_beta,
     check_delta,
@@ -478,16 +479,14 @@ def _check_options(G, distinguisher, idc, accountant, rounding, allow_nonprivate
     return search
 
 
-def _share(value: object, name: str) -> float:
-    return check_scalar(value, name, float, low=0.0, high=1.0, closed="neither")
-
-
 def _budget(epsilon, max_edges, count_share, rr_share, search) -> tuple[float, float, float]:
     """``(count, randomized response, rounds)`` epsilons: basic composition of the three."""
-    count_epsilon = 0.0 if max_edges is not None else _share(count_share, "count_share") * epsilon
+    count_epsilon = (
+        0.0 if max_edges is not None else check_share(count_share, "count_share") * epsilon
+    )
     rr_epsilon = 0.0
     if search.randomized_response:
-        rr_epsilon = _share(rr_share, "rr_share") * (epsilon - count_epsilon)
+        rr_epsilon = check_share(rr_share, "rr_share") * (epsilon - count_epsilon)
     return count_epsilon, rr_epsilon, epsilon - count_epsilon - rr_epsilon
 
 

@@ -104,7 +104,7 @@ def _fit_degrees(measured: Measurements, blocks: np.ndarray | None, total: float
     y = measured.get("degrees").values
     halves = [slice(0, n), slice(n, 2 * n)] if directed else [slice(0, n)]
     if blocks is None:
-        share = total if directed else 2.0 * total
+        share = total * universe.multiplicity
         return np.concatenate([_box_shift(y[half], n - 1.0, share) for half in halves])
     first, second = partition.blocks
     sums = [np.bincount(first, blocks, partition.g), np.bincount(second, blocks, partition.g)]

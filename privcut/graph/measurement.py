@@ -18,10 +18,10 @@ import networkx as nx
 import numpy as np
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.noisy import NoisyGraph, noise_into
+from privcut.graph.noisy import NoisyGraph, randomized_response
 from privcut.graph.partition import Partition
 from privcut.graph.planning import SENSITIVITY, MeasurementPlan
-from privcut.graph.universe import EdgeUniverse, check_pairs
+from privcut.graph.universe import EdgeUniverse, check_pairs, multiplicity
 from privcut.privacy import Noise, PrivacyBudget
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.records import Spend
@@ -136,6 +136,7 @@ class Measurements:
             universe.directed,
             record.noise,
             record.sampler_tv,
+            self.plan.weight,
         )
 
     @property
@@ -172,7 +173,7 @@ def statistic(name: str, adjacency, partition: Partition | None, directed: bool)
     array([1., 2., 1.])
     """
     if name == "edge-count":
-        return np.array([adjacency.sum() / (1.0 if directed else 2.0)])
+        return np.array([adjacency.sum() / multiplicity(directed)])
     if name == "degrees":
         out = np.asarray(adjacency.sum(axis=1)).ravel()
         return np.concatenate([out, np.asarray(adjacency.sum(axis=0)).ravel()]) if directed else out
@@ -188,16 +189,6 @@ def _on_weight_grid(adjacency, pairs: int):
     adjacency = adjacency.copy()
     adjacency.data = np.rint(adjacency.data / WEIGHT_GRID) * WEIGHT_GRID
     return adjacency
-
-
-def _randomized_response(raw, noise: Noise, universe: EdgeUniverse, generator) -> np.ndarray:
-    """One draw per vertex pair (mirrored after the noise for a Graph), plus the pair's
-    weight on the noise's grid: GRU12 §6.1, as :func:`~privcut.graph.noisy.noisy_graph`."""
-    matrix = np.zeros((universe.n, universe.n))
-    noise_into(matrix, noise, universe.directed, generator)
-    raw = raw.tocoo()
-    matrix[raw.row, raw.col] += noise.round(raw.data)
-    return matrix
 
 
 def _check_inputs(G: nx.Graph, plan: MeasurementPlan, partition: Partition | None):
@@ -263,7 +254,8 @@ def measure(
     for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
         budget.spend(eps, label=name)
         if name == RANDOMIZED_RESPONSE:
-            values, draws = _randomized_response(raw, noise, universe, generator), universe.size
+            noisy = randomized_response(universe, raw, eps, generator, weight=plan.weight)
+            values, draws = noisy.matrix, universe.size
         else:
             exact = statistic(name, adjacency, partition, universe.directed)
             # weighted graphs: on the noise's public grid, no floating-point leak

@@ -41,6 +41,7 @@ from privcut.linear.online import (
     calibrate,
     warn_exhausted,
 )
+from privcut.linear.size import check_share
 from privcut.privacy import check_beta, check_delta, check_epsilon, effective_delta
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
@@ -229,9 +230,7 @@ class CutOracle:
             alpha = check_positive(alpha, "alpha")
         count_epsilon = 0.0
         if max_edges is None:
-            count_epsilon = epsilon * check_scalar(
-                count_share, "count_share", float, low=0.0, high=1.0, closed="neither"
-            )
+            count_epsilon = epsilon * check_share(count_share, "count_share")
         self.universe, self._adjacency = private_adjacency(G, weight, "CutOracle")
         self.weight, self.path = weight, None if path is None else Path(path)
         self.sensitivity = float(self.universe.multiplicity)

@@ -41,6 +41,7 @@ from tqdm.auto import tqdm
 from privcut.graph.cutnorm import MAX_EXACT, CutNormResult, cut_norm, normalized_cut_norm
 from privcut.graph.noisy import NoisyGraph, noise_into
 from privcut.graph.partition import Partition
+from privcut.graph.universe import multiplicity
 from privcut.records import SolverSummary
 
 __all__ = ["Projection", "cutting_planes", "separate", "size_scale", "threshold"]
@@ -136,7 +137,7 @@ class _TotalSum:
         return float(multipliers[0])
 
     def sums(self, x: np.ndarray) -> np.ndarray:
-        return np.array([x.sum() / (1.0 if self.directed else 2.0)])
+        return np.array([x.sum() / multiplicity(self.directed)])
 
 
 class _DegreeSums:

@@ -15,6 +15,8 @@ import math
 
 import numpy as np
 
+from privcut.graph.universe import multiplicity
+
 __all__ = ["dependent_rounding", "independent_rounding", "rounding_bound"]
 
 SNAP = 1e-9
@@ -123,7 +125,7 @@ def rounding_bound(x: np.ndarray, directed: bool, beta: float) -> float:
     18.4
     """
     n = x.shape[0]
-    c = 1.0 if directed else 2.0
+    c = float(multiplicity(directed))
     pairs = x if directed else np.triu(x, k=1)
     variance = c * c * float(np.sum(pairs * (1.0 - pairs)))
     log_terms = math.log(2.0 / beta) + n * math.log(4.0)

@@ -42,7 +42,7 @@ class SizeEstimate:
         return 0.0 if self.noise is None else self.noise.tv_bound(1)
 
 
-def check_share(share: object, name: str = "count_share") -> float:
+def check_share(share: object, name: str) -> float:
     """Validate a share of epsilon named ``name``: a real number in (0, 1).
 
     Pass the name of the share being checked (``"rr_share"``, ...): it is the name the

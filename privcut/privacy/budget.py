@@ -18,7 +18,7 @@ floats such as ``total / k`` (each share rounds by at most 2**-53 of itself, so 
 to at most ``total * (1 + 2**-53)``). No sequence of spends can exceed the total by more."""
 
 
-def _check_share(value: object, name: str) -> float:
+def _check_spend(value: object, name: str) -> float:
     number = as_real(value, name)
     if not math.isfinite(number) or number < 0.0:
         raise PrivacyParameterError(f"{name} to spend must be finite and >= 0, got {value!r}")
@@ -105,7 +105,7 @@ class PrivacyBudget:
         PrivacyParameterError
             If epsilon or delta is invalid.
         """
-        cost = PrivacyCost(_check_share(epsilon, "epsilon"), check_delta(delta))
+        cost = PrivacyCost(_check_spend(epsilon, "epsilon"), check_delta(delta))
         with self._lock:
             after = tuple(s + Fraction(c) for s, c in zip(self._spent, cost, strict=True))
             limits = (Fraction(t) * (1 + SPLIT_SLACK) for t in self._total)

@@ -93,25 +93,6 @@ MAX_COUNT = 2**53
 integer up to it exactly."""
 
 
-def check_count(value: object, name: str, maximum: int = MAX_COUNT) -> int:
-    """Return ``value`` as an int after checking it is an integer in [1, maximum] (not a
-    bool); ``maximum`` defaults to 2**53.
-
-    Examples
-    --------
-    >>> check_count(3, "rounds")
-    3
-    """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {_shown(value)}")
-    if value > maximum:
-        limit = "2**53" if maximum == MAX_COUNT else f"{maximum:,}"
-        raise ValueError(
-            f"{name} must be at most {limit}, got {_shown(value)}; give a smaller {name}"
-        )
-    return int(value)
-
-
 def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
     """Validate a privacy parameter epsilon: a finite float in (0, MAX_EPSILON].
 

@@ -87,7 +87,7 @@ PATHS = {
     "factorization": lambda: factorization_mechanism(REAL, H, 0.7, 1e-6, rng=0),
     "projection": lambda: projection_mechanism(REAL, H, 0.7, 1e-6, n_bound=20, rng=0),
     "mwem": lambda: mwem(REAL, H, 1.0, rounds=3, n=9, rng=0),
-    "noisy-graph": lambda: noisy_graph(weighted_graph(), 0.7, integer_weights=False, rng=0),
+    "noisy-graph": lambda: noisy_graph(weighted_graph(), 0.7, weight="weight", rng=0),
     "synthetic-graph": lambda: synthetic_graph(
         weighted_graph(),
         1.0,
