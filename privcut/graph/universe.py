@@ -129,8 +129,10 @@ def check_graph(G: object, weight: str | None = None) -> nx.Graph:
 
 
 def _check_edge_weights(G: nx.Graph, weight: str) -> None:
-    if not isinstance(weight, str):
-        raise TypeError(f"weight must be None or an edge attribute name, got {weight!r}")
+    if not isinstance(weight, str) or not weight:
+        raise TypeError(
+            f"weight must be None or an edge attribute name (a non-empty str), got {weight!r}"
+        )
     for u, v, value in G.edges(data=weight, default=1.0):
         if (
             isinstance(value, bool)
