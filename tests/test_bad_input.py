@@ -422,6 +422,16 @@ RESULTS = {
     "privcut.CutNormResult",
     "privcut.NoisyGraph",
     "privcut.SyntheticRelease",
+    "privcut.graph.ConstructionRelease",
+    "privcut.graph.CutAnswers",
+    "privcut.graph.NoisyGraphReport",
+    "privcut.graph.OracleStatus",
+    "privcut.graph.SyntheticRelease",
+    "privcut.graph.construction.DistinguisherCost",
+    "privcut.linear.LinearRelease",
+    "privcut.records.Bound",
+    "privcut.records.SolverSummary",
+    "privcut.records.Spend",
 }
 """Result records that the mechanisms build (covered through them and their methods)."""
 READERS = {
