@@ -43,8 +43,20 @@ PUBLIC = {
         "Median",
         "OnlineRelease",
         "IterativeConstruction",
+        "LinearRelease",
     ],
-    "privcut.graph": ["plan_measurements", "MeasurementPlan", "synthetic_from_noisy"],
+    "privcut.graph": [
+        "plan_measurements",
+        "MeasurementPlan",
+        "synthetic_from_noisy",
+        "SyntheticRelease",
+        "NoisyGraphReport",
+        "ConstructionRelease",
+        "OracleStatus",
+        "CutAnswers",
+    ],
+    "privcut.graph.construction": ["DistinguisherCost"],
+    "privcut.records": ["Bound", "Spend", "SolverSummary"],
     "privcut.audit": ["audit", "neighbouring_graphs"],
     "privcut.datasets": [
         "names",
@@ -56,7 +68,9 @@ PUBLIC = {
     ],
     "privcut.evaluate": ["cut_errors", "max_cut_error", "random_cuts", "WorkloadClasses"],
 }
-"""The public API of ../shared/API.md (and a few additions), by module."""
+"""The public API, by module: the mechanisms, the tools around them, and the report records
+whose ``to_dict()`` fills ``H.graph["privcut"]`` and the command line's JSON (their
+Attributes sections document the keys)."""
 
 TARGET = Path(__file__).with_name("reference.md")
 

@@ -1,9 +1,17 @@
 """Measuring a release: cut errors against the private graph (non-private, for evaluation).
 
 These functions read the private graph: use them to evaluate mechanisms on
-test data, never to decide what to release. They read G and a graph H with the
-NetworkX weight convention: ``weight=None`` counts every edge 1 (any weight
-attribute ignored), ``weight="weight"`` reads that attribute (in [0, 1]) from both.
+test data, never to decide what to release. G and a release H are read each with its
+own argument, in the NetworkX weight convention (None counts every edge 1, any weight
+attribute ignored; an attribute name reads it, values in [0, 1]):
+
+- ``weight`` (default None) reads G, as the release that made H did;
+- ``release_weight`` (default ``"weight"``) reads a graph H. privcut's fractional
+  releases (e.g. ``rounding=None``) store their weights in [0, 1] under ``"weight"``;
+  a rounded release has no weight attribute, so every edge counts 1 either way. Pass
+  ``release_weight=None`` for an H whose weight attribute is not a weight in [0, 1]
+  (e.g. G itself, with interaction counts). A :class:`~privcut.graph.NoisyGraph` H is
+  its noisy matrix whatever the argument.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from privcut.exceptions import GraphInputError
 from privcut.graph.cutnorm import cut_norm
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
-from privcut.graph.universe import EdgeUniverse
+from privcut.graph.universe import EdgeUniverse, check_graph
 from privcut.graph.workloads import check_queries
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
@@ -56,10 +64,10 @@ MAX_DRAWS = 10**6
 
 
 def _matrix(
-    universe: EdgeUniverse, H: nx.Graph | NoisyGraph, weight: str | None = None
+    universe: EdgeUniverse, H: nx.Graph | NoisyGraph, release_weight: str | None
 ) -> np.ndarray:
     """H's dense (noisy) adjacency matrix in the universe's node order (a graph read with
-    ``weight``)."""
+    ``release_weight``, its weights checked first)."""
     if not isinstance(H, (nx.Graph, NoisyGraph)):
         raise GraphInputError(f"H must be a networkx graph or a NoisyGraph, got {type(H).__name__}")
     if set(H.nodes) != set(universe.nodes):
@@ -68,7 +76,15 @@ def _matrix(
         order = {node: i for i, node in enumerate(H.nodes)}
         positions = [order[node] for node in universe.nodes]
         return H.matrix[np.ix_(positions, positions)]
-    return _dense(universe, H, weight)
+    check_graph(H)
+    try:
+        check_graph(H, release_weight)
+    except GraphInputError as error:
+        raise GraphInputError(
+            f"the release H, read with release_weight={release_weight!r}: {error} (for H, "
+            "pass release_weight=None)"
+        ) from None
+    return _dense(universe, H, release_weight)
 
 
 def _dense(universe: EdgeUniverse, G: nx.Graph, weight: str | None) -> np.ndarray:
@@ -79,11 +95,12 @@ def _dense(universe: EdgeUniverse, G: nx.Graph, weight: str | None) -> np.ndarra
 
 
 def _adjacency(
-    G: nx.Graph, H: nx.Graph | NoisyGraph, weight: str | None
+    G: nx.Graph, H: nx.Graph | NoisyGraph, weight: str | None, release_weight: str | None
 ) -> tuple[EdgeUniverse, np.ndarray]:
-    """The dense difference ``A_H - A_G`` in G's node order, after checking the node sets."""
+    """The dense difference ``A_H - A_G`` in G's node order (G read with ``weight``, H with
+    ``release_weight``), after checking the node sets."""
     universe = EdgeUniverse.of(G, weight)
-    return universe, _matrix(universe, H, weight) - _dense(universe, G, weight)
+    return universe, _matrix(universe, H, release_weight) - _dense(universe, G, weight)
 
 
 class WorkloadClasses:
@@ -93,14 +110,16 @@ class WorkloadClasses:
     cut between every two groups (``"between-group"``, each ordered pair for a
     DiGraph), and every group against the rest (``"group-vs-rest"``). Always: every
     node's degree (``"degree"``; out-degree for a DiGraph) and ``bisections`` random
-    balanced bisections (``"bisection"``, S a uniformly random half, T the rest). G
-    and every H evaluated are read with ``weight`` (None: every edge counts 1).
+    balanced bisections (``"bisection"``, S a uniformly random half, T the rest). G is
+    read with ``weight`` (None: every edge counts 1), every graph H evaluated with the
+    ``release_weight`` of :meth:`answers` and :meth:`errors` (default ``"weight"``: a
+    privcut release's weights; see the module docstring).
 
     Examples
     --------
     >>> G = nx.florentine_families_graph()
     >>> work = WorkloadClasses(G, {v: len(v) % 2 for v in G}, bisections=10, rng=0)
-    >>> sorted(work.errors(G).values())  # G answers its own workloads exactly
+    >>> sorted(work.errors(G, release_weight=None).values())  # G answers its own exactly
     [0.0, 0.0, 0.0, 0.0, 0.0]
     """
 
@@ -122,11 +141,17 @@ class WorkloadClasses:
         self.sides = np.zeros((bisections, n))
         for row in self.sides:
             row[generator.permutation(n)[: n // 2]] = 1.0
-        self.truth = self.answers(G)
+        self.truth = self._answers(_dense(self.universe, G, weight))
 
-    def answers(self, H: nx.Graph | NoisyGraph) -> dict[str, np.ndarray]:
-        """H's answers to every workload class."""
-        matrix = _matrix(self.universe, H, self.weight)
+    def answers(
+        self, H: nx.Graph | NoisyGraph, release_weight: str | None = "weight"
+    ) -> dict[str, np.ndarray]:
+        """H's answers to every workload class, a graph H read with ``release_weight``
+        (default: a privcut release's ``"weight"``, in [0, 1]; None counts every edge 1)."""
+        return self._answers(_matrix(self.universe, H, release_weight))
+
+    def _answers(self, matrix: np.ndarray) -> dict[str, np.ndarray]:
+        """The answers of the graph with this dense (noisy) adjacency matrix."""
         found = {"degree": matrix.sum(axis=1)}
         if self.partition is not None:
             found |= self.group_answers(self.partition.block_sums(matrix))
@@ -143,14 +168,24 @@ class WorkloadClasses:
             found["group-vs-rest"] = np.array([blocks[ids].sum() for ids in self.partition.rest()])
         return found
 
-    def errors(self, H: nx.Graph | NoisyGraph | dict[str, np.ndarray]) -> dict[str, float]:
-        """Mean absolute error per class, of a graph, a noisy graph, or answers by class."""
-        found = H if isinstance(H, dict) else self.answers(H)
+    def errors(
+        self,
+        H: nx.Graph | NoisyGraph | dict[str, np.ndarray],
+        release_weight: str | None = "weight",
+    ) -> dict[str, float]:
+        """Mean absolute error per class, of a graph (read with ``release_weight``, as in
+        :meth:`answers`), a noisy graph, or answers by class."""
+        found = H if isinstance(H, dict) else self.answers(H, release_weight)
         return {c: float(np.mean(np.abs(found[c] - self.truth[c]))) for c in found}
 
 
 def cut_errors(
-    G: nx.Graph, H: nx.Graph | NoisyGraph, queries: Sequence[Cut], weight: str | None = None
+    G: nx.Graph,
+    H: nx.Graph | NoisyGraph,
+    queries: Sequence[Cut],
+    weight: str | None = None,
+    *,
+    release_weight: str | None = "weight",
 ) -> np.ndarray:
     """``|H(S, T) - G(S, T)|`` for each query (S, T).
 
@@ -163,8 +198,12 @@ def cut_errors(
     queries : sequence of (S, T)
         Node sets.
     weight : str or None, default None
-        How G and a graph H are read: None counts every edge 1 (any weight attribute
-        ignored, as in NetworkX); an edge attribute name reads its values (in [0, 1]).
+        How G is read: None counts every edge 1 (any weight attribute ignored, as in
+        NetworkX); an edge attribute name reads its values (in [0, 1]).
+    release_weight : str or None, default "weight"
+        How a graph H is read: ``"weight"`` reads a privcut release's weights (in [0, 1];
+        a rounded release has none, so each of its edges counts 1); None counts every
+        edge of H as 1. Ignored for a NoisyGraph.
 
     Examples
     --------
@@ -172,8 +211,11 @@ def cut_errors(
     >>> H = nx.Graph([(0, 1), (1, 2), (0, 3)])
     >>> cut_errors(G, H, [({0}, {3}), ({0, 1}, {2, 3})]).tolist()
     [1.0, 1.0]
+    >>> H[0][3]["weight"] = 0.5  # a fractional release's edge
+    >>> cut_errors(G, H, [({0}, {3})]).tolist()
+    [0.5]
     """
-    universe, difference = _adjacency(G, H, weight)
+    universe, difference = _adjacency(G, H, weight, release_weight)
     return np.array(
         [
             abs(universe.indicator(S) @ difference @ universe.indicator(T))
@@ -207,13 +249,16 @@ def max_cut_error(
     *,
     method: str = "auto",
     weight: str | None = None,
+    release_weight: str | None = "weight",
     rng: RandomState = None,
 ) -> MaxCutError:
     """The largest cut error ``||A_G - A_H||_C``: exact for at most 20 nodes, else an interval.
 
     Uses :func:`~privcut.graph.cutnorm.cut_norm` on the difference of the adjacency
-    matrices: the cut it finds gives ``lower``, its certificate gives ``upper``. G and a
-    graph H are read with ``weight`` (None: every edge counts 1, as in NetworkX).
+    matrices: the cut it finds gives ``lower``, its certificate gives ``upper``. G is read
+    with ``weight`` (None: every edge counts 1, as in NetworkX), a graph H with
+    ``release_weight`` (default ``"weight"``: a privcut release's weights in [0, 1]; None
+    counts every edge of H as 1), as in :func:`cut_errors`.
 
     Examples
     --------
@@ -221,7 +266,7 @@ def max_cut_error(
     >>> result.lower, result.upper
     (20.0, 20.0)
     """
-    universe, difference = _adjacency(G, H, weight)
+    universe, difference = _adjacency(G, H, weight, release_weight)
     if universe.n == 0:  # no cut has any pair: every error is 0
         return MaxCutError(lower=0.0, upper=0.0, S=set(), T=set(), method="exact")
     found = cut_norm(difference, method=method, rng=rng)

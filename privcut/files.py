@@ -1,5 +1,7 @@
-"""Durable atomic file writes, shared by the oracle's state files and the command line, and
-the authenticated, rollback-refusing, locked state file itself (:class:`StateFile`).
+"""Durable file I/O for releases and states.
+
+The command line writes its releases, and :class:`StateFile` (the oracle's authenticated,
+rollback-refusing, locked state file) its states, through the same atomic write.
 
 A write goes to a new temporary file in the target's folder, which is flushed and
 fsynced, renamed over the target, and then the folder itself is fsynced so that

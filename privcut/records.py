@@ -108,6 +108,11 @@ class Spend(Record):
         The noise scale per coordinate.
     sensitivity : float
         The measurement's l1 sensitivity under edge-level neighbours.
+
+    Examples
+    --------
+    >>> Spend("edge-count", 0.25, 0.25, "discrete_laplace", 8.0, 2.0).to_dict()["share"]
+    0.25
     """
 
     name: str
@@ -132,6 +137,11 @@ class SolverSummary(Record):
         Cut constraints (or updates) collected.
     converged : bool
         Whether the stopping rule was met before the iteration cap.
+
+    Examples
+    --------
+    >>> SolverSummary(objective=None, iterations=0, cuts=0, converged=True).to_dict()
+    {'objective': None, 'iterations': 0, 'cuts': 0, 'converged': True}
     """
 
     objective: float | None

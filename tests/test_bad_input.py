@@ -381,7 +381,7 @@ CASES = {
     "privcut.datasets.provenance": (datasets.provenance, dict(name=maybe("karate", "nope"))),
     "privcut.evaluate.cut_errors": (
         evaluate.cut_errors,
-        dict(G=graphs(), H=graphs(), queries=QUERIES, weight=WEIGHT),
+        dict(G=graphs(), H=graphs(), queries=QUERIES, weight=WEIGHT, release_weight=WEIGHT),
     ),
     "privcut.evaluate.max_cut_error": (
         evaluate.max_cut_error,
@@ -390,6 +390,7 @@ CASES = {
             H=graphs(),
             method=maybe("auto", "exact", "spectral"),
             weight=WEIGHT,
+            release_weight=WEIGHT,
             rng=RNG,
         ),
     ),
@@ -422,6 +423,16 @@ RESULTS = {
     "privcut.CutNormResult",
     "privcut.NoisyGraph",
     "privcut.SyntheticRelease",
+    "privcut.graph.ConstructionRelease",
+    "privcut.graph.CutAnswers",
+    "privcut.graph.NoisyGraphReport",
+    "privcut.graph.OracleStatus",
+    "privcut.graph.SyntheticRelease",
+    "privcut.graph.construction.DistinguisherCost",
+    "privcut.linear.LinearRelease",
+    "privcut.records.Bound",
+    "privcut.records.SolverSummary",
+    "privcut.records.Spend",
 }
 """Result records that the mechanisms build (covered through them and their methods)."""
 READERS = {

@@ -2,8 +2,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
+import privcut
 from privcut import GraphInputError
-from privcut.evaluate import cut_errors, max_cut_error, random_cuts
+from privcut.evaluate import WorkloadClasses, cut_errors, max_cut_error, random_cuts
 from privcut.graph import cut_value, noisy_graph
 
 
@@ -39,3 +40,37 @@ def test_random_cuts_are_reproducible_and_use_labels():
     G = nx.relabel_nodes(nx.path_graph(5), dict(zip(range(5), "abcde", strict=True)))
     assert random_cuts(G, 4, rng=1) == random_cuts(G, 4, rng=1)
     assert all(S <= set("abcde") and T <= set("abcde") for S, T in random_cuts(G, 4, rng=1))
+
+
+def test_a_fractional_release_of_karate_is_read_with_its_own_weights():
+    """G (karate: integer interaction counts under "weight") is read unweighted, the
+    release H (rounding=None: weights in [0, 1] under "weight") with its weights."""
+    G = nx.karate_club_graph()
+    H = privcut.synthetic_graph(G, 1.0, rounding=None, rng=0)
+    assert any(0.0 < w < 1.0 for _, _, w in H.edges(data="weight"))
+    cuts = random_cuts(G, 20, rng=0)
+    truth = np.array([cut_value(G, S, T) for S, T in cuts])
+    weighted = np.array([cut_value(H, S, T, weight="weight") for S, T in cuts])
+    counted = np.array([cut_value(H, S, T) for S, T in cuts])
+    assert not np.allclose(weighted, counted)
+    np.testing.assert_allclose(cut_errors(G, H, cuts), np.abs(weighted - truth))
+    np.testing.assert_allclose(cut_errors(G, H, cuts, release_weight=None), np.abs(counted - truth))
+    worst = max_cut_error(G, H, rng=0)
+    assert worst.lower == pytest.approx(cut_errors(G, H, [(worst.S, worst.T)])[0])
+    assert worst.lower >= np.abs(weighted - truth).max() - 1e-9
+    degrees = np.array([H.degree(v, weight="weight") - G.degree(v) for v in G])
+    work = WorkloadClasses(G, bisections=10, rng=0)
+    assert work.errors(H)["degree"] == pytest.approx(np.abs(degrees).mean())
+    with pytest.raises(GraphInputError, match=r"weights must be numbers in \[0, 1\]"):
+        cut_errors(G, H, cuts, weight="weight")  # G's counts are not weights in [0, 1]
+    with pytest.raises(GraphInputError, match="release_weight=None"):
+        cut_errors(G, G, cuts)  # nor as a release's
+    np.testing.assert_allclose(cut_errors(G, G, cuts, release_weight=None), 0.0)
+    assert max(work.errors(G, release_weight=None).values()) == 0.0
+
+
+def test_a_rounded_release_counts_each_edge_once_whatever_release_weight():
+    G = nx.karate_club_graph()
+    H = privcut.synthetic_graph(G, 1.0, rng=0)
+    cuts = random_cuts(G, 20, rng=1)
+    np.testing.assert_allclose(cut_errors(G, H, cuts), cut_errors(G, H, cuts, release_weight=None))

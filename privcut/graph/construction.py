@@ -579,12 +579,10 @@ def iterative_construction(
     )
     check_accountant(rounds_epsilon, delta, accountant, 1 + kind.reads_data)
     started = time.perf_counter()
-    universe, adjacency = private_adjacency(G, weight, "iterative_construction")
+    universe, adjacency, count = private_adjacency(G, weight, "iterative_construction")
     generator = check_random_state(rng)
     count_beta = beta / 4.0 if max_edges is None else 0.0
-    edges = EdgeBounds.measure(
-        adjacency.nnz // universe.multiplicity, max_edges, count_epsilon, count_beta, generator
-    )
+    edges = EdgeBounds.measure(count, max_edges, count_epsilon, count_beta, generator)
     search = kind.build(DistinguisherInput(universe, adjacency, rr_epsilon, family_size, generator))
     ic = IterativeConstruction(
         rounds_epsilon,

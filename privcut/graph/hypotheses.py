@@ -41,13 +41,16 @@ __all__ = [
 
 def private_adjacency(
     G: nx.Graph, weight: str | None, what: str
-) -> tuple[EdgeUniverse, sp.csr_array]:
-    """The universe of G's node set and G's 0/1 adjacency matrix in its order, for the
-    release ``what``: the only place the oracle and the construction read G.
+) -> tuple[EdgeUniverse, sp.csr_array, int]:
+    """The universe of G's node set, G's 0/1 adjacency matrix in its order, and G's exact
+    (private) edge count, for the release ``what``: the only place the oracle and the
+    construction read G.
 
     ``weight=None`` reads every edge as 1 (NetworkX's convention); an attribute name
     reads that attribute, which must then be 0 or 1 (:func:`check_zero_one`). A weight-0
-    edge is no edge: the matrix's ``nnz`` is ``multiplicity`` times the edge count.
+    edge is no edge: the edge count is the matrix's ``nnz`` over ``multiplicity``. The
+    count is private: it enters a release only through a noisy count
+    (:meth:`EdgeBounds.measure`).
 
     Raises
     ------
@@ -56,14 +59,14 @@ def private_adjacency(
 
     Examples
     --------
-    >>> universe, adjacency = private_adjacency(nx.path_graph(3), None, "CutOracle")
-    >>> universe.n, adjacency.nnz // universe.multiplicity
-    (3, 2)
+    >>> universe, adjacency, edges = private_adjacency(nx.path_graph(3), None, "CutOracle")
+    >>> universe.n, adjacency.nnz, edges
+    (3, 4, 2)
     """
     universe = check_pairs(EdgeUniverse.of(G, weight), what)
     adjacency = check_zero_one(universe.adjacency(G, weight), what)
     adjacency.eliminate_zeros()
-    return universe, adjacency
+    return universe, adjacency, adjacency.nnz // universe.multiplicity
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from privcut.linear.online import (
     ProcessGuard,
     SparseVector,
     calibrate,
+    check_sparse_vector,
     warn_exhausted,
 )
 from privcut.linear.size import check_share
@@ -166,6 +167,11 @@ class CutOracle:
         ignored. An attribute name: read it; each edge's value must be 0 or 1 (a weight-0
         edge is no edge).
     rng : None, int or numpy.random.Generator
+    sparse_vector : type, default SparseVector
+        The class that runs Algorithm 1's data-touching loop
+        (:class:`~privcut.linear.online.SparseVector`): a testing hook for privacy audits
+        (:func:`~privcut.linear.online.check_sparse_vector`). Keep the default: the
+        privacy claim above holds for it only.
 
     Notes
     -----
@@ -215,6 +221,7 @@ class CutOracle:
         key_path: str | Path | None = None,
         weight: str | None = None,
         rng: RandomState = None,
+        sparse_vector: type[SparseVector] = SparseVector,
     ) -> None:
         self.epsilon, self.delta, self.beta = (
             check_epsilon(epsilon),
@@ -224,6 +231,7 @@ class CutOracle:
         self.max_queries = check_scalar(max_queries, "max_queries", int)
         self.idc_name = check_option(idc, "idc", IDCS)
         check_option(calibration, "calibration", CALIBRATIONS)
+        sparse_vector = check_sparse_vector(sparse_vector)
         if max_edges is not None:
             max_edges = check_positive(max_edges, "max_edges")
         if alpha is not None:
@@ -231,14 +239,13 @@ class CutOracle:
         count_epsilon = 0.0
         if max_edges is None:
             count_epsilon = epsilon * check_share(count_share, "count_share")
-        self.universe, self._adjacency = private_adjacency(G, weight, "CutOracle")
+        self.universe, self._adjacency, edges = private_adjacency(G, weight, "CutOracle")
         self.weight, self.path = weight, None if path is None else Path(path)
         self.sensitivity = float(self.universe.multiplicity)
         generator = check_random_state(rng)
         count_beta = beta / 4.0 if max_edges is None else 0.0
-        edges = self._adjacency.nnz // self.universe.multiplicity
         self.edges = EdgeBounds.measure(edges, max_edges, count_epsilon, count_beta, generator)
-        self._setup(alpha, calibration, generator)
+        self._setup(alpha, calibration, generator, sparse_vector)
         self._bind(None, key_path, autosave=self.path is not None)
         if self.path is not None:
             self.save(self.path)  # the spent budget is on disk before the first answer
@@ -248,11 +255,11 @@ class CutOracle:
             self.idc_name, self.universe, alpha_idc, self.edges, self.max_queries
         )
 
-    def _setup(self, alpha, calibration, generator) -> None:
+    def _setup(self, alpha, calibration, generator, sparse_vector: type[SparseVector]) -> None:
         self._requested_alpha = alpha
         calibrated = self._calibrated(alpha, calibration)
         self.idc = self._make_idc(calibrated.alpha_idc / self.sensitivity)
-        self._engine = SparseVector(calibrated, self.max_queries, generator)
+        self._engine = sparse_vector(calibrated, self.max_queries, generator)
 
     def _calibrated(self, alpha: float | None, calibration: str) -> Calibration:
         """The calibration from public values only: the budget less the noisy count's share
@@ -486,10 +493,12 @@ class CutOracle:
         autosave: bool = True,
         key_path: str | Path | None = None,
         weight: str | None = None,
+        sparse_vector: type[SparseVector] = SparseVector,
     ) -> CutOracle:
         """Resume a saved oracle on the same private graph G (same node set), read with the
         same ``weight`` as when it was made (a state saved with another is refused; files
-        from before the ``weight`` argument record none and accept any).
+        from before the ``weight`` argument record none and accept any). ``sparse_vector``
+        is the class's testing hook for privacy audits: keep the default.
 
         The budget, counters, threshold noise and hypothesis continue exactly; new noise
         comes from ``rng``. The resumed oracle holds the state file until closed. With
@@ -499,9 +508,10 @@ class CutOracle:
         parameters do not give, or a graph with another node set, raises
         :class:`~privcut.exceptions.PrivcutError`.
         """
+        sparse_vector = check_sparse_vector(sparse_vector)
         store, state, spent = StateFile.open(path, FORMAT, key_path)
         try:
-            oracle = cls._restore(state, spent, store.path, G, weight, rng)
+            oracle = cls._restore(state, spent, store.path, G, weight, rng, sparse_vector)
         except BaseException:
             store.close()
             raise
@@ -511,8 +521,16 @@ class CutOracle:
 
     @classmethod
     def _restore(
-        cls, state: dict, spent: dict, path: Path, G: nx.Graph, weight: str | None, rng
+        cls,
+        state: dict,
+        spent: dict,
+        path: Path,
+        G: nx.Graph,
+        weight: str | None,
+        rng: RandomState,
+        sparse_vector: type[SparseVector],
     ) -> CutOracle:
+        """The saved oracle, its sparse vector restored as a ``sparse_vector`` with ``rng``."""
         try:
             nodes, directed = list(state["nodes"]), state["directed"]
             if set(nodes) != set(G.nodes) or len(nodes) != G.number_of_nodes():
@@ -533,11 +551,13 @@ class CutOracle:
             ordered = nx.DiGraph() if directed else nx.Graph()
             ordered.add_nodes_from(nodes)
             ordered.add_edges_from(G.edges(data=True))
-            oracle.universe, oracle._adjacency = private_adjacency(ordered, weight, "CutOracle")
+            oracle.universe, oracle._adjacency, _ = private_adjacency(ordered, weight, "CutOracle")
             oracle.weight, oracle.sensitivity = weight, float(oracle.universe.multiplicity)
             engine = state["engine"]
             oracle.max_queries = check_scalar(engine["max_queries"], "max_queries", int)
-            oracle._engine = _checked_engine(oracle, state["alpha"], engine, spent, rng)
+            oracle._engine = _checked_engine(
+                oracle, state["alpha"], engine, spent, rng, sparse_vector
+            )
             oracle._requested_alpha = state["alpha"]
             calibrated = oracle._engine.calibration
             oracle.idc = oracle._make_idc(calibrated.alpha_idc / oracle.sensitivity)
@@ -547,9 +567,12 @@ class CutOracle:
         return oracle
 
 
-def _checked_engine(oracle: CutOracle, alpha, engine: dict, spent: dict, rng) -> SparseVector:
+def _checked_engine(
+    oracle: CutOracle, alpha, engine: dict, spent: dict, rng, sparse_vector: type[SparseVector]
+) -> SparseVector:
     """The saved sparse-vector state, with its calibration recomputed from the public
-    parameters (a different saved one is refused) and its counters checked."""
+    parameters (a different saved one is refused) and its counters checked, restored as
+    a ``sparse_vector`` drawing from ``rng``."""
     saved = engine["calibration"]
     if saved["name"] not in CALIBRATIONS or not (alpha is None or check_positive(alpha, "alpha")):
         raise ValueError("unknown calibration or bad alpha")
@@ -560,7 +583,7 @@ def _checked_engine(oracle: CutOracle, alpha, engine: dict, spent: dict, rng) ->
             "delta, beta, idc, edge bounds, max_queries, alpha); refusing an altered state"
         )
     state = dict(engine, calibration=calibrated.to_dict())
-    result = SparseVector.from_state(state, check_random_state(rng))
+    result = sparse_vector.from_state(state, check_random_state(rng))
     answered, updates = engine["queries_answered"], engine["updates"]
     draw = engine["threshold_draw"]
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in (answered, updates)):

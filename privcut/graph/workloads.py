@@ -233,6 +233,12 @@ class CutAnswers(Record):
     queries : tuple of (tuple, tuple)
         The workload (public): each query's S and T as node labels in the node set's
         canonical order, in the order of ``values``.
+
+    Examples
+    --------
+    >>> answers = answer_cuts(nx.path_graph(4), [({0, 1}, {2, 3})], 1.0, rng=0)
+    >>> answers.values.shape, sorted(answers.to_dict())[:3]
+    ((1,), ['delta', 'effective_delta', 'epsilon'])
     """
 
     values: np.ndarray

@@ -70,7 +70,9 @@ __all__ = [
     "OnlineRelease",
     "OracleExhaustedWarning",
     "ProcessGuard",
+    "SparseVector",
     "calibrate",
+    "check_sparse_vector",
     "solve_increasing",
     "warn_exhausted",
 ]
@@ -357,7 +359,16 @@ class SparseVector:
 
     ``step(true_answer, hypothesis_answer)`` reads the data through
     ``true_answer()`` only while updates remain; it returns the released answer
-    and whether it was an update round.
+    and whether it was an update round. :class:`OnlineRelease` and
+    :class:`~privcut.graph.CutOracle` run it; their ``sparse_vector`` argument (see
+    :func:`check_sparse_vector`) lets a privacy audit substitute a subclass.
+
+    Examples
+    --------
+    >>> calibration = calibrate(lambda a: 4, 1.0, 0.0, max_queries=10, scale=100.0)
+    >>> engine = SparseVector(calibration, 10, np.random.default_rng(0))
+    >>> engine.step(lambda: 0.0, 0.0)  # the hypothesis is right: no update
+    (0.0, False)
     """
 
     def __init__(self, calibration: Calibration, max_queries: int, generator):
@@ -467,6 +478,28 @@ class SparseVector:
         return engine
 
 
+def check_sparse_vector(sparse_vector: object) -> type[SparseVector]:
+    """The ``sparse_vector`` argument of :class:`OnlineRelease` and
+    :class:`~privcut.graph.CutOracle`: :class:`SparseVector` or a subclass, else TypeError.
+
+    A testing hook for privacy audits: an audit passes a deliberately broken subclass
+    (e.g. one that compares without noise) as the broken twin it must catch. A real
+    release keeps the default :class:`SparseVector`; the privacy claims hold for it
+    alone, and any other class voids them.
+
+    Examples
+    --------
+    >>> check_sparse_vector(SparseVector).__name__
+    'SparseVector'
+    """
+    if not (isinstance(sparse_vector, type) and issubclass(sparse_vector, SparseVector)):
+        raise TypeError(
+            f"sparse_vector must be SparseVector (the default) or a subclass of it, got "
+            f"{sparse_vector!r}; it is a testing hook for privacy audits"
+        )
+    return sparse_vector
+
+
 def _idc_for_histogram(idc: str, m: int, n: float, k: int) -> tuple[Callable, Callable]:
     """``(bound, make)`` for an IDC on histograms with at most n elements (``||h||^2 <= n^2``
     for Frieze–Kannan). Multiplicative weights and median assume exactly n elements, so
@@ -546,6 +579,10 @@ class OnlineRelease:
     beta : float, default 0.05
     calibration : {"tight", "paper"}
     rng : None, int or numpy.random.Generator
+    sparse_vector : type, default SparseVector
+        The class that runs the data-touching loop: a testing hook for privacy audits
+        (:func:`check_sparse_vector`). Keep the default: the privacy claim above holds
+        for :class:`SparseVector` only.
 
     Examples
     --------
@@ -569,10 +606,12 @@ class OnlineRelease:
         beta: float = 0.05,
         calibration: str = "tight",
         rng: RandomState = None,
+        sparse_vector: type[SparseVector] = SparseVector,
     ) -> None:
         epsilon, delta, beta = check_epsilon(epsilon), check_delta(delta), check_beta(beta)
         max_queries = check_scalar(max_queries, "max_queries", int)
         check_option(idc, "idc", IDCS)
+        sparse_vector = check_sparse_vector(sparse_vector)
         n, count_epsilon = count_budget(n, count_share, epsilon)
         self.h = check_histogram(h, np.size(h))
         self._owner = ProcessGuard("this OnlineRelease")
@@ -595,7 +634,7 @@ class OnlineRelease:
         make = _idc_for_histogram(idc, self.h.size, bound_n, max_queries)[1]
         self.idc = make(self.calibration.alpha_idc)
         self.epsilon, self.delta, self.beta = epsilon, delta, beta
-        self._engine = SparseVector(self.calibration, max_queries, generator)
+        self._engine = sparse_vector(self.calibration, max_queries, generator)
         self._lock = threading.Lock()
         self._low = -1.0 if idc == "frieze-kannan" else 0.0
 

@@ -1,7 +1,10 @@
-"""Validation of privacy parameters, shared by every mechanism.
+"""Validation of parameters before any data is read, shared by every mechanism.
 
-Every public mechanism calls these checks first, before it reads any private
-data or spends any budget, so that a bad parameter can never cost privacy.
+The privacy parameters (:func:`check_epsilon`, :func:`check_delta`, :func:`check_beta`)
+and the generic checks of a number with its type and bounds (:func:`check_scalar`) and
+of an option from a set (:func:`check_option`). Every public mechanism calls these
+first, before it reads any private data or spends any budget, so that a bad parameter
+can never cost privacy.
 """
 
 from __future__ import annotations

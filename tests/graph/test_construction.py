@@ -116,7 +116,7 @@ def test_release_reports_its_rounds_and_stays_within_the_measured_range(distingu
         assert cost["epsilon"] == 0.0 and report["budget"]["randomized response"] > 0
     assert list(H.nodes) == sorted(G.nodes)
     assert all(0.0 < w <= 1.0 for _, _, w in H.edges(data="weight"))
-    assert max_cut_error(G, H, weight="weight", rng=0).lower <= report["alpha"]
+    assert max_cut_error(G, H, rng=0).lower <= report["alpha"]
 
 
 def test_exact_search_needs_an_explicit_opt_in_and_is_labelled():
@@ -135,10 +135,7 @@ def test_exact_search_learns_a_planted_partition():
     H = iterative_construction(G, 1.0, 1e-6, distinguisher="exact", allow_nonprivate=True, rng=0)
     uniform = iterative_construction(G, 1.0, 1e-6, distinguisher="exponential", rng=0)
     assert H.graph["privcut"]["updates"] > 0
-    assert (
-        max_cut_error(G, H, weight="weight", rng=0).upper
-        < max_cut_error(G, uniform, weight="weight", rng=0).lower
-    )
+    assert max_cut_error(G, H, rng=0).upper < max_cut_error(G, uniform, rng=0).lower
 
 
 def test_random_rounding_and_multiplicative_weights():

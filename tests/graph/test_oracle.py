@@ -22,7 +22,7 @@ from privcut import files as files_module
 from privcut.audit import audit
 from privcut.graph import EdgeUniverse
 from privcut.linear import OnlineRelease, OracleExhaustedWarning
-from privcut.linear import online as online_module
+from privcut.linear.online import SparseVector
 from tests.auditing import record_sampler_tv
 
 
@@ -116,30 +116,48 @@ def _straddling_graphs(epsilon, n=50, max_edges=612):
     return G, neighbour
 
 
+class NoiselessComparison(SparseVector):
+    """Broken twin: compares the exact gap with the threshold (no comparison noise)."""
+
+    def step(self, true_answer, hypothesis, *, integer=True, sensitivity=2.0, error=0.0):
+        answer = true_answer()
+        self.queries_answered += 1
+        if abs(answer - round(hypothesis)) < self.calibration.threshold:
+            return hypothesis, False
+        self.updates += 1
+        return answer + float(self.calibration.answer.sample(rng=self.generator)), True
+
+
 @pytest.mark.slow
-def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison(monkeypatch):
+def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison():
     epsilon, n = 2.0, 50
     pair = _straddling_graphs(epsilon)
 
-    def transcript(graph, rng):
-        oracle = CutOracle(graph, epsilon, 0.0, max_edges=612, max_queries=3, rng=rng)
-        first = oracle.cut(range(n), range(n))
-        second = oracle.cut(range(25), range(25, n)) if first else oracle.cut(range(10), range(n))
-        return first, second, oracle.cut(range(n), range(n))
+    def transcript_with(sparse_vector):
+        def transcript(graph, rng):
+            oracle = CutOracle(
+                graph,
+                epsilon,
+                0.0,
+                max_edges=612,
+                max_queries=3,
+                rng=rng,
+                sparse_vector=sparse_vector,
+            )
+            first = oracle.cut(range(n), range(n))
+            second = (
+                oracle.cut(range(25), range(25, n)) if first else oracle.cut(range(10), range(n))
+            )
+            return first, second, oracle.cut(range(n), range(n))
 
-    def without_noise(engine, true_answer, hypothesis, integer=True, sensitivity=2.0, error=0.0):
-        answer = true_answer()
-        engine.queries_answered += 1
-        if abs(answer - round(hypothesis)) < engine.calibration.threshold:
-            return hypothesis, False
-        engine.updates += 1
-        return answer + float(engine.calibration.answer.sample(rng=engine.generator)), True
+        return transcript
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OracleExhaustedWarning)
-        correct = audit(transcript, pair, epsilon, samples=1500, selection_samples=800, rng=0)
-        monkeypatch.setattr(online_module.SparseVector, "step", without_noise)
-        broken = audit(transcript, pair, epsilon, samples=300, rng=0)
+        correct = audit(
+            transcript_with(SparseVector), pair, epsilon, samples=1500, selection_samples=800, rng=0
+        )
+        broken = audit(transcript_with(NoiselessComparison), pair, epsilon, samples=300, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
@@ -588,21 +606,42 @@ def test_a_query_whose_state_is_not_saved_leaves_a_state_that_cannot_be_resumed(
 
 def test_the_graph_is_not_read_when_the_query_cannot_be_recorded(tmp_path, monkeypatch):
     G = nx.gnp_random_graph(20, 0.5, seed=6)
-    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, path=tmp_path / "s.json", rng=0)
     steps = []
-    real_step = online_module.SparseVector.step
 
-    def step(self, *arguments, **options):
-        steps.append(1)
-        return real_step(self, *arguments, **options)
+    class Counting(SparseVector):
+        def step(self, *arguments, **options):
+            steps.append(1)
+            return super().step(*arguments, **options)
 
-    monkeypatch.setattr(online_module.SparseVector, "step", step)
+    path = tmp_path / "s.json"
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=0, sparse_vector=Counting)
     _failing_writes(monkeypatch, lambda target: target.name.endswith(".record"))
     with pytest.raises(PrivcutError):
         oracle.cut(range(10), range(10, 20))
     assert steps == []
     with pytest.raises(PrivcutError, match="stopped"):
         oracle.cut(range(10), range(10, 20))
+
+
+def test_a_loaded_oracle_runs_the_sparse_vector_it_is_given(tmp_path):
+    G = nx.gnp_random_graph(20, 0.5, seed=6)
+    steps = []
+
+    class Counting(SparseVector):
+        def step(self, *arguments, **options):
+            steps.append(1)
+            return super().step(*arguments, **options)
+
+    path = tmp_path / "s.json"
+    with pytest.raises(TypeError, match="testing hook"):
+        CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=0, sparse_vector=object)
+    assert not path.exists()  # refused before the budget was committed
+    CutOracle(G, 1.0, 1e-6, max_queries=10, path=path, rng=0).close()
+    with pytest.raises(TypeError, match="testing hook"):
+        CutOracle.load(path, G, sparse_vector=Counting.step)
+    with CutOracle.load(path, G, rng=1, sparse_vector=Counting) as oracle:
+        oracle.cut(range(10), range(10, 20))
+    assert steps == [1]
 
 
 def test_the_record_has_one_size_whatever_the_counters(tmp_path):

@@ -6,7 +6,7 @@ import pytest
 
 from privcut.audit import audit
 from privcut.linear import OnlineRelease, OracleExhaustedWarning, calibrate
-from privcut.linear import online as online_module
+from privcut.linear.online import SparseVector, check_sparse_vector
 from privcut.privacy.calibration import zcdp_budget
 
 
@@ -109,10 +109,17 @@ def _straddling_pair(calibration, epsilon, delta):
     return np.array([count, 0]), np.array([count + 1, 0])
 
 
-def _transcript(calibration, epsilon, delta):
+def _transcript(calibration, epsilon, delta, sparse_vector=SparseVector):
     def run(h, rng):
         release = OnlineRelease(
-            h, epsilon, delta, max_queries=3, n=1e6, calibration=calibration, rng=rng
+            h,
+            epsilon,
+            delta,
+            max_queries=3,
+            n=1e6,
+            calibration=calibration,
+            rng=rng,
+            sparse_vector=sparse_vector,
         )
         first = release.answer([1, 0])
         second = release.answer([1, 1] if first > 0 else [0, 1])
@@ -121,27 +128,34 @@ def _transcript(calibration, epsilon, delta):
     return run
 
 
-def _without_noise(engine, true_answer, hypothesis, integer=True, sensitivity=1.0, error=0.0):
+class WithoutNoise(SparseVector):
     """Broken Algorithm 1: compares and releases the exact answer."""
-    answer = true_answer()
-    engine.queries_answered += 1
-    if abs(answer - hypothesis) <= engine.calibration.threshold:
-        return hypothesis, False
-    engine.updates += 1
-    return answer, True
+
+    def step(self, true_answer, hypothesis, *, integer=True, sensitivity=1.0, error=0.0):
+        answer = true_answer()
+        self.queries_answered += 1
+        if abs(answer - hypothesis) <= self.calibration.threshold:
+            return hypothesis, False
+        self.updates += 1
+        return answer, True
 
 
 @pytest.mark.parametrize(("calibration", "delta"), [("paper", 1e-3), ("tight", 0.0)])
-def test_online_release_passes_its_audit_and_catches_a_noiseless_comparison(
-    calibration, delta, monkeypatch
-):
+def test_online_release_passes_its_audit_and_catches_a_noiseless_comparison(calibration, delta):
     epsilon = 1.0
     pair = _straddling_pair(calibration, epsilon, delta)
     run = _transcript(calibration, epsilon, delta)
+    broken_run = _transcript(calibration, epsilon, delta, sparse_vector=WithoutNoise)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OracleExhaustedWarning)
         correct = audit(run, pair, epsilon, delta, samples=3000, rng=0)
-        monkeypatch.setattr(online_module.SparseVector, "step", _without_noise)
-        broken = audit(run, pair, epsilon, delta, samples=300, rng=0)
+        broken = audit(broken_run, pair, epsilon, delta, samples=300, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
+
+
+def test_the_sparse_vector_hook_takes_sparse_vector_subclasses_only():
+    assert check_sparse_vector(WithoutNoise) is WithoutNoise
+    for bad in (None, object, "SparseVector", WithoutNoise.step):
+        with pytest.raises(TypeError, match="testing hook"):
+            OnlineRelease([1, 2], 1.0, max_queries=3, n=10.0, rng=0, sparse_vector=bad)
