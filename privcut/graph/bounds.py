@@ -148,9 +148,7 @@ def edge_count_upper(measured: Measurements, beta: float) -> float:
     estimates = measured.count_estimates()
     log_beta = math.log(2.0 * beta / len(estimates))  # sum_tail is two-sided
     return float(
-        min(
-            e.coefficient * (e.total + _sum_tail(e.noise, e.draws, log_beta)) for e in estimates
-        )
+        min(e.coefficient * (e.total + _sum_tail(e.noise, e.draws, log_beta)) for e in estimates)
     )
 
 

@@ -14,6 +14,7 @@ from privcut.graph.measurement import Measurements
 
 __all__ = ["Targets", "fit_targets"]
 
+
 @dataclass(frozen=True)
 class Targets:
     """Consistent estimates fitted to the low-dimensional measurements (post-processing).

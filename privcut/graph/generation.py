@@ -367,7 +367,9 @@ class DenseGenerator:
         if model.counts is not None:
             values = _fit_sums(values, model.groups, model.counts)
         terms = {"oracle": options.oracle if noisy is not None else None, "tau": tau}
-        return self._certify_and_round(measured, model, values, terms, solver, options, rng, timings)
+        return self._certify_and_round(
+            measured, model, values, terms, solver, options, rng, timings
+        )
 
     def _certify_and_round(
         self, measured, model, values, terms, solver, options, rng, timings
