@@ -21,6 +21,17 @@ class Targets:
 
     ``blocks``: block-pair edge counts in [0, pairs]; ``total``: the edge count;
     ``degrees``: in [0, n - 1], summing to the blocks' group totals (or to the total).
+    None for what was not measured (all three for randomized response alone).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from privcut.graph.measurement import measure
+    >>> from privcut.graph.planning import plan_measurements
+    >>> plan = plan_measurements(range(6), 1.0, ["edge-count", "degrees"])
+    >>> targets = fit_targets(measure(nx.path_graph(6), plan, rng=0))
+    >>> targets.blocks, targets.total, float(targets.degrees.sum()) / 2
+    (None, 3.5, 3.5)
     """
 
     blocks: np.ndarray | None

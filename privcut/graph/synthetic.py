@@ -119,7 +119,37 @@ def synthetic_from_noisy(
 
     See :func:`synthetic_graph` with ``measurements=None``; this is its second half, for
     callers who keep the randomized-response release and want graphs from it without
-    spending more budget.
+    spending more budget. Privacy: ``noisy``'s own guarantee ((epsilon, 0)-DP under
+    edge-level neighbours, GRU12 Lemma 6.1); everything here reads only ``noisy``, public
+    values and fresh randomness (post-processing, Dwork and Roth 2014 Prop. 2.1).
+
+    Parameters
+    ----------
+    noisy : NoisyGraph
+        A randomized-response release (:func:`~privcut.graph.noisy.noisy_graph`); its
+        ``weight`` (how G was read) is recorded in the report.
+    method : {"dense", "auto"}
+        The generator, as for :func:`synthetic_graph`.
+    oracle : {"spectral", "alon-naor"}
+        Constraint family and separation, as for :func:`synthetic_graph`.
+    rounding : {"random", None}
+        A 0/1 graph (each pair an edge with probability x) or the weighted graph.
+    beta : float, default 0.05
+        Failure probability of each bound.
+    tau : float, optional
+        Constraint level; default the oracle's median value on fresh noise matrices.
+    max_iterations : int, default 100
+        Most separation rounds.
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` (secure randomness) for real releases; seeds are for tests only.
+    progress : bool, default False
+        Show a progress bar.
+
+    Returns
+    -------
+    networkx.Graph or networkx.DiGraph
+        On ``noisy``'s nodes, the report in ``H.graph["privcut"]``
+        (:class:`~privcut.graph.report.SyntheticRelease`).
 
     Examples
     --------
@@ -208,10 +238,10 @@ def synthetic_graph(
     epsilon : float
         Privacy parameter > 0.
     method : {"dense", "auto"}
-        The generator: ``"dense"``, the projection on the n x n matrix
-        (:class:`~privcut.graph.generation.DenseGenerator`); ``"auto"`` picks it (the only
-        one available; ``"sparse"`` is not available yet). The report's ``method`` says
-        which ran.
+        The generator, by name from :data:`GENERATORS`: ``"dense"``, the projection on the
+        n x n matrix (:class:`~privcut.graph.generation.DenseGenerator`); ``"auto"`` picks
+        one from the public node count (today ``"dense"``, the only one). The report's
+        ``method`` says which ran.
     oracle : {"spectral", "alon-naor"}
         Constraint family and separation for randomized response: the normalized cut
         norm by spectral sweeps (§6.2) or the cut norm by the low-rank Alon–Naor solver
@@ -223,9 +253,10 @@ def synthetic_graph(
         ``"auto"`` (default): the edge count, the blocks of ``groups`` (if given) and
         randomized response, split by :func:`~privcut.graph.planning.plan_measurements`
         on ``workload``. ``None`` or ``["randomized-response"]``: randomized response
-        alone (GRU12 Lemma 6.2). A list
-        from ``"edge-count"``, ``"degrees"``, ``"blocks"``, ``"randomized-response"``:
-        those, split the same way. A mapping: the caller's shares (summing to 1).
+        alone (GRU12 Lemma 6.2); with ``None``, ``groups`` are refused (ValueError: the
+        blocks are not measured). A list from ``"edge-count"``, ``"degrees"``,
+        ``"blocks"``, ``"randomized-response"``: those, split the same way. A mapping:
+        the caller's shares (summing to 1).
     groups : mapping node -> group, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
         the edges (or its privacy cost is not counted).
@@ -256,10 +287,10 @@ def synthetic_graph(
     networkx.Graph or networkx.DiGraph
         On G's nodes; ``H.graph["privcut"]`` is the report,
         :class:`~privcut.graph.report.SyntheticRelease` as a dict (mechanism, method,
-        epsilon, delta, sampler_tv, effective_delta, beta, oracle, rounding, tau, solver,
-        certified_distance, noise_bound, rounding_bound, cut_error_bound, trivial_bound,
-        measurements, dropped_measurements, workload, predicted_errors, workload_bounds,
-        edge_count). Wall-clock timings are not released (they grow with G's edge
+        epsilon, delta, sampler_tv, effective_delta, beta, weight, oracle, rounding, tau,
+        solver, certified_distance, noise_bound, rounding_bound, cut_error_bound,
+        trivial_bound, measurements, dropped_measurements, workload, predicted_errors,
+        workload_bounds, edge_count). Wall-clock timings are not released (they grow with G's edge
         count): they are logged at DEBUG level on the ``privcut`` logger, with
         ``seconds`` and ``timings`` (the split) as record attributes.
 

@@ -17,12 +17,12 @@ from privcut.graph import (
     synthetic_from_noisy,
 )
 from privcut.graph.fitting import fit_targets
-from privcut.graph.generation import DenseGenerator, GenerationOptions, GraphGenerator
+from privcut.graph.generation import DenseGenerator, DenseOptions, GraphGenerator
 from privcut.graph.measurement import measure
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
+from privcut.graph.projection import size_scale
 from privcut.graph.rounding import rounding_bound
-from privcut.graph.synthetic import size_scale
 from privcut.privacy import Noise, discrete_laplace, discrete_laplace_tv_bound
 from tests.auditing import record_sampler_tv
 
@@ -34,6 +34,7 @@ REPORT_KEYS = [
     "sampler_tv",
     "effective_delta",
     "beta",
+    "weight",
     "oracle",
     "rounding",
     "tau",
@@ -126,7 +127,7 @@ def test_pipeline_passes_its_audit_and_catches_reading_the_graph_after_noising()
     G = nx.path_graph(5)
     neighbour = next(neighbouring_graphs(G, pairs=[(0, 2)]))
     plan = plan_measurements(EdgeUniverse.of(G).nodes, epsilon, ["randomized-response"])
-    options = GenerationOptions.checked(rounding=None)
+    options = DenseOptions.checked(rounding=None)
 
     def released(generator_of):
         def mechanism(graph, rng):
@@ -160,7 +161,7 @@ def test_the_steps_are_the_release():
     rng = np.random.default_rng(4)
     plan = plan_measurements(universe.nodes, 1.0, ["randomized-response"])
     measured = measure(G, plan, rng=rng)
-    options = GenerationOptions.checked(rounding=None, beta=0.025)
+    options = DenseOptions.checked(rounding=None, beta=0.025)
     values = DenseGenerator().generate(measured, fit_targets(measured), options, rng).values
     assert np.array_equal(universe.histogram(H, "weight"), values)
 
