@@ -28,10 +28,10 @@ class Statistics(Generated):
     """A release known only by its statistics (the interface the bounds read, without a
     pair vector): block counts and degrees."""
 
-    mechanism, solver, bound, terms, timings = "test", SolverSummary(None, 0, 0, True), None, {}, {}
-
     def __init__(self, blocks, degrees):
-        self.blocks, self.released_degrees, self.bound = blocks, degrees, Bound.none()
+        self.blocks, self.released_degrees = blocks, degrees
+        self.mechanism, self.solver = "statistics", SolverSummary(None, 0, 0, True)
+        self.bound, self.terms, self.timings = Bound.none(), {}, {}
 
     @property
     def edge_count(self):
