@@ -29,6 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from privcut.graph.generation import Generated
 from privcut.graph.measurement import Measurements
 from privcut.privacy import Noise
 from privcut.records import Bound
@@ -38,14 +39,11 @@ __all__ = [
     "class_bounds",
     "edge_count_upper",
     "release_bounds",
-    "released_statistics",
     "split_beta",
     "trivial_bound",
 ]
 
 TRIVIAL_SOURCE = "edge count (no cut exceeds the matrix sum of all edges)"
-COUNT_SOURCES = ("edge-count", "blocks", "degrees", "randomized-response")
-"""The measurements that bound the edge count from above."""
 
 
 def split_beta(beta: float) -> tuple[float, float]:
@@ -76,34 +74,6 @@ def _interval_bound(released: np.ndarray, noisy: np.ndarray, q: float | np.ndarr
     return float(np.max(np.maximum(np.abs(released - low), np.abs(released - high)), initial=0.0))
 
 
-def released_statistics(
-    measured: Measurements, weights: np.ndarray
-) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The release's block counts (with a partition) and degrees (if measured), from its
-    pair weights in histogram order.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from privcut.graph.measurement import measure
-    >>> from privcut.graph.planning import plan_measurements
-    >>> measured = measure(nx.path_graph(3), plan_measurements(range(3), 1.0, ["degrees"]), rng=0)
-    >>> released_statistics(measured, np.array([1.0, 0.0, 1.0]))[1].tolist()
-    [1.0, 2.0, 1.0]
-    """
-    universe, partition = measured.universe, measured.partition
-    rows, columns = universe.pair_index()
-    blocks = None
-    if partition is not None:
-        blocks = np.bincount(partition.block_of(rows, columns), weights, partition.size)
-    degrees = None
-    if measured.get("degrees") is not None:
-        out = np.bincount(rows, weights, universe.n)
-        into = np.bincount(columns, weights, universe.n)
-        degrees = np.concatenate([out, into]) if universe.directed else out + into
-    return blocks, degrees
-
-
 def _block_bounds(measured: Measurements, blocks: np.ndarray, beta: float) -> dict[str, Bound]:
     measurement, partition = measured.get("blocks"), measured.partition
     y, noise = measurement.values, measurement.noise
@@ -126,9 +96,7 @@ def _block_bounds(measured: Measurements, blocks: np.ndarray, beta: float) -> di
     return bounds
 
 
-def class_bounds(
-    measured: Measurements, blocks: np.ndarray | None, degrees: np.ndarray | None, beta: float
-) -> dict[str, Bound]:
+def class_bounds(measured: Measurements, generated: Generated, beta: float) -> dict[str, Bound]:
     """Error bounds of the released block counts and degrees, one per workload class, each
     holding with probability at least 1 - beta.
 
@@ -139,29 +107,34 @@ def class_bounds(
     Examples
     --------
     >>> import networkx as nx
+    >>> from privcut.graph.fitting import fit_targets
+    >>> from privcut.graph.generation import DenseGenerator
     >>> from privcut.graph.measurement import measure
     >>> from privcut.graph.planning import plan_measurements
     >>> measured = measure(nx.path_graph(5), plan_measurements(range(5), 1.0, ["degrees"]), rng=0)
-    >>> class_bounds(measured, None, np.ones(5), 0.05)["degree"].source
+    >>> generator, rng = DenseGenerator(), np.random.default_rng(0)
+    >>> generated = generator.generate(measured, fit_targets(measured), generator.options(), rng)
+    >>> class_bounds(measured, generated, 0.05)["degree"].source
     'degrees'
     """
     bounds: dict[str, Bound] = {}
     if measured.get("blocks") is not None:
-        bounds.update(_block_bounds(measured, blocks, beta))
+        bounds.update(_block_bounds(measured, generated.block_sums(measured.partition), beta))
     measurement = measured.get("degrees")
     if measurement is not None:
         y, noise = measurement.values, measurement.noise
         q = noise.max_error(y.size, beta)
-        bound = _interval_bound(degrees, y, q, measured.universe.n - 1.0)
+        bound = _interval_bound(generated.degrees(), y, q, measured.universe.n - 1.0)
         bounds["degree"] = Bound(bound, "degrees")
     return bounds
 
 
 def edge_count_upper(measured: Measurements, beta: float) -> float:
     """An upper bound on the true edge count holding with probability 1 - beta: the
-    smallest of each measurement's one-sided bound (the edge count, the block sum, the
-    degree sum, randomized response's sum over the vertex pairs: a sum of C(n, 2) (or
-    n(n - 1)) draws), beta split between them.
+    smallest of each measurement's one-sided bound on its
+    :meth:`~privcut.graph.measurement.Measurement.count_estimate` (the edge count, the
+    block sum, half the degree sum, randomized response's sum over the vertex pairs: a
+    sum of C(n, 2) (or n(n - 1)) draws), beta split between them.
 
     Examples
     --------
@@ -172,22 +145,11 @@ def edge_count_upper(measured: Measurements, beta: float) -> float:
     >>> edge_count_upper(measure(nx.path_graph(10), plan, rng=0), 0.05) >= 9
     True
     """
-    universe = measured.universe
-    sources = [measured.get(name) for name in COUNT_SOURCES if measured.get(name) is not None]
-    log_beta = math.log(2.0 * beta / len(sources))  # sum_tail is two-sided
-    found = []
-    for measurement in sources:
-        values, noise = measurement.values, measurement.noise
-        if measurement.name == "degrees":  # out-degrees sum to the count; degrees to twice it
-            total = values[: universe.n].sum() + _sum_tail(noise, universe.n, log_beta)
-            found.append(total / universe.multiplicity)
-        elif measurement.name == "randomized-response":
-            rows, columns = universe.pair_index()
-            total = values[rows, columns].sum() + _sum_tail(noise, universe.size, log_beta)
-            found.append(total)
-        else:
-            found.append(values.sum() + _sum_tail(noise, values.size, log_beta))
-    return float(min(found))
+    estimates = measured.count_estimates()
+    log_beta = math.log(2.0 * beta / len(estimates))  # sum_tail is two-sided
+    return float(
+        min(e.coefficient * (e.total + _sum_tail(e.noise, e.draws, log_beta)) for e in estimates)
+    )
 
 
 def trivial_bound(measured: Measurements, released_edges: float, beta: float) -> Bound:
@@ -209,28 +171,32 @@ def trivial_bound(measured: Measurements, released_edges: float, beta: float) ->
 
 
 def release_bounds(
-    measured: Measurements, released: np.ndarray, generator_bound: Bound, beta: float
+    measured: Measurements, generated: Generated, beta: float
 ) -> tuple[dict[str, Bound], Bound]:
     """Every workload class's bound, clipped to the trivial bound, and the trivial bound.
 
-    ``released`` are the release's pair weights (histogram order); ``generator_bound``
-    the generator's own bound on every cut, at :func:`split_beta`'s first half; the class
-    bounds take that half too and the trivial bound the other, so each reported bound
-    holds with probability at least 1 - beta. Bisections and arbitrary cuts get the
+    ``generated`` is the release (its block sums, degrees and edge count are read, and
+    its own bound on every cut, at :func:`split_beta`'s first half); the class bounds
+    take that half too and the trivial bound the other, so each reported bound holds
+    with probability at least 1 - beta. Bisections and arbitrary cuts get the
     generator's bound.
 
     Examples
     --------
     >>> import networkx as nx
+    >>> from privcut.graph.fitting import fit_targets
+    >>> from privcut.graph.generation import DenseGenerator
     >>> from privcut.graph.measurement import measure
     >>> from privcut.graph.planning import plan_measurements
     >>> measured = measure(nx.path_graph(4), plan_measurements(range(4), 1.0, ["degrees"]), rng=0)
-    >>> bounds, trivial = release_bounds(measured, np.ones(6), Bound.none(), 0.05)
+    >>> generator, rng = DenseGenerator(), np.random.default_rng(0)
+    >>> generated = generator.generate(measured, fit_targets(measured), generator.options(), rng)
+    >>> bounds, trivial = release_bounds(measured, generated, 0.05)
     >>> bounds["arbitrary-cut"] == trivial, bounds["degree"].bound <= trivial.bound
     (True, True)
     """
     own, count = split_beta(beta)
-    bounds = class_bounds(measured, *released_statistics(measured, released), own)
-    bounds["bisection"] = bounds["arbitrary-cut"] = generator_bound
-    trivial = trivial_bound(measured, float(released.sum()), count)
+    bounds = class_bounds(measured, generated, own)
+    bounds["bisection"] = bounds["arbitrary-cut"] = generated.bound
+    trivial = trivial_bound(measured, generated.edge_count, count)
     return {name: min(bound, trivial) for name, bound in bounds.items()}, trivial

@@ -14,9 +14,6 @@ from privcut.graph.measurement import Measurements
 
 __all__ = ["Targets", "fit_targets"]
 
-SOURCES = ("edge-count", "degrees", "randomized-response")
-"""The measurements that estimate the edge count without a partition."""
-
 
 @dataclass(frozen=True)
 class Targets:
@@ -24,6 +21,17 @@ class Targets:
 
     ``blocks``: block-pair edge counts in [0, pairs]; ``total``: the edge count;
     ``degrees``: in [0, n - 1], summing to the blocks' group totals (or to the total).
+    None for what was not measured (all three for randomized response alone).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from privcut.graph.measurement import measure
+    >>> from privcut.graph.planning import plan_measurements
+    >>> plan = plan_measurements(range(6), 1.0, ["edge-count", "degrees"])
+    >>> targets = fit_targets(measure(nx.path_graph(6), plan, rng=0))
+    >>> targets.blocks, targets.total, float(targets.degrees.sum()) / 2
+    (None, 3.5, 3.5)
     """
 
     blocks: np.ndarray | None
@@ -75,25 +83,10 @@ def _fit_blocks(measured: Measurements) -> np.ndarray:
 def _fit_total(measured: Measurements) -> float:
     """Inverse-variance average of every measurement's estimate of the edge count,
     clipped to [0, pairs]."""
-    universe = measured.universe
-    n = universe.n
-    edge_count, degrees, noisy = (measured.get(name) for name in SOURCES)
-    estimates = []
-    if edge_count is not None:
-        estimates.append((float(edge_count.values[0]), edge_count.noise.variance))
-    if degrees is not None:
-        y, variance = degrees.values, degrees.noise.variance
-        if universe.directed:
-            estimates += [(float(y[:n].sum()), n * variance), (float(y[n:].sum()), n * variance)]
-        else:
-            estimates.append((float(y.sum()) / 2.0, n * variance / 4.0))
-    if noisy is not None:
-        rows, columns = universe.pair_index()
-        total = float(noisy.values[rows, columns].sum())
-        estimates.append((total, universe.size * noisy.noise.variance))
-    weights = np.array([1.0 / v for _, v in estimates])
-    values = np.array([e for e, _ in estimates])
-    return float(np.clip(weights @ values / weights.sum(), 0.0, universe.size))
+    estimates = measured.count_estimates()
+    weights = np.array([1.0 / estimate.variance for estimate in estimates])
+    values = np.array([estimate.value for estimate in estimates])
+    return float(np.clip(weights @ values / weights.sum(), 0.0, measured.universe.size))
 
 
 def _fit_degrees(measured: Measurements, blocks: np.ndarray | None, total: float) -> np.ndarray:

@@ -1,21 +1,25 @@
-"""The generation step: pair weights (or a rounded 0/1 graph) from the measurements and
-fitted targets, behind one small interface, :class:`GraphGenerator`.
+"""The generation step: a released graph from the measurements and fitted targets, behind
+one small interface, :class:`GraphGenerator`.
 
-A generator takes the :class:`~privcut.graph.measurement.Measurements`, the fitted
-:class:`~privcut.graph.fitting.Targets`, the :class:`GenerationOptions` and a random
-generator, and returns :class:`Generated`: the released pair weights, a
-:class:`~privcut.records.SolverSummary` and the generator's own bound on every cut. It
-never sees the graph, so whatever it does is post-processing.
+A generator checks its own options record (:meth:`GraphGenerator.options`) and takes the
+:class:`~privcut.graph.measurement.Measurements`, the fitted
+:class:`~privcut.graph.fitting.Targets`, those options and a random generator; it returns
+a :class:`Generated`, which exposes what the bounds and the report read (edge count,
+block sums, degrees, the NetworkX graph, a :class:`~privcut.records.SolverSummary`, its
+own bound on every cut and that bound's terms) whatever its representation. It never
+sees the graph, so whatever it does is post-processing.
 
 :class:`DenseGenerator` is today's generator: the consistent projection of
 :mod:`privcut.graph.projection` on the n x n matrix (GRU12 Lemma 6.2, §6.2), then
 rounding (Remark 6.3): dependent rounding within the block pairs (or all pairs) keeps the
-fitted counts exactly, independent rounding serves randomized response alone.
+fitted counts exactly, independent rounding serves randomized response alone. Its result,
+:class:`DenseGenerated`, holds a weight for every vertex pair.
 """
 
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -26,6 +30,7 @@ from privcut.graph.cutnorm import cut_norm
 from privcut.graph.fitting import Targets
 from privcut.graph.measurement import Measurements
 from privcut.graph.noisy import NoisyGraph
+from privcut.graph.partition import Partition
 from privcut.graph.projection import Projection, cutting_planes, size_scale, threshold
 from privcut.graph.rounding import dependent_rounding, independent_rounding, rounding_bound
 from privcut.graph.universe import EdgeUniverse
@@ -36,9 +41,10 @@ from privcut.records import Bound, SolverSummary
 __all__ = [
     "ORACLES",
     "ROUNDINGS",
+    "DenseGenerated",
     "DenseGenerator",
+    "DenseOptions",
     "Generated",
-    "GenerationOptions",
     "GraphGenerator",
 ]
 
@@ -52,8 +58,8 @@ FIT_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
-class GenerationOptions:
-    """A generator's checked options.
+class DenseOptions:
+    """:class:`DenseGenerator`'s checked options.
 
     Attributes
     ----------
@@ -74,7 +80,7 @@ class GenerationOptions:
 
     Examples
     --------
-    >>> GenerationOptions.checked(rounding=None).oracle
+    >>> DenseOptions.checked(rounding=None).oracle
     'spectral'
     """
 
@@ -86,7 +92,7 @@ class GenerationOptions:
     progress: bool = False
 
     @classmethod
-    def checked(cls, **options) -> GenerationOptions:
+    def checked(cls, **options) -> DenseOptions:
         """The options, each checked (a clear error before any work)."""
         options = {**cls().__dict__, **options}
         check_option(options["oracle"], "oracle", ORACLES)
@@ -100,70 +106,137 @@ class GenerationOptions:
         return cls(**options)
 
 
-@dataclass(frozen=True)
-class Generated:
-    """What a generator returns (post-processing of the measurements).
+class Generated(ABC):
+    """What a generator returns (post-processing of the measurements), whatever its
+    representation: what the bounds and the report read.
 
     Attributes
     ----------
+    mechanism : str
+        What ran, as the report names it.
+    solver : SolverSummary
+    bound : Bound
+        The generator's own bound on every cut's error, at its options' beta
+        (``Bound.none()`` when it has none).
+    terms : dict
+        The generator's own report entries by report key (for the dense generator
+        ``oracle``, ``rounding``, ``tau``, ``certified_distance``, ``noise_bound``,
+        ``rounding_bound``); a key it does not have is reported as None.
+    timings : dict
+        Seconds per step, for the log only (never released).
+
+    Examples
+    --------
+    See :class:`DenseGenerated`.
+    """
+
+    mechanism: str
+    solver: SolverSummary
+    bound: Bound
+    terms: dict
+    timings: dict
+
+    @property
+    @abstractmethod
+    def edge_count(self) -> float:
+        """The released graph's edge count (weight sum when weighted)."""
+
+    @abstractmethod
+    def block_sums(self, partition: Partition) -> np.ndarray:
+        """The released graph's edge count in each block pair of ``partition``."""
+
+    @abstractmethod
+    def degrees(self) -> np.ndarray:
+        """The released degrees (out- then in-degrees for a DiGraph)."""
+
+    @abstractmethod
+    def graph(self) -> nx.Graph:
+        """The released NetworkX graph."""
+
+
+@dataclass(frozen=True)
+class DenseGenerated(Generated):
+    """:class:`DenseGenerator`'s result: a weight for every vertex pair.
+
+    Attributes
+    ----------
+    universe : EdgeUniverse
     values : numpy.ndarray
         The released pair weights in histogram order (0/1 when ``rounded``).
     rounded : bool
         Whether the release is a 0/1 graph.
-    solver : SolverSummary
-    bound : Bound
-        The generator's own bound on every cut's error, at the options' beta
-        (``Bound.none()`` when it has none).
-    tau, certified_distance, noise_bound : float or None
-        The bound's terms (None without randomized response).
-    rounding_bound : float
-        The rounding's term (0 without rounding).
-    timings : dict
-        Seconds per step, for the log only (never released).
+    mechanism, solver, bound, terms, timings
+        As :class:`Generated`.
+
+    Examples
+    --------
+    >>> done = DenseGenerated(EdgeUniverse((0, 1, 2), False), np.array([1.0, 0.0, 1.0]),
+    ...                       True, "example", SolverSummary(None, 0, 0, True), Bound.none(), {})
+    >>> sorted(done.graph().edges), done.edge_count, done.degrees().tolist()
+    ([(0, 1), (1, 2)], 2.0, [1.0, 2.0, 1.0])
     """
 
+    universe: EdgeUniverse
     values: np.ndarray
     rounded: bool
+    mechanism: str
     solver: SolverSummary
     bound: Bound
-    tau: float | None
-    certified_distance: float | None
-    noise_bound: float | None
-    rounding_bound: float
+    terms: dict
     timings: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def graph(self, universe: EdgeUniverse) -> nx.Graph:
-        """The released graph: unweighted when rounded, else weighted (zero pairs omitted).
+    @property
+    def edge_count(self) -> float:
+        """The sum of the pair weights."""
+        return float(self.values.sum())
 
-        Examples
-        --------
-        >>> done = Generated(np.array([1.0, 0.0, 1.0]), True, SolverSummary(None, 0, 0, True),
-        ...                  Bound.none(), None, None, None, 0.0)
-        >>> sorted(done.graph(EdgeUniverse((0, 1, 2), False)).edges)
-        [(0, 1), (1, 2)]
-        """
+    def block_sums(self, partition: Partition) -> np.ndarray:
+        """The pair weights summed per block pair."""
+        rows, columns = self.universe.pair_index()
+        return np.bincount(partition.block_of(rows, columns), self.values, partition.size)
+
+    def degrees(self) -> np.ndarray:
+        """The pair weights summed per node (out- then in-degrees for a DiGraph)."""
+        universe = self.universe
+        rows, columns = universe.pair_index()
+        out = np.bincount(rows, self.values, universe.n)
+        into = np.bincount(columns, self.values, universe.n)
+        return np.concatenate([out, into]) if universe.directed else out + into
+
+    def graph(self) -> nx.Graph:
+        """Unweighted when rounded, else weighted (zero pairs omitted)."""
         if self.rounded:
-            return universe.unweighted_graph(np.flatnonzero(self.values))
-        return universe.graph(self.values)
+            return self.universe.unweighted_graph(np.flatnonzero(self.values))
+        return self.universe.graph(self.values)
 
 
 @runtime_checkable
 class GraphGenerator(Protocol):
-    """The interface of a generator: ``name`` (the report's ``method``), ``mechanism``
-    (how the report names it) and :meth:`generate`, which must read nothing but its
-    arguments (post-processing)."""
+    """The interface of a generator: ``name`` (the report's ``method``), ``options``
+    (its own checked options record from keyword arguments, before any work) and
+    :meth:`generate`, which must read nothing but its arguments (post-processing) and
+    returns a :class:`Generated`.
+
+    Examples
+    --------
+    :class:`DenseGenerator` satisfies it:
+
+    >>> isinstance(DenseGenerator(), GraphGenerator)
+    True
+    >>> DenseGenerator().options(oracle="alon-naor").oracle
+    'alon-naor'
+    """
 
     name: str
-    mechanism: str
+
+    def options(self, **given) -> object:
+        """The generator's checked options (a clear error for a bad one)."""
+        ...
 
     def generate(
-        self,
-        measured: Measurements,
-        targets: Targets,
-        options: GenerationOptions,
-        generator: np.random.Generator,
+        self, measured: Measurements, targets: Targets, options, rng: np.random.Generator
     ) -> Generated:
-        """Pair weights (or rounded pairs), a solver summary and the generator's bound."""
+        """The released graph, a solver summary and the generator's bound."""
         ...
 
 
@@ -220,24 +293,26 @@ class DenseGenerator:
     >>> from privcut.graph.planning import plan_measurements
     >>> plan = plan_measurements(range(12), 1.0, ["edge-count", "randomized-response"])
     >>> measured = measure(nx.cycle_graph(12), plan, rng=0)
-    >>> options = GenerationOptions.checked(rounding=None)
+    >>> generator = DenseGenerator()
+    >>> options = generator.options(rounding=None)
     >>> targets, rng = fit_targets(measured), np.random.default_rng(0)
-    >>> done = DenseGenerator().generate(measured, targets, options, rng)
-    >>> done.values.shape, done.bound.source
-    ((66,), 'randomized-response')
+    >>> done = generator.generate(measured, targets, options, rng)
+    >>> done.values.shape, done.bound.source, done.mechanism
+    ((66,), 'randomized-response', 'consistent projection (GRU12 Lemma 6.2, §6.2)')
     """
 
     name = "dense"
-    mechanism = "consistent projection (GRU12 Lemma 6.2, §6.2)"
+
+    def options(self, **given) -> DenseOptions:
+        """:meth:`DenseOptions.checked`."""
+        return DenseOptions.checked(**given)
 
     def centre(self, noisy: NoisyGraph) -> np.ndarray:
         """The point a release from randomized response alone stays nearest to: the noisy
         matrix clipped to [0, 1] (the hook a test's broken twin overrides)."""
         return np.clip(noisy.matrix, 0.0, 1.0)
 
-    def model(
-        self, measured: Measurements, targets: Targets, generator: np.random.Generator
-    ) -> _Model:
+    def model(self, measured: Measurements, targets: Targets, rng: np.random.Generator) -> _Model:
         """The centre and constraints from the fitted targets: the block-uniform (or
         uniform) graph with the fitted integer counts, the least committal graph they
         describe; randomized response alone keeps :meth:`centre`."""
@@ -246,12 +321,12 @@ class DenseGenerator:
             return _Model(Projection(self.centre(measured.noisy), universe.directed), None, None)
         rows, columns = universe.pair_index()
         if targets.blocks is not None:
-            counts = _integer_counts(targets.blocks, generator)
+            counts = _integer_counts(targets.blocks, rng)
             centre = partition.expand(counts / np.maximum(partition.pairs, 1))
             equalities = {"partition": partition, "blocks": counts}
             groups = partition.block_of(rows, columns)
         else:
-            counts = _integer_counts(np.array([targets.total]), generator)
+            counts = _integer_counts(np.array([targets.total]), rng)
             centre = np.full((universe.n, universe.n), counts[0] / universe.size)
             equalities = {"total": float(counts[0])}
             groups = np.zeros(rows.size, dtype=np.intp)
@@ -263,18 +338,18 @@ class DenseGenerator:
         self,
         measured: Measurements,
         targets: Targets,
-        options: GenerationOptions,
-        generator: np.random.Generator,
-    ) -> Generated:
+        options: DenseOptions,
+        rng: np.random.Generator,
+    ) -> DenseGenerated:
         """Project, fit the block sums exactly, certify, round (see the class)."""
         timings = {"threshold": 0.0, "oracle": 0.0, "solver": 0.0}
         universe, noisy = measured.universe, measured.noisy
         levels = size_scale(universe.n) if options.oracle == "spectral" and noisy else None
         start, tau = time.perf_counter(), options.tau
         if noisy is not None and tau is None:
-            tau = threshold(noisy, options.oracle, levels, generator)
+            tau = threshold(noisy, options.oracle, levels, rng)
         timings["threshold"] = time.perf_counter() - start
-        model = self.model(measured, targets, generator)
+        model = self.model(measured, targets, rng)
         x, solver = cutting_planes(
             model.projection,
             noisy,
@@ -282,7 +357,7 @@ class DenseGenerator:
             options.oracle,
             levels,
             options.max_iterations,
-            generator,
+            rng,
             options.progress,
             timings,
         )
@@ -291,13 +366,14 @@ class DenseGenerator:
         del x, model.projection
         if model.counts is not None:
             values = _fit_sums(values, model.groups, model.counts)
+        terms = {"oracle": options.oracle if noisy is not None else None, "tau": tau}
         return self._certify_and_round(
-            measured, model, values, tau, solver, options, generator, timings
+            measured, model, values, terms, solver, options, rng, timings
         )
 
     def _certify_and_round(
-        self, measured, model, values, tau, solver, options, generator, timings
-    ) -> Generated:
+        self, measured, model, values, terms, solver, options, rng, timings
+    ) -> DenseGenerated:
         """The bound's terms (certified distance, the noise's uniform bound, Bernstein's
         bound for the rounding; beta split evenly between the random ones) and the
         rounded pairs."""
@@ -307,7 +383,7 @@ class DenseGenerator:
         certified = noise_bound = None
         matrix = _matrix(universe, values) if noisy is not None or rounding else None
         if noisy is not None:
-            certified = cut_norm(matrix - noisy.matrix, rng=generator).upper_bound
+            certified = cut_norm(matrix - noisy.matrix, rng=rng).upper_bound
             noise_bound = noisy.uniform_error_bound(term_beta)
         timings["certificate"] = time.perf_counter() - start
         start = time.perf_counter()
@@ -316,22 +392,42 @@ class DenseGenerator:
             bound_of_rounding = rounding_bound(matrix, universe.directed, term_beta)
             if model.groups is None:
                 rows, columns = universe.pair_index()
-                rounded = independent_rounding(matrix, universe.directed, generator)[rows, columns]
+                rounded = independent_rounding(matrix, universe.directed, rng)[rows, columns]
             else:
-                rounded = dependent_rounding(values, model.groups, generator)
+                rounded = dependent_rounding(values, model.groups, rng)
             released = rounded.astype(float)
         timings["rounding"] = time.perf_counter() - start
         bound = Bound.none()
         if noisy is not None:
             bound = Bound(certified + noise_bound + bound_of_rounding, "randomized-response")
-        return Generated(
+        terms = {
+            **terms,
+            "rounding": rounding,
+            "certified_distance": certified,
+            "noise_bound": noise_bound,
+            "rounding_bound": bound_of_rounding,
+        }
+        return DenseGenerated(
+            universe,
             released,
             rounding is not None,
+            _mechanism(noisy is not None, rounding, model.groups is not None),
             solver,
             bound,
-            tau,
-            certified,
-            noise_bound,
-            bound_of_rounding,
+            terms,
             timings,
         )
+
+
+def _mechanism(cuts: bool, rounding: str | None, dependent: bool) -> str:
+    """What the dense generator ran: the consistent projection with cut constraints (with
+    randomized response), else the projection onto the fitted counts alone; then the
+    rounding."""
+    if cuts:
+        steps = "consistent projection (GRU12 Lemma 6.2, §6.2)"
+    else:
+        steps = "projection onto the fitted counts (no cut constraints)"
+    if rounding is not None:
+        kind = "dependent" if dependent else "independent"
+        steps += f" + {kind} rounding (GRU12 Remark 6.3)"
+    return steps

@@ -26,7 +26,7 @@ from privcut.privacy import Noise, PrivacyBudget
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.records import Spend
 
-__all__ = ["WEIGHT_GRID", "Measurement", "Measurements", "measure"]
+__all__ = ["WEIGHT_GRID", "CountEstimate", "Measurement", "Measurements", "measure"]
 
 RANDOMIZED_RESPONSE = "randomized-response"
 
@@ -34,6 +34,37 @@ WEIGHT_GRID = 2.0**-20
 """Weights are measured as multiples of this (each pair's weight rounded, a per-pair map
 that keeps neighbours neighbours): every sum of at most 2^33 of them is then exact in
 float64, so the measured statistics carry no floating-point error into the grid noise."""
+
+
+@dataclass(frozen=True)
+class CountEstimate:
+    """One measurement's unbiased estimate of the edge count: ``coefficient * total``,
+    where ``total`` is a sum of ``draws`` noisy values, each with ``noise``.
+
+    Examples
+    --------
+    >>> from privcut.graph.planning import plan_measurements
+    >>> plan = plan_measurements(range(5), 1.0, ["degrees"])
+    >>> measured = measure(nx.path_graph(5), plan, rng=0)
+    >>> estimate = measured.get("degrees").count_estimate(measured.universe)
+    >>> estimate.draws, estimate.coefficient, estimate.variance == 5 * plan.noise[0].variance / 4
+    (5, 0.5, True)
+    """
+
+    total: float
+    noise: Noise
+    draws: int
+    coefficient: float
+
+    @property
+    def value(self) -> float:
+        """The estimate of the edge count."""
+        return self.coefficient * self.total
+
+    @property
+    def variance(self) -> float:
+        """The estimate's noise variance."""
+        return self.coefficient**2 * self.draws * self.noise.variance
 
 
 @dataclass(frozen=True)
@@ -83,6 +114,17 @@ class Measurement:
         """Its share of the budget as a report part."""
         noise = self.noise
         return Spend(self.name, self.share, self.epsilon, noise.kind, noise.scale, self.sensitivity)
+
+    def count_estimate(self, universe: EdgeUniverse) -> CountEstimate:
+        """Its estimate of the edge count: the value itself, the block counts' sum, half
+        the degrees' sum (every edge adds to two degrees, or to one out- and one
+        in-degree), randomized response's sum over the vertex pairs."""
+        values, noise = self.values, self.noise
+        if self.name == RANDOMIZED_RESPONSE:
+            rows, columns = universe.pair_index()
+            return CountEstimate(float(values[rows, columns].sum()), noise, universe.size, 1.0)
+        coefficient = 0.5 if self.name == "degrees" else 1.0
+        return CountEstimate(float(values.sum()), noise, values.size, coefficient)
 
 
 @dataclass(frozen=True)
@@ -147,6 +189,10 @@ class Measurements:
     def spends(self) -> tuple[Spend, ...]:
         """Every measurement's spend, in order."""
         return tuple(record.spend() for record in self.records)
+
+    def count_estimates(self) -> tuple[CountEstimate, ...]:
+        """Every measurement's estimate of the edge count, in order."""
+        return tuple(record.count_estimate(self.universe) for record in self.records)
 
     @classmethod
     def from_noisy(cls, noisy: NoisyGraph, plan: MeasurementPlan) -> Measurements:
@@ -246,7 +292,7 @@ def measure(
     (['edge-count', 'degrees'], (8,))
     """
     universe = _check_inputs(G, plan, partition)
-    generator = check_random_state(rng)
+    rng = check_random_state(rng)
     raw = universe.adjacency(G, plan.weight)
     adjacency = raw if plan.weight is None else _on_weight_grid(raw, universe.size)
     budget = PrivacyBudget(plan.epsilon)
@@ -254,12 +300,12 @@ def measure(
     for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
         budget.spend(eps, label=name)
         if name == RANDOMIZED_RESPONSE:
-            noisy = randomized_response(universe, raw, eps, generator, weight=plan.weight)
+            noisy = randomized_response(universe, raw, eps, rng, weight=plan.weight, noise=noise)
             values, draws = noisy.matrix, universe.size
         else:
             exact = statistic(name, adjacency, partition, universe.directed)
             # weighted graphs: on the noise's public grid, no floating-point leak
-            values, draws = noise.add(exact, rng=generator).astype(float), exact.size
+            values, draws = noise.add(exact, rng=rng).astype(float), exact.size
         share = eps / plan.epsilon
         records.append(Measurement(name, values, noise, SENSITIVITY[name], eps, share, draws))
     return Measurements(plan, universe, partition, tuple(records))

@@ -326,10 +326,13 @@ def randomized_response(
     rng: RandomState = None,
     *,
     weight: str | None = None,
+    noise: Noise | None = None,
 ) -> NoisyGraph:
     """:func:`noisy_graph` on an adjacency matrix already read (in ``universe``'s node
     order) and parameters already checked: the one place that adds the pair noise, for
-    the releases that read G once for several uses (e.g. ``answer_cuts``).
+    the releases that read G once for several uses (e.g. ``answer_cuts``). ``noise``, if
+    given, is the pair noise a caller already built for ``epsilon`` and ``weight`` (a
+    budget plan's), used as is.
 
     Privacy as :func:`noisy_graph`. With ``weight=None`` the noise is integer and
     ``adjacency`` must be 0/1 (checked: GraphInputError before any noise); otherwise its
@@ -347,7 +350,8 @@ def randomized_response(
         adjacency = check_zero_one(adjacency, "randomized response with weight=None")
     adjacency = sp.coo_array(adjacency)
     # One pair changes between neighbours (the mirror is post-processing): coordinates=1.
-    noise = Noise.for_laplace(epsilon, 1.0, integer=weight is None, coordinates=1)
+    if noise is None:
+        noise = Noise.for_laplace(epsilon, 1.0, integer=weight is None, coordinates=1)
     generator = check_random_state(rng)
     matrix = np.zeros((universe.n, universe.n))
     noise_into(matrix, noise, universe.directed, generator)

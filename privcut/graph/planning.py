@@ -38,7 +38,6 @@ from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import Noise, check_beta, check_epsilon
 from privcut.privacy.noise import laplace_moments
 from privcut.privacy.validation import check_option, check_scalar
-from privcut.records import Spend
 
 __all__ = [
     "CLASSES",
@@ -109,7 +108,8 @@ class MeasurementPlan:
     Examples
     --------
     >>> plan = plan_measurements(range(100), 2.0, {"edge-count": 0.25, "degrees": 0.75})
-    >>> [(s.name, s.epsilon, s.scale) for s in plan.spends()]
+    >>> split = zip(plan.measurements, plan.epsilons, plan.noise, strict=True)
+    >>> [(name, eps, noise.scale) for name, eps, noise in split]
     [('edge-count', 0.5, 2.0), ('degrees', 1.5, 1.3333333333333333)]
     """
 
@@ -121,20 +121,6 @@ class MeasurementPlan:
     predicted: dict = field(hash=False)
     dropped: tuple[str, ...] = ()
     weight: str | None = None
-
-    def noise_of(self, name: str) -> Noise | None:
-        """The noise of a measurement, or None if it is not taken."""
-        if name not in self.measurements:
-            return None
-        return self.noise[self.measurements.index(name)]
-
-    def spends(self) -> tuple[Spend, ...]:
-        """One :class:`~privcut.records.Spend` per measurement: name, share, epsilon, noise
-        kind, scale, sensitivity."""
-        return tuple(
-            Spend(name, eps / self.epsilon, eps, noise.kind, noise.scale, SENSITIVITY[name])
-            for name, eps, noise in zip(self.measurements, self.epsilons, self.noise, strict=True)
-        )
 
 
 @dataclass(frozen=True)
@@ -279,14 +265,17 @@ def _names(measurements, groups: object) -> tuple[str, ...]:
         return ("edge-count", *blocks, "randomized-response")
     if isinstance(measurements, str) or not isinstance(measurements, Iterable):
         raise ValueError(
-            f"measurements must be 'auto' or a list from {MEASUREMENTS}, got {measurements!r}"
+            "measurements must be 'auto' or a list of measurement names (or a mapping "
+            f"name -> share), got {measurements!r}"
         )
     names = tuple(measurements)
-    unknown = [name for name in names if name not in MEASUREMENTS]
-    if unknown or not names or len(set(names)) != len(names):
-        raise ValueError(
-            f"measurements must be distinct names from {MEASUREMENTS}, got {list(names)!r}"
-        )
+    if not names:
+        raise ValueError("measurements must name at least one measurement")
+    for name in names:
+        check_option(name, "measurement", MEASUREMENTS)
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"measurements must not repeat a name; {repeated} repeated")
     if "blocks" in names and groups is None:
         raise ValueError("the 'blocks' measurement needs groups, a public mapping node -> group")
     if groups is not None and "blocks" not in names:
@@ -391,8 +380,6 @@ def plan_measurements(
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
-    if weight is not None and not isinstance(weight, str):
-        raise TypeError(f"weight must be None or an edge attribute name, got {weight!r}")
     if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
         raise TypeError(f"nodes must be an iterable of node labels, got {type(nodes).__name__}")
     nodes = tuple(nodes)

@@ -35,6 +35,9 @@ class SyntheticRelease(Record):
         ``delta + (1 + e**epsilon) sampler_tv``, as for :class:`~privcut.linear.LinearRelease`.
     beta : float
         Failure probability of each bound.
+    weight : str or None
+        How G was read: None as a 0/1 graph (integer noise), an edge attribute name as
+        weights in [0, 1] (grid noise).
     oracle : str or None
         The cut oracle (None without randomized response).
     rounding : str or None
@@ -46,7 +49,7 @@ class SyntheticRelease(Record):
     certified_distance, noise_bound : float or None
         Randomized response's bound terms: certified ``||x - z||_C`` and the noise's
         uniform bound (GRU12 §6.1).
-    rounding_bound : float
+    rounding_bound : float or None
         Bernstein's bound for the rounding (GRU12 Remark 6.3; 0 without rounding).
     cut_error_bound : float
         The bound on every cut's error (the ``"arbitrary-cut"`` one).
@@ -67,6 +70,11 @@ class SyntheticRelease(Record):
     edge_count : float
         The released graph's edge count (weight sum when weighted).
 
+    ``oracle``, ``rounding``, ``tau``, ``certified_distance``, ``noise_bound`` and
+    ``rounding_bound`` are the generator's own terms
+    (:attr:`~privcut.graph.generation.Generated.terms`), None for a generator without
+    such a term.
+
     Examples
     --------
     >>> import networkx as nx
@@ -83,13 +91,14 @@ class SyntheticRelease(Record):
     sampler_tv: float
     effective_delta: float
     beta: float
+    weight: str | None
     oracle: str | None
     rounding: str | None
     tau: float | None
     solver: SolverSummary
     certified_distance: float | None
     noise_bound: float | None
-    rounding_bound: float
+    rounding_bound: float | None
     cut_error_bound: float
     trivial_bound: float
     measurements: tuple[Spend, ...]
@@ -105,29 +114,33 @@ class SyntheticRelease(Record):
         measured: Measurements,
         generated: Generated,
         bounds: tuple[dict[str, Bound], Bound],
-        options,
+        *,
+        method: str,
+        beta: float,
+        note: str = "",
     ) -> SyntheticRelease:
-        """The report of a release from its steps' results (all public or noisy) and the
-        release's checked options (``generator``, ``generation``, ``beta`` and ``choice``,
-        a note on how the generator was chosen)."""
-        plan, noisy, generator = measured.plan, measured.noisy, options.generator
+        """The report of a release from its steps' results (all public or noisy): the
+        generator's ``method`` name, the release's ``beta`` and a ``note`` on how the
+        generator was chosen (appended to the mechanism)."""
+        plan, terms = measured.plan, generated.terms
         workload_bounds, trivial = bounds
-        steps = " + ".join((*plan.measurements, generator.mechanism))
+        steps = " + ".join((*plan.measurements, generated.mechanism))
         return cls(
-            mechanism=f"synthetic_graph: {steps}{options.choice}",
-            method=generator.name,
+            mechanism=f"synthetic_graph: {steps}{note}",
+            method=method,
             epsilon=plan.epsilon,
             delta=0.0,
             sampler_tv=measured.sampler_tv,
             effective_delta=effective_delta(plan.epsilon, 0.0, measured.sampler_tv),
-            beta=options.beta,
-            oracle=options.generation.oracle if noisy is not None else None,
-            rounding=options.generation.rounding,
-            tau=generated.tau,
+            beta=beta,
+            weight=plan.weight,
+            oracle=terms.get("oracle"),
+            rounding=terms.get("rounding"),
+            tau=terms.get("tau"),
             solver=generated.solver,
-            certified_distance=generated.certified_distance,
-            noise_bound=generated.noise_bound,
-            rounding_bound=generated.rounding_bound,
+            certified_distance=terms.get("certified_distance"),
+            noise_bound=terms.get("noise_bound"),
+            rounding_bound=terms.get("rounding_bound"),
             cut_error_bound=workload_bounds["arbitrary-cut"].bound,
             trivial_bound=trivial.bound,
             measurements=measured.spends(),
@@ -135,5 +148,5 @@ class SyntheticRelease(Record):
             workload=dict(plan.workload),
             predicted_errors=dict(plan.predicted),
             workload_bounds=workload_bounds,
-            edge_count=float(generated.values.sum()),
+            edge_count=generated.edge_count,
         )

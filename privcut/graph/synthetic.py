@@ -24,12 +24,11 @@ import networkx as nx
 
 from privcut.graph.bounds import release_bounds, split_beta
 from privcut.graph.fitting import fit_targets
-from privcut.graph.generation import DenseGenerator, Generated, GenerationOptions, GraphGenerator
+from privcut.graph.generation import DenseGenerator, GraphGenerator
 from privcut.graph.measurement import Measurements, measure
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
-from privcut.graph.projection import size_scale
 from privcut.graph.report import SyntheticRelease
 from privcut.graph.timing import log_timings
 from privcut.graph.universe import EdgeUniverse, check_pairs
@@ -37,49 +36,58 @@ from privcut.privacy import check_beta
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option
 
-__all__ = ["METHODS", "size_scale", "synthetic_from_noisy", "synthetic_graph"]
+__all__ = ["GENERATORS", "synthetic_from_noisy", "synthetic_graph"]
 
-METHODS = ("dense", "auto", "sparse")
-"""Generators by name: ``"dense"`` (the projection on the n x n matrix); ``"auto"``
-resolves to ``"dense"``, the only one available; ``"sparse"`` is not available yet."""
-
-GENERATORS: dict[str, GraphGenerator] = {"dense": DenseGenerator()}
+GENERATORS: dict[str, type[GraphGenerator]] = {"dense": DenseGenerator}
+"""The generators by ``method`` name: ``"dense"``, the projection on the n x n matrix
+(:class:`~privcut.graph.generation.DenseGenerator`). ``method="auto"`` picks one from
+public sizes (today always ``"dense"``, the only one)."""
 
 
 @dataclass(frozen=True)
-class _Options:
-    """The release's checked options: the generator, its options, beta."""
+class _Setup:
+    """The release's checked choices: the generator, its options, beta, and a note on
+    how the generator was chosen (for the report's mechanism)."""
 
     generator: GraphGenerator
-    generation: GenerationOptions
+    options: object
     beta: float
-    choice: str
+    note: str
 
 
-def _options(method: str, beta: float, **generation) -> _Options:
-    """Check every option before the graph is read."""
-    check_option(method, "method", METHODS)
+def _setup(method: str, n: int, beta: float, **options) -> _Setup:
+    """Check every option (before any budget is spent) and resolve the generator: a
+    ``method`` from :data:`GENERATORS`, or ``"auto"`` from the public node count ``n``."""
     if method == "sparse":
         raise ValueError(
             "method='sparse' is not available yet (the sparse generator comes in a later "
             "release); use method='dense' (or 'auto')"
         )
+    check_option(method, "method", ("auto", *GENERATORS))
     beta = check_beta(beta)
-    options = GenerationOptions.checked(beta=split_beta(beta)[0], **generation)
-    choice = " (method 'auto': dense, the only generator available)" if method == "auto" else ""
-    return _Options(GENERATORS["dense"], options, beta, choice)
+    note = ""
+    if method == "auto":
+        method = "dense"  # the only generator available, whatever n
+        note = " (method 'auto': dense, the only generator available)"
+    generator = GENERATORS[method]()
+    checked = generator.options(beta=split_beta(beta)[0], **options)
+    return _Setup(generator, checked, beta, note)
 
 
-def _publish(
-    measured: Measurements, generated: Generated, release: SyntheticRelease, started: tuple
-) -> nx.Graph:
-    """The released graph, its report in ``H.graph["privcut"]``; the timings logged
-    (``started``: when the release began and when its measurements were taken)."""
-    H = generated.graph(measured.universe)
+def _release(measured: Measurements, setup: _Setup, rng, began: float, noise: float):
+    """The post-processing tail shared by both entry points: fit, generate, bound, report,
+    publish (the report in ``H.graph["privcut"]``; the timings logged, never released:
+    ``began`` when the release started, ``noise`` the seconds its measurements took)."""
+    targets = fit_targets(measured)
+    generated = setup.generator.generate(measured, targets, setup.options, rng)
+    bounds = release_bounds(measured, generated, setup.beta)
+    release = SyntheticRelease.of(
+        measured, generated, bounds, method=setup.generator.name, beta=setup.beta, note=setup.note
+    )
+    H = generated.graph()
     H.graph["privcut"] = release.to_dict()
-    begun, measured_at = started
-    timings = {"noise": measured_at - begun, **generated.timings}
-    log_timings("synthetic_graph", time.perf_counter() - begun, timings)
+    timings = {"noise": noise, **generated.timings}
+    log_timings("synthetic_graph", time.perf_counter() - began, timings)
     return H
 
 
@@ -111,7 +119,37 @@ def synthetic_from_noisy(
 
     See :func:`synthetic_graph` with ``measurements=None``; this is its second half, for
     callers who keep the randomized-response release and want graphs from it without
-    spending more budget.
+    spending more budget. Privacy: ``noisy``'s own guarantee ((epsilon, 0)-DP under
+    edge-level neighbours, GRU12 Lemma 6.1); everything here reads only ``noisy``, public
+    values and fresh randomness (post-processing, Dwork and Roth 2014 Prop. 2.1).
+
+    Parameters
+    ----------
+    noisy : NoisyGraph
+        A randomized-response release (:func:`~privcut.graph.noisy.noisy_graph`); its
+        ``weight`` (how G was read) is recorded in the report.
+    method : {"dense", "auto"}
+        The generator, as for :func:`synthetic_graph`.
+    oracle : {"spectral", "alon-naor"}
+        Constraint family and separation, as for :func:`synthetic_graph`.
+    rounding : {"random", None}
+        A 0/1 graph (each pair an edge with probability x) or the weighted graph.
+    beta : float, default 0.05
+        Failure probability of each bound.
+    tau : float, optional
+        Constraint level; default the oracle's median value on fresh noise matrices.
+    max_iterations : int, default 100
+        Most separation rounds.
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` (secure randomness) for real releases; seeds are for tests only.
+    progress : bool, default False
+        Show a progress bar.
+
+    Returns
+    -------
+    networkx.Graph or networkx.DiGraph
+        On ``noisy``'s nodes, the report in ``H.graph["privcut"]``
+        (:class:`~privcut.graph.report.SyntheticRelease`).
 
     Examples
     --------
@@ -127,31 +165,18 @@ def synthetic_from_noisy(
         raise TypeError(
             f"noisy must be a NoisyGraph (from noisy_graph), got {type(noisy).__name__}"
         )
-    options = _options(
-        method,
-        beta,
-        oracle=oracle,
-        rounding=rounding,
-        tau=tau,
-        max_iterations=max_iterations,
-        progress=progress,
-    )
-    generator, started = check_random_state(rng), time.perf_counter()
+    generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
+    setup = _setup(method, len(noisy.nodes), beta, progress=progress, **generation)
+    rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         noisy.nodes,
         noisy.epsilon,
         ["randomized-response"],
         directed=noisy.directed,
-        weight=None if noisy.noise.integer else "weight",
-        beta=options.beta,
+        weight=noisy.weight,
+        beta=setup.beta,
     )
-    measured = Measurements.from_noisy(noisy, plan)
-    started = (started, started)
-    targets = fit_targets(measured)
-    generated = options.generator.generate(measured, targets, options.generation, generator)
-    bounds = release_bounds(measured, generated.values, generated.bound, options.beta)
-    release = SyntheticRelease.of(measured, generated, bounds, options)
-    return _publish(measured, generated, release, started)
+    return _release(Measurements.from_noisy(noisy, plan), setup, rng, began, 0.0)
 
 
 def synthetic_graph(
@@ -213,10 +238,10 @@ def synthetic_graph(
     epsilon : float
         Privacy parameter > 0.
     method : {"dense", "auto"}
-        The generator: ``"dense"``, the projection on the n x n matrix
-        (:class:`~privcut.graph.generation.DenseGenerator`); ``"auto"`` picks it (the only
-        one available; ``"sparse"`` is not available yet). The report's ``method`` says
-        which ran.
+        The generator, by name from :data:`GENERATORS`: ``"dense"``, the projection on the
+        n x n matrix (:class:`~privcut.graph.generation.DenseGenerator`); ``"auto"`` picks
+        one from the public node count (today ``"dense"``, the only one). The report's
+        ``method`` says which ran.
     oracle : {"spectral", "alon-naor"}
         Constraint family and separation for randomized response: the normalized cut
         norm by spectral sweeps (§6.2) or the cut norm by the low-rank Alon–Naor solver
@@ -228,9 +253,10 @@ def synthetic_graph(
         ``"auto"`` (default): the edge count, the blocks of ``groups`` (if given) and
         randomized response, split by :func:`~privcut.graph.planning.plan_measurements`
         on ``workload``. ``None`` or ``["randomized-response"]``: randomized response
-        alone (GRU12 Lemma 6.2). A list
-        from ``"edge-count"``, ``"degrees"``, ``"blocks"``, ``"randomized-response"``:
-        those, split the same way. A mapping: the caller's shares (summing to 1).
+        alone (GRU12 Lemma 6.2); with ``None``, ``groups`` are refused (ValueError: the
+        blocks are not measured). A list from ``"edge-count"``, ``"degrees"``,
+        ``"blocks"``, ``"randomized-response"``: those, split the same way. A mapping:
+        the caller's shares (summing to 1).
     groups : mapping node -> group, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
         the edges (or its privacy cost is not counted).
@@ -261,10 +287,10 @@ def synthetic_graph(
     networkx.Graph or networkx.DiGraph
         On G's nodes; ``H.graph["privcut"]`` is the report,
         :class:`~privcut.graph.report.SyntheticRelease` as a dict (mechanism, method,
-        epsilon, delta, sampler_tv, effective_delta, beta, oracle, rounding, tau, solver,
-        certified_distance, noise_bound, rounding_bound, cut_error_bound, trivial_bound,
-        measurements, dropped_measurements, workload, predicted_errors, workload_bounds,
-        edge_count). Wall-clock timings are not released (they grow with G's edge
+        epsilon, delta, sampler_tv, effective_delta, beta, weight, oracle, rounding, tau,
+        solver, certified_distance, noise_bound, rounding_bound, cut_error_bound,
+        trivial_bound, measurements, dropped_measurements, workload, predicted_errors,
+        workload_bounds, edge_count). Wall-clock timings are not released (they grow with G's edge
         count): they are logged at DEBUG level on the ``privcut`` logger, with
         ``seconds`` and ``timings`` (the split) as record attributes.
 
@@ -299,17 +325,10 @@ def synthetic_graph(
     >>> bounds["between-group"]["bound"] < bounds["arbitrary-cut"]["bound"]
     True
     """
-    options = _options(
-        method,
-        beta,
-        oracle=oracle,
-        rounding=rounding,
-        tau=tau,
-        max_iterations=max_iterations,
-        progress=progress,
-    )
-    generator, started = check_random_state(rng), time.perf_counter()
     universe = check_pairs(EdgeUniverse.of(G, weight), "synthetic_graph")
+    generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
+    setup = _setup(method, universe.n, beta, progress=progress, **generation)
+    rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         universe.nodes,
         epsilon,
@@ -318,13 +337,8 @@ def synthetic_graph(
         workload=workload,
         directed=universe.directed,
         weight=weight,
-        beta=options.beta,
+        beta=setup.beta,
     )
     partition = Partition.of(universe, groups) if groups is not None else None
-    measured = measure(G, plan, partition=partition, rng=generator)
-    started = (started, time.perf_counter())
-    targets = fit_targets(measured)
-    generated = options.generator.generate(measured, targets, options.generation, generator)
-    bounds = release_bounds(measured, generated.values, generated.bound, options.beta)
-    release = SyntheticRelease.of(measured, generated, bounds, options)
-    return _publish(measured, generated, release, started)
+    measured = measure(G, plan, partition=partition, rng=rng)
+    return _release(measured, setup, rng, began, time.perf_counter() - began)

@@ -38,13 +38,14 @@ def test_plan_reads_public_values_only_and_is_deterministic():
         "bisection",
         "arbitrary-cut",
     }
-    blocks = one.noise_of("blocks")
+    blocks = one.noise[one.measurements.index("blocks")]
     assert one.predicted["between-group"] == pytest.approx(blocks.mean_absolute)
 
 
 def test_degrees_have_sensitivity_two():
     plan = plan_measurements(range(10), 1.0, {"degrees": 0.5, "edge-count": 0.5})
-    assert plan.noise_of("degrees").scale == 4.0 and plan.noise_of("edge-count").scale == 2.0
+    noise = dict(zip(plan.measurements, plan.noise, strict=True))
+    assert noise["degrees"].scale == 4.0 and noise["edge-count"].scale == 2.0
 
 
 def test_more_weight_on_a_class_moves_budget_to_its_measurement():
@@ -91,8 +92,9 @@ def test_split_beats_other_splits_on_its_objective():
     [
         ({"measurements": ["blocks"]}, ValueError, "needs groups"),
         ({"measurements": ["edge-count"], "groups": GROUPS}, ValueError, "add it to measurements"),
-        ({"measurements": ["edges"]}, ValueError, "distinct names"),
-        ({"measurements": []}, ValueError, "distinct names"),
+        ({"measurements": ["edges"]}, ValueError, "measurement must be one of"),
+        ({"measurements": []}, ValueError, "at least one"),
+        ({"measurements": ["degrees", "degrees"]}, ValueError, r"repeat a name; \['degrees'\]"),
         ({"measurements": "blocks"}, ValueError, "'auto' or a list"),
         ({"measurements": {"edge-count": 0.5, "randomized-response": 0.6}}, ValueError, "sum to 1"),
         ({"workload": {"cliques": 1.0}}, ValueError, "workload class must be one of"),
