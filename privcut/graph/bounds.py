@@ -76,19 +76,20 @@ def _interval_bound(released: np.ndarray, noisy: np.ndarray, q: float | np.ndarr
 
 def _block_bounds(measured: Measurements, blocks: np.ndarray, beta: float) -> dict[str, Bound]:
     measurement, partition = measured.get("blocks"), measured.partition
-    y, noise = measurement.values, measurement.noise
+    y, noise, slack = measurement.values, measurement.noise, measurement.slacks()
     upper = partition.pairs.astype(float)
     first, second = partition.blocks
     bounds = {}
     for name, members in (("within-group", first == second), ("between-group", first != second)):
         if members.any():
-            q = noise.max_error(int(members.sum()), beta)
+            q = noise.max_error(int(members.sum()), beta) + slack[members]
             bounds[name] = Bound(
                 _interval_bound(blocks[members], y[members], q, upper[members]), "blocks"
             )
     rest = partition.rest()
     if partition.g > 1:
         q = _sum_tail(noise, int(rest[0].size), math.log(beta / partition.g))
+        q = q + np.array([slack[ids].sum() for ids in rest])
         released = np.array([blocks[ids].sum() for ids in rest])
         noisy = np.array([y[ids].sum() for ids in rest])
         limits = np.array([upper[ids].sum() for ids in rest])
@@ -101,8 +102,10 @@ def class_bounds(measured: Measurements, generated: Generated, beta: float) -> d
     holding with probability at least 1 - beta.
 
     A class's true values lie within the noise's union tail q of the noisy measurement
-    (and in their box); the bound is the released value's largest distance to that
-    interval, so it covers every later step (fitting, rounding) exactly.
+    (widened, for weighted graphs, by the measurement's
+    :attr:`~privcut.graph.measurement.Measurement.slack`: what rounding the weights to
+    its grid can move) and in their box; the bound is the released value's largest
+    distance to that interval, so it covers every later step (fitting, rounding) exactly.
 
     Examples
     --------
@@ -123,7 +126,7 @@ def class_bounds(measured: Measurements, generated: Generated, beta: float) -> d
     measurement = measured.get("degrees")
     if measurement is not None:
         y, noise = measurement.values, measurement.noise
-        q = noise.max_error(y.size, beta)
+        q = noise.max_error(y.size, beta) + measurement.slacks()
         bound = _interval_bound(generated.degrees(), y, q, measured.universe.n - 1.0)
         bounds["degree"] = Bound(bound, "degrees")
     return bounds
@@ -148,7 +151,10 @@ def edge_count_upper(measured: Measurements, beta: float) -> float:
     estimates = measured.count_estimates()
     log_beta = math.log(2.0 * beta / len(estimates))  # sum_tail is two-sided
     return float(
-        min(e.coefficient * (e.total + _sum_tail(e.noise, e.draws, log_beta)) for e in estimates)
+        min(
+            e.coefficient * (e.total + e.slack + _sum_tail(e.noise, e.draws, log_beta))
+            for e in estimates
+        )
     )
 
 

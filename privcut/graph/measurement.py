@@ -55,6 +55,8 @@ class CountEstimate:
     noise: Noise
     draws: int
     coefficient: float
+    slack: float = 0.0
+    """How far rounding the weights to :data:`WEIGHT_GRID` can have moved ``total``."""
 
     @property
     def value(self) -> float:
@@ -87,6 +89,11 @@ class Measurement:
         Its epsilon and its fraction of the release's budget.
     draws : int
         Noise draws taken (one per value; one per vertex pair for randomized response).
+    slack : numpy.ndarray or None
+        For weighted graphs, how far rounding each pair weight to :data:`WEIGHT_GRID`
+        can have moved each exact value (``WEIGHT_GRID / 2`` per vertex pair the value
+        sums); None for 0/1 graphs and randomized response (whose rounding is on the
+        noise's grid).
 
     Examples
     --------
@@ -104,6 +111,11 @@ class Measurement:
     epsilon: float
     share: float
     draws: int
+    slack: np.ndarray | None = None
+
+    def slacks(self) -> np.ndarray:
+        """:attr:`slack`, as zeros where there is none."""
+        return np.zeros(self.values.shape[:1]) if self.slack is None else self.slack
 
     @property
     def sampler_tv(self) -> float:
@@ -124,7 +136,8 @@ class Measurement:
             rows, columns = universe.pair_index()
             return CountEstimate(float(values[rows, columns].sum()), noise, universe.size, 1.0)
         coefficient = 0.5 if self.name == "degrees" else 1.0
-        return CountEstimate(float(values.sum()), noise, values.size, coefficient)
+        slack = float(self.slacks().sum())
+        return CountEstimate(float(values.sum()), noise, values.size, coefficient, slack)
 
 
 @dataclass(frozen=True)
@@ -237,6 +250,18 @@ def _on_weight_grid(adjacency, pairs: int):
     return adjacency
 
 
+def _weight_slack(name: str, universe: EdgeUniverse, partition: Partition | None) -> np.ndarray:
+    """``WEIGHT_GRID / 2`` per vertex pair each value of a low-dimensional measurement sums:
+    how far rounding the weights can have moved it."""
+    if name == "edge-count":
+        pairs = np.array([universe.size])
+    elif name == "degrees":
+        pairs = np.full(universe.n * (2 if universe.directed else 1), universe.n - 1)
+    else:
+        pairs = partition.pairs
+    return pairs * (WEIGHT_GRID / 2.0)
+
+
 def _check_inputs(G: nx.Graph, plan: MeasurementPlan, partition: Partition | None):
     if not isinstance(plan, MeasurementPlan):
         raise TypeError(f"plan must be a MeasurementPlan, got {type(plan).__name__}")
@@ -306,6 +331,9 @@ def measure(
             exact = statistic(name, adjacency, partition, universe.directed)
             # weighted graphs: on the noise's public grid, no floating-point leak
             values, draws = noise.add(exact, rng=rng).astype(float), exact.size
+        weighted = plan.weight is not None and name != RANDOMIZED_RESPONSE
+        slack = _weight_slack(name, universe, partition) if weighted else None
         share = eps / plan.epsilon
-        records.append(Measurement(name, values, noise, SENSITIVITY[name], eps, share, draws))
+        record = Measurement(name, values, noise, SENSITIVITY[name], eps, share, draws, slack)
+        records.append(record)
     return Measurements(plan, universe, partition, tuple(records))

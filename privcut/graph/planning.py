@@ -122,6 +122,20 @@ class MeasurementPlan:
     dropped: tuple[str, ...] = ()
     weight: str | None = None
 
+    def __post_init__(self) -> None:
+        """Refuse a plan whose noise is not the calibrated noise of its epsilons: a plan
+        built by hand must not release a statistic with less noise (or integer noise on
+        real weights) than the epsilon it records."""
+        if not len(self.measurements) == len(self.epsilons) == len(self.noise):
+            raise ValueError("a plan needs one epsilon and one noise per measurement")
+        for name, eps, noise in zip(self.measurements, self.epsilons, self.noise, strict=True):
+            check_option(name, "measurement", MEASUREMENTS)
+            if noise != _noise(name, check_epsilon(eps), self.weight is None):
+                raise ValueError(
+                    f"the plan's noise for {name!r} is not the calibrated noise of its epsilon "
+                    f"{eps!r} and weight {self.weight!r}; build plans with plan_measurements"
+                )
+
 
 @dataclass(frozen=True)
 class _Shape:

@@ -6,7 +6,7 @@ import pytest
 
 from privcut.audit import audit, neighbouring_graphs
 from privcut.graph import EdgeUniverse, noisy_graph
-from privcut.graph.measurement import Measurement, Measurements, measure
+from privcut.graph.measurement import WEIGHT_GRID, Measurement, Measurements, measure
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
 from privcut.privacy import Noise
@@ -95,14 +95,12 @@ def test_randomized_response_measurement_passes_its_audit_and_catches_too_little
     """The whole release's data-touching step (everything after it is post-processing),
     audited vectorised on the pair the neighbours differ in: the bulk of the release's
     audit (test_synthetic keeps one whole-release audit for leaks after noising). The
-    broken twin is a plan whose randomized-response noise is calibrated for 2 epsilon,
-    passed in as the plan's noise, which measure uses."""
+    broken twin is the plan for 2 epsilon (its noise calibrated for twice the epsilon the
+    audit holds it to), passed in as the plan, which measure uses."""
     G = nx.path_graph(5)
     pair = (G, next(neighbouring_graphs(G, pairs=[(0, 2)])))
     plan = plan_measurements(range(5), 1.0, ["randomized-response"])
-    broken_plan = dataclasses.replace(
-        plan, noise=(Noise.for_laplace(2.0, 1.0, integer=True, coordinates=1),)
-    )
+    broken_plan = plan_measurements(range(5), 2.0, ["randomized-response"])
     mechanism, broken = (repeated("randomized-response", p, (0, 2)) for p in (plan, broken_plan))
     correct = audit(mechanism, pair, 1.0, samples=1500, vectorized=True, rng=0)
     broken = audit(broken, pair, 1.0, samples=800, vectorized=True, rng=0)
@@ -113,13 +111,13 @@ def test_randomized_response_measurement_passes_its_audit_and_catches_too_little
 @pytest.mark.slow
 def test_degree_measurement_passes_its_audit_and_catches_sensitivity_one():
     """An undirected edge raises two degrees: calibrating the degrees for sensitivity 1
-    doubles their privacy loss. The broken twin is a plan with that noise."""
+    doubles their privacy loss. The broken twin is a plan with that noise: the plan for
+    2 epsilon, whose degree noise has scale 2 / 2 = 1 / 1."""
     G = nx.path_graph(5)
     pair = (G, next(neighbouring_graphs(G, pairs=[(0, 2)])))
     plan = plan_measurements(range(5), 1.0, {"degrees": 1.0})
-    broken_plan = dataclasses.replace(
-        plan, noise=(Noise.for_laplace(1.0, 1.0, integer=True, coordinates=2),)
-    )
+    broken_plan = plan_measurements(range(5), 2.0, {"degrees": 1.0})
+    assert broken_plan.noise[0] == Noise.for_laplace(1.0, 1.0, integer=True, coordinates=2)
     mechanism, broken = (repeated("degrees", p, [0, 2]) for p in (plan, broken_plan))
     correct = audit(mechanism, pair, 1.0, samples=1500, vectorized=True, rng=0)
     broken = audit(broken, pair, 1.0, samples=1500, vectorized=True, rng=0)
@@ -159,3 +157,43 @@ def test_block_measurement_passes_its_audit_and_catches_double_counted_blocks():
     broken = audit(block(doubled), pair, 1.0, samples=500, selection_samples=300, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
+
+
+@pytest.mark.parametrize(
+    "noise",
+    [
+        Noise.for_laplace(100.0, 1.0, integer=True),  # far less noise than epsilon 1 needs
+        Noise.for_laplace(1.0, 1.0, integer=True),  # integer noise on real weights
+    ],
+)
+def test_a_plan_whose_noise_is_not_its_calibration_is_refused(noise):
+    """A hand-built plan cannot make measure release a statistic with less noise than the
+    epsilon it records, nor integer noise (which keeps a real weight's fractional part)
+    on a weighted graph: the plan refuses it when built."""
+    plan = plan_measurements(range(4), 1.0, ["edge-count"], weight="w")
+    with pytest.raises(ValueError, match="calibrated noise"):
+        dataclasses.replace(plan, noise=(noise,))
+
+
+def test_weighted_measurements_carry_the_weight_rounding_into_their_bounds():
+    """Weights are rounded to WEIGHT_GRID before the statistics are computed: each value
+    may move by WEIGHT_GRID / 2 per vertex pair it sums, and the count bound widens by
+    that much (0/1 graphs have no such slack)."""
+    G = nx.path_graph(6)
+    nx.set_edge_attributes(G, 0.3, "w")
+    groups = {v: v // 3 for v in G}
+    universe = EdgeUniverse.of(G)
+    partition = Partition.of(universe, groups)
+    names = {"edge-count": 0.4, "degrees": 0.3, "blocks": 0.3}
+    weighted = plan_measurements(range(6), 1.0, names, groups=groups, weight="w")
+    measured = measure(G, weighted, partition=partition, rng=0)
+    half = WEIGHT_GRID / 2.0
+    assert measured.get("edge-count").slack.tolist() == [15 * half]
+    assert measured.get("degrees").slack.tolist() == [5 * half] * 6
+    assert measured.get("blocks").slack.tolist() == (partition.pairs * half).tolist()
+    estimate = measured.get("edge-count").count_estimate(universe)
+    assert estimate.slack == 15 * half
+    plain = plan_measurements(range(6), 1.0, names, groups=groups)
+    unweighted = measure(G, plain, partition=partition, rng=0)
+    assert all(record.slack is None for record in unweighted.records)
+    assert unweighted.get("blocks").count_estimate(universe).slack == 0.0
