@@ -126,14 +126,19 @@ class MeasurementPlan:
         """Refuse a plan whose noise is not the calibrated noise of its epsilons: a plan
         built by hand must not release a statistic with less noise (or integer noise on
         real weights) than the epsilon it records."""
+        parts = {"measurements": self.measurements, "epsilons": self.epsilons, "noise": self.noise}
+        for part, value in parts.items():
+            if not isinstance(value, tuple):
+                raise TypeError(f"{part} must be a tuple, got {type(value).__name__}")
         if not len(self.measurements) == len(self.epsilons) == len(self.noise):
-            raise ValueError("a plan needs one epsilon and one noise per measurement")
+            raise ValueError("measurements, epsilons and noise need one entry per measurement")
         for name, eps, noise in zip(self.measurements, self.epsilons, self.noise, strict=True):
-            check_option(name, "measurement", MEASUREMENTS)
-            if noise != _noise(name, check_epsilon(eps), self.weight is None):
+            check_option(name, "measurements", MEASUREMENTS)
+            if noise != _noise(name, check_epsilon(eps, "epsilons"), self.weight is None):
                 raise ValueError(
-                    f"the plan's noise for {name!r} is not the calibrated noise of its epsilon "
-                    f"{eps!r} and weight {self.weight!r}; build plans with plan_measurements"
+                    f"noise: the plan's noise for {name!r} is not the calibrated noise of its "
+                    f"epsilon {eps!r} and weight {self.weight!r}; build plans with "
+                    "plan_measurements"
                 )
 
 
