@@ -30,27 +30,11 @@ from privcut import synthetic_graph
 from privcut.datasets import planted_partition
 from privcut.evaluate import WorkloadClasses
 from privcut.graph import noisy_graph
-from privcut.privacy import discrete_laplace
 
 GRAPHS = {"dense": (0.3, 0.02), "sparse": (0.05, 0.002)}
 EPSILONS = (0.5, 1.0, 2.0)
 WORKLOADS = ("between-group", "within-group", "group-vs-rest", "bisection")
 """The issue's four workloads (WorkloadClasses also answers degrees)."""
-
-
-def single_purpose(work: WorkloadClasses, epsilon: float, rng) -> dict[str, float]:
-    """Block counts (clipped to their box) and one edge count, each at the full epsilon."""
-    partition = work.partition
-    first, second = partition.blocks
-    blocks = np.empty(partition.size)
-    blocks[first == second] = work.truth["within-group"]
-    blocks[first != second] = work.truth["between-group"]
-    noise = discrete_laplace(1.0 / epsilon, blocks.size, rng=rng)
-    answers = work.group_answers(np.clip(blocks + noise, 0, partition.pairs))
-    edges = blocks.sum() + discrete_laplace(1.0 / epsilon, rng=rng)
-    n, bisections = work.universe.n, work.sides.shape[0]
-    answers["bisection"] = np.full(bisections, edges * (n // 2) * (n - n // 2) / work.universe.size)
-    return work.errors(answers)
 
 
 def accuracy(seeds: int, groups: bool) -> None:
@@ -67,7 +51,7 @@ def accuracy(seeds: int, groups: bool) -> None:
                 H = synthetic_graph(G, epsilon, measurements="auto", rng=rng, **options)
                 found = {
                     "release": work.errors(H),
-                    "single": single_purpose(work, epsilon, rng),
+                    "single": work.single_purpose_errors(epsilon, rng),
                     "rr": work.errors(noisy_graph(G, epsilon, rng=rng)),
                 }
                 for name, errors in found.items():

@@ -28,6 +28,7 @@ from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse, check_graph
 from privcut.graph.workloads import check_queries
+from privcut.privacy import check_epsilon, discrete_laplace
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
 
@@ -167,6 +168,37 @@ class WorkloadClasses:
             found["between-group"] = blocks[first != second]
             found["group-vs-rest"] = np.array([blocks[ids].sum() for ids in self.partition.rest()])
         return found
+
+    def single_purpose_errors(self, epsilon: float, rng: RandomState = None) -> dict[str, float]:
+        """Mean absolute error per class of the best single-purpose answers at ``epsilon``:
+        the block counts with discrete Laplace noise at the full epsilon, clipped to their
+        box, for the group classes; one noisy edge count (again at the full epsilon) times
+        ``|S| |T| / pairs`` for bisections. A baseline for a release that answers them all
+        at once (evaluation only: it reads the true counts, and spends no budget of G's).
+
+        Examples
+        --------
+        >>> from privcut.datasets import planted_partition
+        >>> G = planted_partition(4, 10, 0.5, 0.05, seed=0)
+        >>> work = WorkloadClasses(G, G.graph["groups"], bisections=20, rng=0)
+        >>> sorted(work.single_purpose_errors(1.0, rng=0))
+        ['between-group', 'bisection', 'group-vs-rest', 'within-group']
+        """
+        epsilon, rng = check_epsilon(epsilon), check_random_state(rng)
+        partition = self.partition
+        if partition is None:
+            raise ValueError("single_purpose_errors needs the public groups: pass groups=")
+        first, second = partition.blocks
+        blocks = np.empty(partition.size)
+        blocks[first == second] = self.truth["within-group"]
+        blocks[first != second] = self.truth["between-group"]
+        noise = discrete_laplace(1.0 / epsilon, blocks.size, rng=rng)
+        answers = self.group_answers(np.clip(blocks + noise, 0, partition.pairs))
+        edges = blocks.sum() + discrete_laplace(1.0 / epsilon, rng=rng)
+        n, size = self.universe.n, self.universe.size
+        share = (n // 2) * (n - n // 2) / size
+        answers["bisection"] = np.full(self.sides.shape[0], edges * share)
+        return self.errors(answers)
 
     def errors(
         self,

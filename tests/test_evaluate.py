@@ -74,3 +74,13 @@ def test_a_rounded_release_counts_each_edge_once_whatever_release_weight():
     H = privcut.synthetic_graph(G, 1.0, rng=0)
     cuts = random_cuts(G, 20, rng=1)
     np.testing.assert_allclose(cut_errors(G, H, cuts), cut_errors(G, H, cuts, release_weight=None))
+
+
+def test_single_purpose_errors_need_groups_and_are_seeded():
+    G = nx.path_graph(6)
+    with pytest.raises(ValueError, match="groups"):
+        WorkloadClasses(G, None, bisections=5, rng=0).single_purpose_errors(1.0, rng=0)
+    work = WorkloadClasses(G, {v: v // 3 for v in G}, bisections=5, rng=0)
+    assert work.single_purpose_errors(1.0, rng=3) == work.single_purpose_errors(1.0, rng=3)
+    with pytest.raises(privcut.PrivacyParameterError):
+        work.single_purpose_errors(0.0, rng=0)

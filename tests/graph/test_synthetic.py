@@ -23,7 +23,7 @@ from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
 from privcut.graph.projection import size_scale
 from privcut.graph.rounding import rounding_bound
-from privcut.privacy import Noise, discrete_laplace, discrete_laplace_tv_bound
+from privcut.privacy import Noise, discrete_laplace_tv_bound
 from tests.auditing import record_sampler_tv
 
 REPORT_KEYS = [
@@ -391,22 +391,6 @@ WORKLOADS = ("between-group", "within-group", "group-vs-rest", "bisection")
 """Issue 10's four workloads (WorkloadClasses also answers degrees)."""
 
 
-def single_purpose(work, epsilon, rng):
-    """Block counts (clipped to their box) and one edge count, each at the full epsilon:
-    the best single-purpose answers (as in benchmarks/multi.py)."""
-    partition = work.partition
-    first, second = partition.blocks
-    blocks = np.empty(partition.size)
-    blocks[first == second] = work.truth["within-group"]
-    blocks[first != second] = work.truth["between-group"]
-    noise = discrete_laplace(1.0 / epsilon, blocks.size, rng=rng)
-    answers = work.group_answers(np.clip(blocks + noise, 0, partition.pairs))
-    edges = blocks.sum() + discrete_laplace(1.0 / epsilon, rng=rng)
-    n, bisections = work.universe.n, work.sides.shape[0]
-    answers["bisection"] = np.full(bisections, edges * (n // 2) * (n - n // 2) / work.universe.size)
-    return work.errors(answers)
-
-
 def workload_ratios(p_in, p_out, epsilon, seeds):
     """Issue 10's acceptance on 20 groups of 50 nodes: mean absolute error of the rounded
     release, of the best single-purpose answer and of randomized response per workload,
@@ -419,7 +403,7 @@ def workload_ratios(p_in, p_out, epsilon, seeds):
     for seed in range(seeds):
         rng = np.random.default_rng(seed)
         H = synthetic_graph(G, epsilon, measurements="auto", groups=groups, rng=rng)
-        singles = [single_purpose(work, epsilon, rng) for _ in range(20)]
+        singles = [work.single_purpose_errors(epsilon, rng) for _ in range(20)]
         found = {
             "release": work.errors(H),
             "single": {w: np.mean([s[w] for s in singles]) for w in singles[0]},
