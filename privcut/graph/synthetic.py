@@ -55,9 +55,10 @@ class _Setup:
     note: str
 
 
-def _setup(method: str, n: int, beta: float, **options) -> _Setup:
+def _setup(method: str, beta: float, **options) -> _Setup:
     """Check every option (before any budget is spent) and resolve the generator: a
-    ``method`` from :data:`GENERATORS`, or ``"auto"`` from the public node count ``n``."""
+    ``method`` from :data:`GENERATORS`, or ``"auto"`` (from public sizes once there is a
+    choice)."""
     if method == "sparse":
         raise ValueError(
             "method='sparse' is not available yet (the sparse generator comes in a later "
@@ -166,7 +167,7 @@ def synthetic_from_noisy(
             f"noisy must be a NoisyGraph (from noisy_graph), got {type(noisy).__name__}"
         )
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
-    setup = _setup(method, len(noisy.nodes), beta, progress=progress, **generation)
+    setup = _setup(method, beta, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         noisy.nodes,
@@ -327,7 +328,7 @@ def synthetic_graph(
     """
     universe = check_pairs(EdgeUniverse.of(G, weight), "synthetic_graph")
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
-    setup = _setup(method, universe.n, beta, progress=progress, **generation)
+    setup = _setup(method, beta, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         universe.nodes,
