@@ -119,7 +119,7 @@ def accuracy(n: int) -> None:
             start = time.perf_counter()
             H = synthetic_from_noisy(noisy, oracle=oracle, rounding=None, rng=3)
             seconds = time.perf_counter() - start
-            x = cut_norm(universe.adjacency(H).toarray() - A, rng=0)
+            x = cut_norm(universe.adjacency(H, "weight").toarray() - A, rng=0)
             print(
                 f"{p:>5} {oracle:<10} {z.value:>7.0f} [{z.upper_bound:>6.0f}] "
                 f"{clip.value:>7.0f} [{clip.upper_bound:>6.0f}] "
@@ -146,7 +146,7 @@ def enumerable(n: int, seeds: int = 20) -> None:
                 for name, M in (
                     ("z", noisy.matrix),
                     ("clip", np.clip(noisy.matrix, 0.0, 1.0)),
-                    ("x", universe.adjacency(H).toarray()),
+                    ("x", universe.adjacency(H, "weight").toarray()),
                 ):
                     errors[name].append(cut_norm(M - A, method="exact").value)
                 ratios.append(errors["x"][-1] / errors["z"][-1])
