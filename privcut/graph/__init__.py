@@ -9,6 +9,7 @@ from privcut.graph.cutnorm import (
     normalized_cut_norm,
 )
 from privcut.graph.cuts import cut_queries, cut_value, rank1_queries
+from privcut.graph.filtered import FilteredNoisyGraph, filtered_randomized_response
 from privcut.graph.noisy import NoisyGraph, NoisyGraphReport, noisy_graph
 from privcut.graph.oracle import CutOracle, OracleStatus
 from privcut.graph.partition import Partition
@@ -25,6 +26,7 @@ __all__ = [
     "CutOracle",
     "CutWorkload",
     "EdgeUniverse",
+    "FilteredNoisyGraph",
     "MeasurementPlan",
     "NoisyGraph",
     "NoisyGraphReport",
@@ -36,6 +38,7 @@ __all__ = [
     "cut_norm",
     "cut_queries",
     "cut_value",
+    "filtered_randomized_response",
     "iterative_construction",
     "local_improvement",
     "noisy_graph",

@@ -43,6 +43,8 @@ __all__ = [
     "discrete_laplace_tv_bound",
     "float_sum_error",
     "gaussian",
+    "geometric",
+    "geometric_tv_bound",
     "laplace",
 ]
 
@@ -257,6 +259,50 @@ def discrete_laplace(scale: float, size: Size = None, *, rng: RandomState = None
     draws = _geometric(scale, shape, generator)
     draws -= _geometric(scale, shape, generator)
     return draws.astype(np.int64)[()]
+
+
+def geometric(scale: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
+    """Draw geometric noise on {0, 1, ...} with ``P(G >= k) = exp(-k / scale)``.
+
+    The one-sided half of :func:`discrete_laplace` (which is the difference of two such
+    draws): ``floor(-scale * log U)``, within :func:`geometric_tv_bound` of exact. A
+    discrete Laplace ``Z`` of this scale conditioned on ``Z >= t`` for an integer
+    ``t >= 1`` is exactly ``t + G`` (its tail is geometric), which is how filtered
+    randomized response draws the values of the pairs it keeps.
+
+    Parameters
+    ----------
+    scale : float
+        The scale in (0, 2**40]; the mean is ``q / (1 - q)`` with ``q = exp(-1 / scale)``.
+    size : int or tuple of int, optional
+        Output shape; ``None`` returns a single integer.
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` draws from a cryptographically secure generator.
+
+    Returns
+    -------
+    numpy.int64 or numpy.ndarray of numpy.int64
+
+    Examples
+    --------
+    >>> bool((geometric(1.0, size=5, rng=0) >= 0).all())
+    True
+    """
+    scale = _check_scale(scale, "scale")
+    shape = _check_size(size)
+    return _geometric(scale, shape, check_random_state(rng)).astype(np.int64)[()]
+
+
+def geometric_tv_bound(scale: float) -> float:
+    """Bound on the total variation distance of one :func:`geometric` draw from exact
+    (half of :func:`discrete_laplace_tv_bound`; the proof is in ``_geometric_tv_bound``).
+
+    Examples
+    --------
+    >>> geometric_tv_bound(1.0) == discrete_laplace_tv_bound(1.0) / 2
+    True
+    """
+    return _geometric_tv_bound(_check_scale(scale, "scale"))
 
 
 def _acceptance_rate(sigma: float, t: int) -> float:
