@@ -116,7 +116,7 @@ def _pairs_of(index: np.ndarray, n: int, directed: bool) -> tuple[np.ndarray, np
     return i, index - start + i + 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: compare releases field by field
 class FilteredNoisyGraph(Record):
     """The pairs whose randomized-response value reached a public threshold, with their values.
 
