@@ -319,6 +319,23 @@ CASES = {
             alpha=maybe(None, 1.0),
         ),
     ),
+    "privcut.graph.filtered_randomized_response": (
+        graph.filtered_randomized_response,
+        dict(
+            G=graphs(),
+            epsilon=EPSILON,
+            threshold=maybe(None, 1, 3),
+            expected_size=maybe(None, 10.0, 1e-3),
+            weight=maybe(None, "weight"),
+            rng=RNG,
+        ),
+    ),
+    "privcut.graph.FilteredNoisyGraph.cut": (
+        lambda S, T: graph.filtered_randomized_response(
+            nx.path_graph(4), 1.0, threshold=1, rng=0
+        ).cut(S, T),
+        dict(S=SIDES, T=SIDES),
+    ),
     "privcut.graph.plan_measurements": (
         graph.plan_measurements,
         dict(
@@ -425,6 +442,7 @@ RESULTS = {
     "privcut.SyntheticRelease",
     "privcut.graph.ConstructionRelease",
     "privcut.graph.CutAnswers",
+    "privcut.graph.FilteredNoisyGraph",
     "privcut.graph.NoisyGraphReport",
     "privcut.graph.OracleStatus",
     "privcut.graph.SyntheticRelease",

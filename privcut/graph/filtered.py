@@ -144,6 +144,12 @@ class FilteredNoisyGraph(Record):
     sampler_tv : float
         Bound on the total variation distance from exact of the samplers' draws, *except*
         the one binomial draw (see :func:`filtered_randomized_response`).
+
+    Examples
+    --------
+    >>> release = filtered_randomized_response(nx.path_graph(6), 1.0, threshold=2, rng=0)
+    >>> release.nodes, release.threshold, bool(np.all(release.values >= 2))
+    ((0, 1, 2, 3, 4, 5), 2, True)
     """
 
     rows: np.ndarray
