@@ -286,3 +286,23 @@ def test_bad_input_raises_before_any_noise(bad):
         filtered_randomized_response(None, epsilon, rng=generator, **kwargs)
     with pytest.raises(GraphInputError):
         filtered_randomized_response(nx.Graph(), 1.0, rng=generator)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_rejection_placement_is_uniform_over_non_edges(directed):
+    n, k, runs = 40, 60, 3000
+    pairs = n * (n - 1) if directed else n * (n - 1) // 2
+    generator = np.random.default_rng(7)
+    edges = np.sort(generator.choice(pairs, size=pairs // 8, replace=False))
+    counts = np.zeros(pairs)
+    for _ in range(runs):
+        chosen = uniform_non_edges(edges, pairs, k, n, directed, generator, "reject")
+        assert chosen.size == k and np.all(np.diff(chosen) > 0)
+        counts[chosen] += 1
+    assert not counts[edges].any()
+    free = np.setdiff1d(np.arange(pairs), edges)
+    expected = runs * k / free.size
+    statistic = float(((counts[free] - expected) ** 2 / expected).sum())
+    # chi-square with free.size - 1 degrees of freedom (slightly conservative: a fixed-size
+    # sample makes the counts negatively correlated); p >= 1e-3 needs about df + 3.1 sqrt(2 df)
+    assert statistic < free.size - 1 + 3.1 * math.sqrt(2 * (free.size - 1)), statistic
