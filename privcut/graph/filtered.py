@@ -33,6 +33,7 @@ __all__ = [
     "default_threshold",
     "filtered_pairs",
     "filtered_randomized_response",
+    "pair_ends",
     "pair_indices",
     "survival_probability",
     "uniform_non_edges",
@@ -97,8 +98,15 @@ def pair_indices(rows: np.ndarray, columns: np.ndarray, n: int, directed: bool) 
     return i * n - i * (i + 1) // 2 + j - i - 1
 
 
-def _pairs_of(index: np.ndarray, n: int, directed: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The inverse of :func:`pair_indices` (row and column of each histogram position)."""
+def pair_ends(index: np.ndarray, n: int, directed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The inverse of :func:`pair_indices`: row and column of each histogram position
+    (exact integer arithmetic after a floating-point first guess, for any n up to 2**26).
+
+    Examples
+    --------
+    >>> [a.tolist() for a in pair_ends(np.array([0, 1, 2]), 3, False)]
+    [[0, 0, 1], [1, 2, 2]]
+    """
     index = np.asarray(index, dtype=np.int64)
     if directed:
         i = index // (n - 1)
@@ -130,9 +138,9 @@ class FilteredNoisyGraph(Record):
         Each kept pair's noisy value (0/1 plus discrete Laplace noise), all ``>= threshold``.
     threshold : int
         The public threshold theta.
-    expected_size : float
+    expected_size : float or None
         The expected number of surviving non-edges the default threshold aimed at (the
-        public knob; ``nan`` when ``threshold`` was given).
+        public knob; None when ``threshold`` was given).
     epsilon, delta : float
         The privacy guarantee under edge-level neighbours (delta = 0).
     noise : Noise
@@ -156,7 +164,7 @@ class FilteredNoisyGraph(Record):
     columns: np.ndarray
     values: np.ndarray
     threshold: int
-    expected_size: float
+    expected_size: float | None
     epsilon: float
     delta: float
     noise: Noise
@@ -485,15 +493,16 @@ def filtered_randomized_response(
     """
     epsilon, threshold, expected_size = _check_arguments(epsilon, threshold, expected_size, weight)
     noise = Noise.for_laplace(epsilon, 1.0, integer=True)  # checks the scale, before G
+    generator = check_random_state(rng)
     universe = check_pairs(EdgeUniverse.of(G), "filtered_randomized_response")
     if threshold is None:
         expected_size = float(10 * universe.n) if expected_size is None else expected_size
         threshold = default_threshold(epsilon, universe.size, expected_size)
     else:
-        expected_size = math.nan
+        expected_size = None
     edges = _edge_positions(G, universe)
-    positions, values = filtered_pairs(universe, edges, epsilon, threshold, rng)
-    rows, columns = _pairs_of(positions, universe.n, universe.directed)
+    positions, values = filtered_pairs(universe, edges, epsilon, threshold, generator)
+    rows, columns = pair_ends(positions, universe.n, universe.directed)
     return FilteredNoisyGraph(
         rows=rows,
         columns=columns,

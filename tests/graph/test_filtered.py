@@ -17,6 +17,7 @@ from privcut.graph import EdgeUniverse, FilteredNoisyGraph, filtered_randomized_
 from privcut.graph.filtered import (
     default_threshold,
     filtered_pairs,
+    pair_ends,
     pair_indices,
     survival_probability,
     uniform_non_edges,
@@ -306,3 +307,21 @@ def test_rejection_placement_is_uniform_over_non_edges(directed):
     # chi-square with free.size - 1 degrees of freedom (slightly conservative: a fixed-size
     # sample makes the counts negatively correlated); p >= 1e-3 needs about df + 3.1 sqrt(2 df)
     assert statistic < free.size - 1 + 3.1 * math.sqrt(2 * (free.size - 1)), statistic
+
+
+@pytest.mark.parametrize("n", [2, 3, 17, 10**6, 3 * 10**7])
+def test_pair_positions_round_trip(n):
+    for directed in (False, True):
+        pairs = n * (n - 1) if directed else n * (n - 1) // 2
+        index = np.unique(
+            np.r_[0, 1, pairs - 2, pairs - 1, np.arange(0, pairs, max(pairs // 997, 1))]
+        )
+        index = index[(index >= 0) & (index < pairs)]
+        rows, columns = pair_ends(index, n, directed)
+        assert np.all(rows != columns) and np.all((0 <= rows) & (columns < n))
+        assert directed or np.all(rows < columns)
+        assert np.array_equal(pair_indices(rows, columns, n, directed), index)
+    if n < 50:
+        for directed in (False, True):
+            rows, columns = EdgeUniverse(tuple(range(n)), directed).pair_index()
+            assert np.array_equal(pair_indices(rows, columns, n, directed), np.arange(rows.size))
