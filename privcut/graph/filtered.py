@@ -236,9 +236,10 @@ class FilteredNoisyGraph(Record):
         """The sum of the kept noisy values over pairs from S to T (a pair inside S n T of a
         Graph counts from both ends, as in :meth:`NoisyGraph.cut`). Post-processing.
 
-        A biased estimate of the true cut: the pairs below the threshold are dropped, and
-        those kept are the ones whose noise was large, so a sparse graph's cut is mostly
-        underestimated for edges and overestimated by surviving non-edges.
+        A biased estimate of the true cut: the pairs below the threshold are dropped
+        (most edges, when theta > 1) and those kept are the ones whose noise was large
+        (each surviving non-edge adds at least theta), so the bias depends on the graph
+        and is not corrected here.
 
         Examples
         --------
