@@ -82,13 +82,15 @@ def community_graph(
     as_sparse: bool = False,
 ) -> nx.Graph | tuple[sp.csr_array, np.ndarray]:
     """A heavy-tailed community graph: a degree-corrected block model with power-law
-    expected degrees, drawn in O(n + |E|) time and memory without enumerating vertex pairs.
+    expected degrees, drawn in O(n + |E| log n) time and O(n + |E|) memory without
+    enumerating vertex pairs.
 
     The model is Karrer & Newman 2011's degree-corrected stochastic block model with
-    Chung & Lu 2002's weights. Node i gets a weight ``theta_i`` drawn from a Pareto law,
-    ``P(theta > x) = x^-(exponent - 1)`` for ``x >= 1`` (so degrees follow a power law
-    with that exponent), and belongs to group ``i * groups // n`` (``groups`` contiguous
-    groups whose sizes differ by at most one). The graph has exactly
+    Chung & Lu 2002's weights (a pair's chance proportional to its ends' weights). Node
+    i gets a weight ``theta_i`` from a Pareto law, ``P(theta > x) = x^-(exponent - 1)``
+    for ``x >= 1`` (a density ``~ x^-exponent``, so degrees follow a power law with that
+    exponent), and belongs to group ``i * groups // n`` (``groups`` contiguous groups
+    whose sizes differ by at most one). The graph has exactly
     ``m = round(n * average_degree / 2)`` edges (``n * average_degree`` arcs for a
     DiGraph): ``round(mixing * m)`` between groups, the rest within. A within-group
     edge picks its group with probability proportional to the group's total weight and
