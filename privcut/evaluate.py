@@ -525,7 +525,7 @@ def _pattern(G: object, weight: str | None, name: str) -> tuple[sp.csr_array, tu
             f"{type(G).__name__}"
         )
     universe = EdgeUniverse.of(G, weight)
-    return _symmetric(universe.adjacency(G, weight)), universe.nodes
+    return _symmetric(_sparse_adjacency(universe, G, weight)), universe.nodes
 
 
 def _release_pattern(G: object, H: object, nodes: tuple | int, weight: str | None):
@@ -551,7 +551,14 @@ def _release_pattern(G: object, H: object, nodes: tuple | int, weight: str | Non
             f"the release H, read with release_weight={weight!r}: {error} (for H, pass "
             "release_weight=None)"
         ) from None
-    return _symmetric(EdgeUniverse(nodes, H.is_directed()).adjacency(H, weight))
+    return _symmetric(_sparse_adjacency(EdgeUniverse(nodes, H.is_directed()), H, weight))
+
+
+def _sparse_adjacency(universe: EdgeUniverse, G: nx.Graph, weight: str | None) -> sp.csr_array:
+    """G's sparse adjacency matrix in the universe's order (also for n = 0)."""
+    if universe.n == 0:
+        return sp.csr_array((0, 0))
+    return universe.adjacency(G, weight)
 
 
 def _check_sparse(A: sp.sparray, name: str) -> sp.csr_array:

@@ -246,7 +246,11 @@ class _Draws:
             _, first = np.unique(codes, return_index=True)
             found = codes[np.sort(first)]
         if found.size < count:
-            raise RuntimeError(f"found {found.size} of {count} distinct pairs; lower the degree")
+            raise ValueError(
+                f"placed {found.size} of {count} distinct pairs in {MAX_ROUNDS} rounds: the "
+                "weights are too concentrated for this average_degree; raise exponent or "
+                "lower average_degree"
+            )
         return found[:count]
 
 
