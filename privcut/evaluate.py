@@ -360,6 +360,12 @@ class GraphStructure(Record):
     modularity : float or None
         Modularity of the given groups (Newman 2006) (None without groups), as
         ``networkx.community.modularity`` (NaN without edges).
+
+    Examples
+    --------
+    >>> found = structure_of(nx.complete_graph(4), groups={0: 0, 1: 0, 2: 1, 3: 1})
+    >>> found.triangles, found.transitivity, round(found.modularity, 4)
+    (4, 1.0, -0.1667)
     """
 
     nodes: int
@@ -392,6 +398,14 @@ class StructureComparison(Record):
     centrality_spearman : float
         Spearman rank correlation of the two centrality vectors over all nodes (NaN when
         one is constant).
+
+    Examples
+    --------
+    >>> found = structure(nx.path_graph(4), nx.star_graph(3), top=0.5)
+    >>> found.original.max_degree, found.release.max_degree, found.top
+    (2, 3, 2)
+    >>> sorted(found.to_dict())[:3]
+    ['centrality_jaccard', 'centrality_spearman', 'degree_kl']
     """
 
     original: GraphStructure
