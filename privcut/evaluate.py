@@ -1,4 +1,5 @@
-"""Measuring a release: cut errors against the private graph (non-private, for evaluation).
+"""Measuring a release: cut errors and structural statistics against the private graph
+(non-private, for evaluation).
 
 These functions read the private graph: use them to evaluate mechanisms on
 test data, never to decide what to release. G and a release H are read each with its
@@ -12,6 +13,11 @@ attribute ignored; an attribute name reads it, values in [0, 1]):
   ``release_weight=None`` for an H whose weight attribute is not a weight in [0, 1]
   (e.g. G itself, with interaction counts). A :class:`~privcut.graph.NoisyGraph` H is
   its noisy matrix whatever the argument.
+
+The structural statistics (:func:`structure`, :func:`structure_of`) are sparse, for graphs
+of 10^6 edges and more, and also take square ``scipy.sparse`` arrays (node i is row i);
+they describe the undirected 0/1 pattern, so the weight arguments only choose what is read
+and checked.
 """
 
 from __future__ import annotations
@@ -421,32 +427,32 @@ def structure_of(
 ) -> GraphStructure:
     """Structural statistics of a graph, computed sparsely (non-private, for evaluation).
 
-        Statistics are of the undirected 0/1 pattern: a DiGraph (or a non-symmetric matrix)
-        is read as its undirected view (an edge wherever either direction is), and any
-        nonzero weight counts as an edge (``weight`` only chooses which attribute is read and
-        checked, as elsewhere in this module; a weight of 0 is no edge). Triangles per node
-        come from two sparse products of the degree-ordered orientation U of the edges
+    Statistics are of the undirected 0/1 pattern: a DiGraph (or a non-symmetric matrix)
+    is read as its undirected view (an edge wherever either direction is), and any
+    nonzero weight counts as an edge (``weight`` only chooses which attribute is read and
+    checked, as elsewhere in this module; a weight of 0 is no edge). Triangles per node
+    come from two sparse products of the degree-ordered orientation U of the edges
     (Schank & Wagner 2005), ``(U @ U) * U`` and ``(U.T @ U) * U``, over chunks of rows (at
     most about ``MAX_PRODUCT`` product entries at a time): O(|E| min(d_max, sqrt|E|)) time,
     O(n + |E| + MAX_PRODUCT) memory; everything else is O(n + |E|). Nothing is n x n.
 
-        Parameters
-        ----------
-        G : networkx.Graph, networkx.DiGraph or scipy.sparse array
-            The graph, or a square sparse adjacency matrix (entries in [0, 1], zero diagonal;
-            node i is row i).
-        groups : mapping node -> group, optional
-            A partition whose modularity to report (for a sparse matrix, a mapping from row
-            index or a sequence of one group per row).
-        weight : str or None, default None
-            How a NetworkX G is read (None: every edge counts 1; a name reads that attribute,
-            values in [0, 1]). Ignored for a sparse matrix.
+    Parameters
+    ----------
+    G : networkx.Graph, networkx.DiGraph or scipy.sparse array
+        The graph, or a square sparse adjacency matrix (entries in [0, 1], zero diagonal;
+        node i is row i).
+    groups : mapping node -> group, optional
+        A partition whose modularity to report (for a sparse matrix, a mapping from row
+        index or a sequence of one group per row).
+    weight : str or None, default None
+        How a NetworkX G is read (None: every edge counts 1; a name reads that attribute,
+        values in [0, 1]). Ignored for a sparse matrix.
 
-        Examples
-        --------
-        >>> found = structure_of(nx.karate_club_graph())
-        >>> found.edges, found.triangles, round(found.transitivity, 4)
-        (78, 45, 0.2557)
+    Examples
+    --------
+    >>> found = structure_of(nx.karate_club_graph())
+    >>> found.edges, found.triangles, round(found.transitivity, 4)
+    (78, 45, 0.2557)
     """
     A, nodes = _pattern(G, weight, "G")
     return _structure(A, _labels(groups, nodes))
