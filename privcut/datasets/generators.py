@@ -95,7 +95,8 @@ def community_graph(
     DiGraph): ``round(mixing * m)`` between groups, the rest within. A within-group
     edge picks its group with probability proportional to the group's total weight and
     both endpoints in it with probability proportional to their weights; a between-group
-    edge picks both endpoints from all nodes by weight, redrawn when they share a group.
+    edge picks both endpoints from all nodes by weight, redrawn when they share a group;
+    so every node's expected share of edges that leave its group is about ``mixing``.
     Self-loops and repeated pairs are dropped and redrawn (in at most ``MAX_ROUNDS``
     rounds), which trims the largest hubs' degrees a little below their weights, as a
     simple graph must. Endpoints are drawn by inverse CDF (binary search in the
