@@ -67,8 +67,18 @@ PUBLIC = {
         "read_edgelist",
         "read_nodelist",
         "read_groups",
+        "community_graph",
     ],
-    "privcut.evaluate": ["cut_errors", "max_cut_error", "random_cuts", "WorkloadClasses"],
+    "privcut.evaluate": [
+        "cut_errors",
+        "max_cut_error",
+        "random_cuts",
+        "WorkloadClasses",
+        "structure",
+        "structure_of",
+        "GraphStructure",
+        "StructureComparison",
+    ],
 }
 """The public API, by module: the mechanisms, the tools around them, and the report records
 whose ``to_dict()`` fills ``H.graph["privcut"]`` and the command line's JSON (their

@@ -1,4 +1,5 @@
-"""Measuring a release: cut errors against the private graph (non-private, for evaluation).
+"""Measuring a release: cut errors and structural statistics against the private graph
+(non-private, for evaluation).
 
 These functions read the private graph: use them to evaluate mechanisms on
 test data, never to decide what to release. G and a release H are read each with its
@@ -12,15 +13,24 @@ attribute ignored; an attribute name reads it, values in [0, 1]):
   ``release_weight=None`` for an H whose weight attribute is not a weight in [0, 1]
   (e.g. G itself, with interaction counts). A :class:`~privcut.graph.NoisyGraph` H is
   its noisy matrix whatever the argument.
+
+The structural statistics (:func:`structure`, :func:`structure_of`) are sparse, for graphs
+of 10^6 edges and more, and also take square ``scipy.sparse`` arrays (node i is row i);
+they describe the undirected 0/1 pattern, so the weight arguments only choose what is read
+and checked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
+from scipy import stats
+from scipy.sparse.linalg import eigsh
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.cutnorm import cut_norm
@@ -31,8 +41,19 @@ from privcut.graph.workloads import check_queries
 from privcut.privacy import check_epsilon, discrete_laplace
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
+from privcut.records import Record
 
-__all__ = ["MaxCutError", "WorkloadClasses", "cut_errors", "max_cut_error", "random_cuts"]
+__all__ = [
+    "GraphStructure",
+    "MaxCutError",
+    "StructureComparison",
+    "WorkloadClasses",
+    "cut_errors",
+    "max_cut_error",
+    "random_cuts",
+    "structure",
+    "structure_of",
+]
 
 Cut = tuple[Iterable[Hashable], Iterable[Hashable]]
 
@@ -309,3 +330,388 @@ def max_cut_error(
         T={universe.nodes[i] for i in found.T},
         method=found.method,
     )
+
+
+MAX_PRODUCT = 4 * 10**6
+"""Most entries of one chunk of the sparse product that counts triangles (memory bound)."""
+
+
+@dataclass(frozen=True)
+class GraphStructure(Record):
+    """Structural statistics of one graph's undirected 0/1 pattern (see :func:`structure_of`).
+
+    Attributes
+    ----------
+    nodes, edges : int
+        Node count and (undirected) edge count.
+    max_degree : int
+        The largest degree.
+    mean_degree : float
+        ``2 * edges / nodes`` (0 without nodes).
+    degree_histogram : tuple of int
+        ``degree_histogram[k]`` nodes have degree k.
+    triangles : int
+        Number of triangles.
+    transitivity : float
+        Global clustering, ``3 * triangles / connected triples`` (0 without triples), as
+        ``networkx.transitivity``.
+    average_clustering : float
+        Mean local clustering over all nodes (nodes of degree < 2 count 0), as
+        ``networkx.average_clustering``.
+    assortativity : float
+        Degree assortativity (Newman 2002): the Pearson correlation of the degrees
+        at the two ends of an edge, over both orientations of every edge, as
+        ``networkx.degree_assortativity_coefficient`` (NaN without edges or when every
+        edge's ends have one degree).
+    modularity : float or None
+        Modularity of the given groups (Newman 2006) (None without groups), as
+        ``networkx.community.modularity`` (NaN without edges).
+
+    Examples
+    --------
+    >>> found = structure_of(nx.complete_graph(4), groups={0: 0, 1: 0, 2: 1, 3: 1})
+    >>> found.triangles, found.transitivity, round(found.modularity, 4)
+    (4, 1.0, -0.1667)
+    """
+
+    nodes: int
+    edges: int
+    max_degree: int
+    mean_degree: float
+    degree_histogram: tuple
+    triangles: int
+    transitivity: float
+    average_clustering: float
+    assortativity: float
+    modularity: float | None
+
+
+@dataclass(frozen=True)
+class StructureComparison(Record):
+    """A release's structure against the original's (see :func:`structure`).
+
+    Attributes
+    ----------
+    original, release : GraphStructure
+        The statistics of G and of H, side by side.
+    degree_kl : float
+        ``sum_k p_k log((p_k + e) / (q_k + e))``, p and q the normalised degree histograms
+        of G and H padded to one length, e the machine epsilon (0 for identical degrees).
+    top : int
+        Size of the top sets compared by eigenvector centrality.
+    centrality_jaccard : float
+        Jaccard similarity of the ``top`` most central nodes of G and of H.
+    centrality_spearman : float
+        Spearman rank correlation of the two centrality vectors over all nodes (NaN when
+        one is constant).
+
+    Examples
+    --------
+    >>> found = structure(nx.path_graph(4), nx.star_graph(3), top=0.5)
+    >>> found.original.max_degree, found.release.max_degree, found.top
+    (2, 3, 2)
+    >>> sorted(found.to_dict())[:3]
+    ['centrality_jaccard', 'centrality_spearman', 'degree_kl']
+    """
+
+    original: GraphStructure
+    release: GraphStructure
+    degree_kl: float
+    top: int
+    centrality_jaccard: float
+    centrality_spearman: float
+
+
+def structure_of(
+    G: nx.Graph | sp.sparray, *, groups: Mapping | Sequence | None = None, weight: str | None = None
+) -> GraphStructure:
+    """Structural statistics of a graph, computed sparsely (non-private, for evaluation).
+
+    Statistics are of the undirected 0/1 pattern: a DiGraph (or a non-symmetric matrix)
+    is read as its undirected view (an edge wherever either direction is), and any
+    nonzero weight counts as an edge (``weight`` only chooses which attribute is read and
+    checked, as elsewhere in this module; a weight of 0 is no edge). Triangles per node
+    come from two sparse products of the degree-ordered orientation U of the edges
+    (Schank & Wagner 2005), ``(U @ U) * U`` and ``(U.T @ U) * U``, over chunks of rows (at
+    most about ``MAX_PRODUCT`` product entries at a time): O(|E| min(d_max, sqrt|E|)) time,
+    O(n + |E| + MAX_PRODUCT) memory; everything else is O(n + |E|). Nothing is n x n.
+
+    Parameters
+    ----------
+    G : networkx.Graph, networkx.DiGraph or scipy.sparse array
+        The graph, or a square sparse adjacency matrix (entries in [0, 1], zero diagonal;
+        node i is row i).
+    groups : mapping node -> group, optional
+        A partition whose modularity to report (for a sparse matrix, a mapping from row
+        index or a sequence of one group per row).
+    weight : str or None, default None
+        How a NetworkX G is read (None: every edge counts 1; a name reads that attribute,
+        values in [0, 1]). Ignored for a sparse matrix.
+
+    Examples
+    --------
+    >>> found = structure_of(nx.karate_club_graph())
+    >>> found.edges, found.triangles, round(found.transitivity, 4)
+    (78, 45, 0.2557)
+    """
+    A, nodes = _pattern(G, weight, "G")
+    return _structure(A, _labels(groups, nodes))
+
+
+def structure(
+    G: nx.Graph | sp.sparray,
+    H: nx.Graph | sp.sparray,
+    *,
+    groups: Mapping | Sequence | None = None,
+    weight: str | None = None,
+    release_weight: str | None = "weight",
+    top: float = 0.01,
+) -> StructureComparison:
+    """What a release H preserves of G's structure: :func:`structure_of` for both, the
+    degree-histogram KL divergence and the overlap of their most central nodes.
+
+    G and H are both NetworkX graphs on one node set (G read with ``weight``, H with
+    ``release_weight``, as in :func:`cut_errors`) or both square sparse matrices of one
+    shape (row i is node i in both). Statistics are of the undirected 0/1 patterns (see
+    :func:`structure_of`). Eigenvector centrality is the leading eigenvector of the
+    symmetric adjacency (``scipy.sparse.linalg.eigsh``, largest algebraic, started from
+    the square roots of the degrees, tolerance 1e-8), as
+    ``networkx.eigenvector_centrality_numpy``; the top sets are the ``ceil(top * n)``
+    most central nodes (ties by node order). Time: :func:`structure_of`'s twice, plus
+    O(|E|) per eigensolver iteration; nothing is n x n. No randomness is used.
+
+    Parameters
+    ----------
+    G, H : networkx.Graph, networkx.DiGraph or scipy.sparse array
+        The original and the release.
+    groups : mapping node -> group, optional
+        A public partition whose modularity to report for both.
+    weight, release_weight : str or None
+        How a NetworkX G and H are read (see the module docstring).
+    top : float, default 0.01
+        Fraction of the nodes in the top sets, in (0, 1].
+
+    Examples
+    --------
+    >>> G = nx.karate_club_graph()
+    >>> found = structure(G, G, release_weight=None, top=0.1)
+    >>> found.degree_kl, found.top, found.centrality_jaccard
+    (0.0, 4, 1.0)
+    """
+    top = check_scalar(top, "top", low=0.0, high=1.0, closed="right")
+    A, nodes = _pattern(G, weight, "G")
+    B = _release_pattern(G, H, nodes, release_weight)
+    labels = _labels(groups, nodes)
+    original, release = _structure(A, labels), _structure(B, labels)
+    p, q = _histogram(original), _histogram(release)
+    size = max(p.size, q.size)
+    p, q = np.pad(p, (0, size - p.size)), np.pad(q, (0, size - q.size))
+    e = np.finfo(float).eps
+    kl = float(np.sum(p * np.log((p + e) / (q + e)))) if size else 0.0
+    count = math.ceil(top * A.shape[0]) if A.shape[0] else 0
+    first, second = _centrality(A), _centrality(B)
+    chosen = [set(np.argsort(-c, kind="stable")[:count].tolist()) for c in (first, second)]
+    union = len(chosen[0] | chosen[1])
+    return StructureComparison(
+        original=original,
+        release=release,
+        degree_kl=kl,
+        top=count,
+        centrality_jaccard=len(chosen[0] & chosen[1]) / union if union else 1.0,
+        centrality_spearman=_spearman(first, second),
+    )
+
+
+def _histogram(found: GraphStructure) -> np.ndarray:
+    """The normalised degree histogram."""
+    counts = np.array(found.degree_histogram, dtype=float)
+    return counts / counts.sum() if counts.size else counts
+
+
+def _spearman(first: np.ndarray, second: np.ndarray) -> float:
+    """Spearman's rank correlation (NaN if either vector is constant or too short)."""
+    if first.size < 2 or np.ptp(first) == 0 or np.ptp(second) == 0:
+        return math.nan
+    return float(stats.spearmanr(first, second).statistic)
+
+
+def _pattern(G: object, weight: str | None, name: str) -> tuple[sp.csr_array, tuple | int]:
+    """The symmetric 0/1 CSR pattern of a graph or sparse matrix (zero entries dropped),
+    and its node labels (or, for a matrix, its size)."""
+    if sp.issparse(G):
+        return _symmetric(_check_sparse(G, name)), G.shape[0]
+    if not isinstance(G, nx.Graph):
+        raise GraphInputError(
+            f"{name} must be a networkx graph or a square scipy.sparse array, got "
+            f"{type(G).__name__}"
+        )
+    universe = EdgeUniverse.of(G, weight)
+    return _symmetric(_sparse_adjacency(universe, G, weight)), universe.nodes
+
+
+def _release_pattern(G: object, H: object, nodes: tuple | int, weight: str | None):
+    """H's pattern, checked to be on G's nodes (a graph read with ``release_weight``)."""
+    if sp.issparse(G) or sp.issparse(H):
+        if not (sp.issparse(G) and sp.issparse(H)):
+            raise GraphInputError(
+                "G and H must both be networkx graphs or both scipy.sparse arrays (got "
+                f"{type(G).__name__} and {type(H).__name__}); convert one"
+            )
+        if H.shape != G.shape:
+            raise GraphInputError(f"G and H must have one shape, got {G.shape} and {H.shape}")
+        return _pattern(H, None, "H")[0]
+    if not isinstance(H, nx.Graph):
+        raise GraphInputError(f"H must be a networkx graph, got {type(H).__name__}")
+    if set(H.nodes) != set(nodes):
+        raise GraphInputError("G and H must have the same node set")
+    check_graph(H)
+    try:
+        check_graph(H, weight)
+    except GraphInputError as error:
+        raise GraphInputError(
+            f"the release H, read with release_weight={weight!r}: {error} (for H, pass "
+            "release_weight=None)"
+        ) from None
+    return _symmetric(_sparse_adjacency(EdgeUniverse(nodes, H.is_directed()), H, weight))
+
+
+def _sparse_adjacency(universe: EdgeUniverse, G: nx.Graph, weight: str | None) -> sp.csr_array:
+    """G's sparse adjacency matrix in the universe's order (also for n = 0)."""
+    if universe.n == 0:
+        return sp.csr_array((0, 0))
+    return universe.adjacency(G, weight)
+
+
+def _check_sparse(A: sp.sparray, name: str) -> sp.csr_array:
+    """A square sparse matrix with entries in [0, 1] and a zero diagonal, as CSR."""
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise GraphInputError(f"{name} must be a square sparse matrix, got shape {A.shape}")
+    A = sp.csr_array(A)
+    if not np.issubdtype(A.dtype, np.number) or np.iscomplexobj(A.data):
+        raise GraphInputError(f"{name} must hold real numbers, got dtype {A.dtype}")
+    data = A.data.astype(float)
+    if not np.all((data >= 0) & (data <= 1)):
+        raise GraphInputError(f"{name}'s entries must lie in [0, 1] (an edge's weight)")
+    if np.any(A.diagonal() != 0):
+        raise GraphInputError(f"{name} has self-loops (nonzero diagonal entries); remove them")
+    return A
+
+
+def _symmetric(A: sp.sparray) -> sp.csr_array:
+    """The 0/1 pattern of ``A + A.T``, as a CSR array with sorted indices."""
+    A = sp.csr_array(A)
+    A.data = (A.data != 0).astype(float)
+    A.eliminate_zeros()
+    pattern = sp.csr_array(A + A.T)
+    pattern.data[:] = 1.0
+    pattern.sort_indices()
+    return pattern
+
+
+def _labels(groups: Mapping | Sequence | None, nodes: tuple | int) -> np.ndarray | None:
+    """Each node's group as an int array in node order (None without groups)."""
+    if groups is None:
+        return None
+    if isinstance(nodes, int):
+        if not isinstance(groups, Mapping):
+            if isinstance(groups, (str, bytes)) or not isinstance(groups, (Sequence, np.ndarray)):
+                raise TypeError(f"groups must be a mapping or a sequence, got {groups!r}")
+            if len(groups) != nodes:
+                raise GraphInputError(f"groups has {len(groups)} entries for {nodes} nodes")
+            groups = dict(enumerate(np.asarray(groups).tolist()))
+        nodes = tuple(range(nodes))
+    return Partition.of(EdgeUniverse(nodes, False), groups).labels
+
+
+def _structure(A: sp.csr_array, labels: np.ndarray | None) -> GraphStructure:
+    """The statistics of a symmetric 0/1 CSR pattern."""
+    n = A.shape[0]
+    degree = np.diff(A.indptr)
+    edges = int(degree.sum()) // 2
+    per_node = _triangles(A, degree)
+    triangles = int(per_node.sum()) // 3
+    triples = degree * (degree - 1) / 2
+    local = np.divide(per_node, triples, out=np.zeros(n), where=triples > 0)
+    return GraphStructure(
+        nodes=n,
+        edges=edges,
+        max_degree=int(degree.max()) if n else 0,
+        mean_degree=2 * edges / n if n else 0.0,
+        degree_histogram=tuple(np.bincount(degree).tolist()),
+        triangles=triangles,
+        transitivity=float(3 * triangles / triples.sum()) if triples.sum() else 0.0,
+        average_clustering=float(local.mean()) if n else 0.0,
+        assortativity=_assortativity(A, degree),
+        modularity=None if labels is None else _modularity(A, degree, labels),
+    )
+
+
+def _triangles(A: sp.csr_array, degree: np.ndarray) -> np.ndarray:
+    """Triangles at each node, by the degree-ordered orientation (Schank & Wagner 2005):
+    U keeps each edge from its lower-ranked end (rank by degree, then index) to the
+    higher. A triangle a < b < c in rank is counted once in ``(U @ U) * U`` at (a, c)
+    (credited to a and c) and once in ``(U.T @ U) * U`` at (b, c) (credited to b); every
+    out-degree in U is at most sqrt(2|E|), so the products stay near O(|E|^1.5)."""
+    n = A.shape[0]
+    rank = np.empty(n, dtype=np.int64)
+    rank[np.lexsort((np.arange(n), degree))] = np.arange(n)
+    rows = np.repeat(np.arange(n), degree)
+    keep = rank[rows] < rank[A.indices]
+    U = sp.csr_array((np.ones(int(keep.sum())), (rows[keep], A.indices[keep])), shape=A.shape)
+    lowest, highest = _masked_sums(U, U, U)
+    middle, _ = _masked_sums(sp.csr_array(U.T), U, U)
+    return np.rint(lowest + highest + middle).astype(np.int64)
+
+
+def _masked_sums(L: sp.csr_array, R: sp.csr_array, M: sp.csr_array):
+    """Row and column sums of ``(L @ R) * M``, over chunks of rows whose product has at
+    most about MAX_PRODUCT entries."""
+    n = L.shape[0]
+    row_sums, column_sums = np.zeros(n), np.zeros(M.shape[1])
+    work = np.cumsum(L @ np.diff(R.indptr).astype(float))  # product entries, at most
+    start = 0
+    while start < n:
+        limit = (work[start - 1] if start else 0.0) + MAX_PRODUCT
+        stop = max(start + 1, int(np.searchsorted(work, limit, side="right")))
+        found = sp.csr_array((L[start:stop] @ R).multiply(M[start:stop]))
+        row_sums[start:stop] = found.sum(axis=1)
+        column_sums += np.bincount(found.indices, weights=found.data, minlength=M.shape[1])
+        start = stop
+    return row_sums, column_sums
+
+
+def _assortativity(A: sp.csr_array, degree: np.ndarray) -> float:
+    """Pearson correlation of the degrees at the ends of every edge (both orientations)."""
+    if A.nnz == 0:
+        return math.nan
+    ends = degree[A.indices].astype(float)
+    starts = np.repeat(degree.astype(float), degree)
+    if np.ptp(ends) == 0:
+        return math.nan
+    return float(np.corrcoef(starts, ends)[0, 1])
+
+
+def _modularity(A: sp.csr_array, degree: np.ndarray, labels: np.ndarray) -> float:
+    """Newman's modularity: sum over groups of (internal edges / m - (degree sum / 2m)^2)."""
+    if A.nnz == 0:
+        return math.nan
+    rows = np.repeat(labels, degree)
+    inside = np.bincount(rows[labels[A.indices] == rows], minlength=labels.max() + 1)
+    totals = np.bincount(labels, weights=degree, minlength=labels.max() + 1)
+    twice = float(A.nnz)
+    return float(np.sum(inside / twice - (totals / twice) ** 2))
+
+
+def _centrality(A: sp.csr_array) -> np.ndarray:
+    """Eigenvector centrality: the leading eigenvector of A, non-negative, unit norm
+    (uniform for a graph without edges)."""
+    n = A.shape[0]
+    if A.nnz == 0:
+        return np.full(n, 1.0 / math.sqrt(n)) if n else np.zeros(0)
+    if n < 3:
+        vector = np.linalg.eigh(A.toarray())[1][:, -1]
+    else:
+        start = np.sqrt(np.diff(A.indptr)) + 1.0
+        vector = eigsh(A, k=1, which="LA", v0=start, tol=1e-8)[1][:, 0]
+    vector = vector * np.sign(vector.sum())
+    return vector / np.linalg.norm(vector)

@@ -16,6 +16,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -78,6 +79,18 @@ QUERIES = maybe(
     ({0}, {1}),
     [[{0}, {1}]],
 )
+SPARSE = {
+    "sparse path": lambda: sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(3))),
+    "sparse directed": lambda: sp.csr_array(np.array([[0.0, 1.0, 0.0], [0, 0, 1], [0, 0, 0]])),
+    "sparse loop": lambda: sp.csr_array(np.eye(3)),
+    "sparse weight 2": lambda: sp.csr_array(np.array([[0.0, 2.0], [2.0, 0.0]])),
+    "sparse nan": lambda: sp.csr_array(np.array([[0.0, np.nan], [np.nan, 0.0]])),
+    "sparse empty": lambda: sp.csr_array((0, 0)),
+    "sparse wide": lambda: sp.csr_array((2, 3)),
+    "sparse complex": lambda: sp.csr_array(np.array([[0, 1j], [1j, 0]])),
+}
+STRUCTURES = st.one_of(graphs(), st.sampled_from(tuple(SPARSE.values())).map(lambda f: f()))
+"""Graphs and sparse matrices, for the structural statistics."""
 CALLABLES = maybe(lambda data, rng: data + rng.laplace(), len)
 
 # Each case: a callable and the strategies of its keyword arguments.
@@ -396,6 +409,34 @@ CASES = {
     "privcut.datasets.names": (datasets.names, {}),
     "privcut.datasets.load": (datasets.load, dict(name=maybe("karate", "davis", "enron"))),
     "privcut.datasets.provenance": (datasets.provenance, dict(name=maybe("karate", "nope"))),
+    "privcut.datasets.community_graph": (
+        datasets.community_graph,
+        dict(
+            n=maybe(50, 2, 1),
+            groups=maybe(1, 2, 5),
+            average_degree=maybe(2.0, 0.5, 10.0),
+            exponent=maybe(2.5, 2.0001, 5.0),
+            mixing=maybe(0.0, 0.1, 1.0),
+            directed=maybe(False, True),
+            seed=RNG,
+            as_sparse=maybe(False, True),
+        ),
+    ),
+    "privcut.evaluate.structure": (
+        evaluate.structure,
+        dict(
+            G=STRUCTURES,
+            H=STRUCTURES,
+            groups=maybe(None, {0: "a", 1: "b"}, [0, 1, 1]),
+            weight=WEIGHT,
+            release_weight=WEIGHT,
+            top=maybe(0.01, 0.5, 1.0),
+        ),
+    ),
+    "privcut.evaluate.structure_of": (
+        evaluate.structure_of,
+        dict(G=STRUCTURES, groups=maybe(None, {0: "a", 1: "b"}, [0, 1, 1]), weight=WEIGHT),
+    ),
     "privcut.evaluate.cut_errors": (
         evaluate.cut_errors,
         dict(G=graphs(), H=graphs(), queries=QUERIES, weight=WEIGHT, release_weight=WEIGHT),
@@ -445,6 +486,8 @@ RESULTS = {
     "privcut.graph.FilteredNoisyGraph",
     "privcut.graph.NoisyGraphReport",
     "privcut.graph.OracleStatus",
+    "privcut.evaluate.GraphStructure",
+    "privcut.evaluate.StructureComparison",
     "privcut.graph.SyntheticRelease",
     "privcut.graph.construction.DistinguisherCost",
     "privcut.linear.LinearRelease",

@@ -16,11 +16,17 @@ from pathlib import Path
 
 import networkx as nx
 
-from privcut.datasets.generators import dense_gnp, planted_partition, stochastic_block_model
+from privcut.datasets.generators import (
+    community_graph,
+    dense_gnp,
+    planted_partition,
+    stochastic_block_model,
+)
 from privcut.exceptions import GraphInputError
 from privcut.privacy.validation import check_option
 
 __all__ = [
+    "community_graph",
     "dense_gnp",
     "load",
     "names",
