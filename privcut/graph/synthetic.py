@@ -30,18 +30,26 @@ from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
 from privcut.graph.report import SyntheticRelease
+from privcut.graph.sparse import SparseGenerator
 from privcut.graph.timing import log_timings
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import check_beta
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option
 
-__all__ = ["GENERATORS", "synthetic_from_noisy", "synthetic_graph"]
+__all__ = ["GENERATORS", "SPARSE_NODES", "synthetic_from_noisy", "synthetic_graph"]
 
-GENERATORS: dict[str, type[GraphGenerator]] = {"dense": DenseGenerator}
+GENERATORS: dict[str, type[GraphGenerator]] = {"dense": DenseGenerator, "sparse": SparseGenerator}
 """The generators by ``method`` name: ``"dense"``, the projection on the n x n matrix
-(:class:`~privcut.graph.generation.DenseGenerator`). ``method="auto"`` picks one from
-public sizes (today always ``"dense"``, the only one)."""
+(:class:`~privcut.graph.generation.DenseGenerator`), and ``"sparse"``, the
+degree-corrected block model in O(n + |E|) (:class:`~privcut.graph.sparse.SparseGenerator`).
+``method="auto"`` picks one from the public node count (:data:`SPARSE_NODES`)."""
+
+SPARSE_NODES = 5000
+"""``method="auto"`` takes the sparse generator above this many nodes (public): the dense
+one holds about nine n x n float arrays, 1.8 GB at 5,000 nodes."""
+
+RANDOMIZED_RESPONSE = "randomized-response"
 
 
 @dataclass(frozen=True)
@@ -55,22 +63,32 @@ class _Setup:
     note: str
 
 
-def _setup(method: str, beta: float, **options) -> _Setup:
-    """Check every option (before any budget is spent) and resolve the generator: a
-    ``method`` from :data:`GENERATORS`, or ``"auto"`` (from public sizes once there is a
-    choice)."""
-    if method == "sparse":
-        raise ValueError(
-            "method='sparse' is not available yet (the sparse generator comes in a later "
-            "release); use method='dense' (or 'auto')"
-        )
+def _choose(method: str, n: int, randomized: bool) -> tuple[str, str]:
+    """The generator's name and the report's note on why: ``"auto"`` takes ``"sparse"``
+    above :data:`SPARSE_NODES` nodes unless randomized response is asked for explicitly."""
     check_option(method, "method", ("auto", *GENERATORS))
+    if method == "sparse" and randomized:
+        raise ValueError(
+            "method='sparse' does not use randomized response (an n x n measurement): "
+            "drop 'randomized-response' from measurements (e.g. measurements='auto' or "
+            "['edge-count', 'blocks', 'degrees']), or use method='dense'"
+        )
+    if method != "auto":
+        return method, ""
+    if randomized:
+        return "dense", " (method 'auto': dense, randomized response requested)"
+    if n > SPARSE_NODES:
+        return "sparse", f" (method 'auto': sparse, {n} nodes > {SPARSE_NODES})"
+    return "dense", f" (method 'auto': dense, {n} nodes <= {SPARSE_NODES})"
+
+
+def _setup(method: str, beta: float, n: int, randomized: bool, **options) -> _Setup:
+    """Check every option (before any budget is spent) and resolve the generator: a
+    ``method`` from :data:`GENERATORS`, or ``"auto"`` (from the public node count and
+    whether randomized response is requested explicitly, :func:`_choose`)."""
+    name, note = _choose(method, n, randomized)
     beta = check_beta(beta)
-    note = ""
-    if method == "auto":
-        method = "dense"  # the only generator available, whatever n
-        note = " (method 'auto': dense, the only generator available)"
-    generator = GENERATORS[method]()
+    generator = GENERATORS[name]()
     checked = generator.options(beta=split_beta(beta)[0], **options)
     return _Setup(generator, checked, beta, note)
 
@@ -101,7 +119,25 @@ def _requested(measurements, groups) -> object:
             "groups are used by the 'blocks' measurement; pass measurements='auto' "
             "or a list with 'blocks'"
         )
-    return ["randomized-response"]
+    return [RANDOMIZED_RESPONSE]
+
+
+def _explicit_randomized(measurements) -> bool:
+    """Whether the caller asked for randomized response by name (or by ``None``)."""
+    if measurements is None:
+        return True
+    if isinstance(measurements, str):
+        return measurements == RANDOMIZED_RESPONSE
+    return RANDOMIZED_RESPONSE in measurements
+
+
+def _resolved(measurements, groups, generator: GraphGenerator) -> object:
+    """``"auto"`` as the generator declares it (``default_measurements``), else
+    :func:`_requested`."""
+    declared = getattr(generator, "default_measurements", None)
+    if isinstance(measurements, str) and measurements == "auto" and declared is not None:
+        return declared(groups is not None)
+    return _requested(measurements, groups)
 
 
 def synthetic_from_noisy(
@@ -167,7 +203,7 @@ def synthetic_from_noisy(
             f"noisy must be a NoisyGraph (from noisy_graph), got {type(noisy).__name__}"
         )
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
-    setup = _setup(method, beta, progress=progress, **generation)
+    setup = _setup(method, beta, len(noisy.nodes), True, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         noisy.nodes,
@@ -328,12 +364,13 @@ def synthetic_graph(
     """
     universe = check_pairs(EdgeUniverse.of(G, weight), "synthetic_graph")
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
-    setup = _setup(method, beta, progress=progress, **generation)
+    randomized = _explicit_randomized(measurements)
+    setup = _setup(method, beta, universe.n, randomized, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         universe.nodes,
         epsilon,
-        _requested(measurements, groups),
+        _resolved(measurements, groups, setup.generator),
         groups=groups,
         workload=workload,
         directed=universe.directed,
