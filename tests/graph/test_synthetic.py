@@ -276,7 +276,6 @@ def test_size_scale_grows_like_the_noise():
         ("tau", -1.0, ValueError, "tau"),
         ("beta", 1.5, ValueError, "beta"),
         ("method", "fast", ValueError, "method must be one of"),
-        ("method", "sparse", ValueError, "not available yet"),
         ("weight", 3, TypeError, "weight"),
     ],
 )
