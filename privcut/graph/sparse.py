@@ -64,6 +64,10 @@ MAX_ROUNDS = 32
 uniformly from the block pair (which always finishes: the count is at most
 ENUMERATE_FRACTION of its pairs)."""
 
+CORRECTIONS = 3
+"""Rounds of the multiplicative degree correction (:func:`_corrected`) before the final
+draw, when degrees were measured (the solver summary's iterations)."""
+
 MECHANISM = (
     "degree-corrected block model with the fitted integer counts "
     "(Karrer & Newman 2011, Chung & Lu 2002)"
@@ -293,17 +297,25 @@ class SparseGenerator:
     >>> done = generator.generate(measured, targets, generator.options(), rng)
     >>> done.edge_count == float(generator.counts(measured, targets, np.random.default_rng(0))[0])
     True
-    >>> SparseGenerator.default_measurements(False)
-    ['edge-count', 'degrees']
     """
 
     name = "sparse"
 
     @staticmethod
     def default_measurements(groups: bool) -> list[str]:
-        """What ``measurements="auto"`` resolves to on the sparse path: the edge count,
-        the blocks with groups, and the degrees (the model's weights)."""
-        return ["edge-count", *(["blocks"] if groups else []), "degrees"]
+        """What ``measurements="auto"`` resolves to on the sparse path: the edge count and
+        the blocks with public groups; the edge count and the degrees (the model's
+        weights, else the release is an Erdős–Rényi graph) without. Measured on the
+        multi-measurement benchmark's 1000-node planted partitions at epsilon 1, adding
+        the degrees to the blocks costs 1.2-1.6x on the group classes (they take a fifth
+        of the budget), against 0.87-0.98x the dense generator's errors without them.
+
+        Examples
+        --------
+        >>> SparseGenerator.default_measurements(True)
+        ['edge-count', 'blocks']
+        """
+        return ["edge-count", "blocks"] if groups else ["edge-count", "degrees"]
 
     def options(self, **given) -> SparseOptions:
         """:meth:`SparseOptions.checked`."""
@@ -339,20 +351,54 @@ class SparseGenerator:
         counts = self.counts(measured, targets, rng)
         labels = partition.labels if targets.blocks is not None else np.zeros(n, dtype=np.intp)
         first, second = partition.blocks if targets.blocks is not None else ([0], [0])
+        blocks = _Blocks(_members(labels), first, second, counts, n, directed)
         out, into = _weights(targets.degrees, n, directed)
-        members = _members(labels)
-        keys = []
-        for a, b, count in zip(first, second, counts, strict=True):
-            if count > 0:
-                source, target = _Side.of(members[a], out), _Side.of(members[b], into)
-                keys.append(_block_pair(source, target, int(count), a == b, n, directed, rng))
-        pairs = np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+        pairs = blocks.draw(out, into, rng)
+        for _ in range(CORRECTIONS if targets.degrees is not None else 0):
+            out, into = _corrected(pairs, out, into, targets.degrees, n, directed)
+            pairs = blocks.draw(out, into, rng)
+        solver = SolverSummary(None, CORRECTIONS if targets.degrees is not None else 0, 0, True)
         timings = {"generation": time.perf_counter() - start}
         terms = {"rounding": options.rounding}
-        summary = SolverSummary(None, 0, 0, True)
         return SparseGenerated(
-            universe, pairs // n, pairs % n, MECHANISM, summary, Bound.none(), terms, timings
+            universe, pairs // n, pairs % n, MECHANISM, solver, Bound.none(), terms, timings
         )
+
+
+@dataclass(frozen=True)
+class _Blocks:
+    """The block pairs to draw: every group's members, the pairs' groups and counts."""
+
+    members: list
+    first: np.ndarray
+    second: np.ndarray
+    counts: np.ndarray
+    n: int
+    directed: bool
+
+    def draw(self, out: np.ndarray, into: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Every block pair's edges by these weights, as sorted pair keys."""
+        keys = []
+        for a, b, count in zip(self.first, self.second, self.counts, strict=True):
+            if count > 0:
+                source, target = _Side.of(self.members[a], out), _Side.of(self.members[b], into)
+                pair = _block_pair(source, target, int(count), a == b, self.n, self.directed, rng)
+                keys.append(pair)
+        return np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+
+
+def _corrected(pairs, out, into, degrees, n, directed):
+    """The weights times ``(fitted + 1) / (drawn + 1)`` per node: a multiplicative step
+    towards the fitted degrees where rejecting repeats took edges from the largest weights
+    (reads only the fitted degrees and the last draw: post-processing)."""
+    rows, columns = pairs // n, pairs % n
+    drawn_out = np.bincount(rows, minlength=n).astype(float)
+    drawn_in = np.bincount(columns, minlength=n).astype(float)
+    if directed:
+        out = out * (degrees[:n] + 1.0) / (drawn_out + 1.0)
+        return out, into * (degrees[n:] + 1.0) / (drawn_in + 1.0)
+    both = out * (degrees + 1.0) / (drawn_out + drawn_in + 1.0)
+    return both, both
 
 
 def _weights(degrees: np.ndarray | None, n: int, directed: bool):
