@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.universe import EdgeUniverse
@@ -114,7 +115,13 @@ class Partition:
 
     def block_sums(self, matrix) -> np.ndarray:
         """Pair weight in every block pair, from an n x n (dense or sparse) matrix with zero
-        diagonal; an undirected pair inside a group appears twice in the matrix."""
+        diagonal; an undirected pair inside a group appears twice in the matrix. A sparse
+        matrix is summed over its stored entries, O(nnz) (no n x g indicator)."""
+        if sp.issparse(matrix):
+            entries = sp.coo_array(matrix)
+            blocks = self.block_of(entries.row, entries.col)
+            sums = np.bincount(blocks, entries.data.astype(float), self.size)
+            return sums if self.directed else sums / 2.0
         P = self.indicator
         sums = np.asarray(P.T @ (matrix @ P))
         first, second = self.blocks

@@ -94,7 +94,7 @@ def test_directed_degrees_follow_out_and_in_weights():
 
 
 def test_seeded_reproducibility_and_report_schema():
-    G = planted_partition(5, 20, 0.3, 0.05, seed=2)
+    G = planted_partition(4, 8, 0.4, 0.1, seed=2)
     groups = G.graph["groups"]
     one = synthetic_graph(G, 1.0, method="sparse", groups=groups, rng=5)
     two = synthetic_graph(G, 1.0, method="sparse", groups=groups, rng=5)
@@ -149,6 +149,7 @@ def test_generator_refuses_randomized_response():
         _generate(measured)
 
 
+@pytest.mark.slow
 def test_no_n_by_n_allocation():
     n = 20_000
     G = community_graph(n, 20, 10.0, seed=1)
@@ -219,3 +220,18 @@ def test_sparse_release_passes_its_audit_and_catches_reading_the_graph():
     broken = audit(released(ReadsGraph), pair, epsilon, samples=300, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_block_sums_of_a_sparse_matrix_match_the_dense_ones(directed):
+    import scipy.sparse as sp
+
+    G = nx.gnp_random_graph(40, 0.2, seed=4, directed=directed)
+    rng = np.random.default_rng(0)
+    for u, v in G.edges:
+        G.edges[u, v]["weight"] = float(rng.integers(1, 5)) / 4
+    universe = EdgeUniverse.of(G)
+    partition = Partition.of(universe, {v: v % 3 for v in G})
+    matrix = universe.adjacency(G, "weight")
+    dense = partition.block_sums(matrix.toarray())
+    assert np.allclose(partition.block_sums(sp.csr_array(matrix)), dense)
