@@ -166,7 +166,8 @@ def synthetic_from_noisy(
         A randomized-response release (:func:`~privcut.graph.noisy.noisy_graph`); its
         ``weight`` (how G was read) is recorded in the report.
     method : {"dense", "auto"}
-        The generator, as for :func:`synthetic_graph`.
+        The generator, as for :func:`synthetic_graph` (``"auto"`` is ``"dense"`` here and
+        ``"sparse"`` is refused: randomized response is dense).
     oracle : {"spectral", "alon-naor"}
         Constraint family and separation, as for :func:`synthetic_graph`.
     rounding : {"random", None}
@@ -274,11 +275,15 @@ def synthetic_graph(
         The private graph (read as unweighted unless ``weight`` names an attribute).
     epsilon : float
         Privacy parameter > 0.
-    method : {"dense", "auto"}
+    method : {"dense", "sparse", "auto"}
         The generator, by name from :data:`GENERATORS`: ``"dense"``, the projection on the
-        n x n matrix (:class:`~privcut.graph.generation.DenseGenerator`); ``"auto"`` picks
-        one from the public node count (today ``"dense"``, the only one). The report's
-        ``method`` says which ran.
+        n x n matrix (:class:`~privcut.graph.generation.DenseGenerator`); ``"sparse"``, a
+        degree-corrected block model with the fitted counts in O(n + |E|)
+        (:class:`~privcut.graph.sparse.SparseGenerator`; low-dimensional measurements
+        only, randomized response refused, a 0/1 graph); ``"auto"`` picks ``"sparse"``
+        above :data:`SPARSE_NODES` nodes (unless randomized response is named) and
+        ``"dense"`` otherwise. The report's ``method`` and ``mechanism`` say which ran
+        and why.
     oracle : {"spectral", "alon-naor"}
         Constraint family and separation for randomized response: the normalized cut
         norm by spectral sweeps (§6.2) or the cut norm by the low-rank Alon–Naor solver
@@ -289,7 +294,9 @@ def synthetic_graph(
     measurements : "auto", None, list of str, or mapping name -> share
         ``"auto"`` (default): the edge count, the blocks of ``groups`` (if given) and
         randomized response, split by :func:`~privcut.graph.planning.plan_measurements`
-        on ``workload``. ``None`` or ``["randomized-response"]``: randomized response
+        on ``workload``; for the sparse generator, its
+        :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` (the edge
+        count and the blocks with groups, the edge count and the degrees without). ``None`` or ``["randomized-response"]``: randomized response
         alone (GRU12 Lemma 6.2); with ``None``, ``groups`` are refused (ValueError: the
         blocks are not measured). A list from ``"edge-count"``, ``"degrees"``,
         ``"blocks"``, ``"randomized-response"``: those, split the same way. A mapping:
