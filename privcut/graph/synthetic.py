@@ -296,8 +296,9 @@ def synthetic_graph(
         randomized response, split by :func:`~privcut.graph.planning.plan_measurements`
         on ``workload``; for the sparse generator, its
         :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` (the edge
-        count and the blocks with groups, the edge count and the degrees without). ``None`` or ``["randomized-response"]``: randomized response
-        alone (GRU12 Lemma 6.2); with ``None``, ``groups`` are refused (ValueError: the
+        count and the blocks with groups, the edge count and the degrees without).
+        ``None`` or ``["randomized-response"]``: randomized response alone (GRU12 Lemma
+        6.2; dense generator only); with ``None``, ``groups`` are refused (ValueError: the
         blocks are not measured). A list from ``"edge-count"``, ``"degrees"``,
         ``"blocks"``, ``"randomized-response"``: those, split the same way. A mapping:
         the caller's shares (summing to 1).
