@@ -14,8 +14,12 @@ order; a block pair whose count exceeds :data:`ENUMERATE_FRACTION` of its pairs 
 at most :data:`ENUMERATE_PAIRS` pairs) is enumerated (blocks are public) and sampled by
 the Efraimidis–Spirakis keys (Efraimidis & Spirakis 2006), the same law. So every block
 pair's edge count equals its fitted integer count exactly, and every node's expected
-degree is close to its fitted degree (exactly proportional before the rejection of
-repeats).
+degree is close to its fitted degree: rejecting repeats takes edges from the largest
+weights (Chung–Lu saturation), so with degrees measured the weights are corrected
+:data:`CORRECTIONS` times by ``(fitted + 1) / (drawn + 1)`` before the final draw
+(measured on a 3,000-node heavy-tailed graph: the top degrees' shortfall falls from about
+30% to 5-8%, the correlation of mean and fitted degrees from 0.988 to 0.999). Time
+O(n + |E|) per draw (with sorting O(|E| log |E|)), memory O(n + |E|).
 
 Nothing here reads the graph: the generator sees only the measurements, the fitted
 targets and fresh randomness, so the release is post-processing of the measurements
