@@ -125,24 +125,34 @@ def is_graphical(degrees: np.ndarray, directed: bool = False) -> bool:
 def make_graphical(degrees: np.ndarray, directed: bool = False) -> np.ndarray:
     """The degrees, lowered until :func:`is_graphical`: while the test fails, the largest
     degree and the next largest (for a DiGraph the largest out- and the largest
-    in-degree) each lose one, which keeps the sum even (out and in sums equal). The
-    all-zero sequence is graphical, so it ends; O(k n log n) for k steps (none for a
-    sequence that is already graphical, the usual case).
+    in-degree) each lose one, which keeps the sum even (out and in sums equal; an odd sum,
+    or unequal out and in sums, are first lowered at their largest entries). Negative
+    entries become 0. The all-zero sequence is graphical, so it ends; O(k n log n) for k
+    steps (none for a sequence that is already graphical, the usual case for a Graph).
 
     Examples
     --------
     >>> make_graphical(np.array([3, 3, 1, 1])).tolist()
     [2, 2, 1, 1]
     """
-    d = np.asarray(degrees, dtype=np.int64).copy()
-    n = d.size // 2 if directed else d.size
+    d = np.maximum(np.asarray(degrees, dtype=np.int64), 0)
+    halves = [slice(0, d.size // 2), slice(d.size // 2, d.size)] if directed else [slice(None)]
+    for _ in range(int(d[halves[0]].sum()) if directed else 0):  # equal out and in sums
+        sums = [int(d[half].sum()) for half in halves]
+        if sums[0] == sums[1]:
+            break
+        half = halves[int(np.argmax(sums))]
+        d[half][np.argmax(d[half])] -= 1
+    if not directed and d.sum() % 2:
+        d[np.argmax(d)] -= 1
     while not is_graphical(d, directed):
         if directed:
-            d[np.argmax(d[:n])] -= 1
-            d[n + np.argmax(d[n:])] -= 1
+            for half in halves:
+                d[half][np.argmax(d[half])] -= 1
+        elif np.count_nonzero(d) < 2:  # one positive entry: no edge can hold it
+            d[:] = 0
         else:
-            top = np.argpartition(d, -2)[-2:] if d.size > 1 else np.array([0, 0])
-            d[top] -= 1
+            d[np.argpartition(d, -2)[-2:]] -= 1
     return d
 
 
