@@ -4,8 +4,11 @@ from its measurements, its generator's bound terms and its own public facts.
 Three kinds of bound, all post-processing of the noisy measurements:
 
 - class bounds (:func:`class_bounds`): within-group, between-group and group-vs-rest from
-  the block counts, degree from the degrees: the released value's largest distance to
-  the interval where the true value lies when the noise is within its union tail;
+  the block counts, degree from the per-node ``"degrees"`` (never from a
+  ``"degree-sequence"``: its fitted degrees are handed to nodes in a random order, so
+  they bound no node's degree, and nothing is reported for it): the released value's
+  largest distance to the interval where the true value lies when the noise is within
+  its union tail;
 - the generator's own bound for arbitrary cuts and bisections (for the dense generator
   GRU12 Lemma 6.2: the certified ``||x - z||_C``, the noise's uniform bound, GRU12 §6.1,
   and the rounding's Bernstein bound, Remark 6.3);

@@ -11,6 +11,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from privcut.graph.measurement import Measurements
+from privcut.graph.sequence import SEQUENCE, box_shift, fit_sequence
 
 __all__ = ["Targets", "fit_targets"]
 
@@ -37,24 +38,10 @@ class Targets:
     blocks: np.ndarray | None
     total: float | None
     degrees: np.ndarray | None
-
-
-def _box_shift(y: np.ndarray, upper: np.ndarray | float, target: float) -> np.ndarray:
-    """``clip(y + kappa, 0, upper)`` with the kappa that makes its sum ``target`` (the
-    nearest point to y in that box and hyperplane)."""
-    upper = np.broadcast_to(np.asarray(upper, dtype=float), y.shape)
-    target = min(max(target, 0.0), float(upper.sum()))
-
-    def excess(kappa: float) -> float:
-        return float(np.clip(y + kappa, 0.0, upper).sum()) - target
-
-    low, high = (
-        -float(y.max(initial=0.0)) - 1.0,
-        float(upper.max(initial=0.0) - y.min(initial=0.0)) + 1.0,
-    )
-    if excess(low) >= 0.0 or excess(high) <= 0.0:
-        return np.clip(y + (low if excess(low) >= 0.0 else high), 0.0, upper)
-    return np.clip(y + brentq(excess, low, high, xtol=1e-12), 0.0, upper)
+    degree_kind: str | None = None
+    """Which measurement the degrees come from: ``"degrees"`` (each node's own, noisy) or
+    ``"degree-sequence"`` (a fitted distribution handed to the nodes in a random order:
+    no per-node claim may be made from them); None without degrees."""
 
 
 def _fit_blocks(measured: Measurements) -> np.ndarray:
@@ -98,7 +85,7 @@ def _fit_degrees(measured: Measurements, blocks: np.ndarray | None, total: float
     halves = [slice(0, n), slice(n, 2 * n)] if directed else [slice(0, n)]
     if blocks is None:
         share = total * universe.multiplicity
-        return np.concatenate([_box_shift(y[half], n - 1.0, share) for half in halves])
+        return np.concatenate([box_shift(y[half], n - 1.0, share) for half in halves])
     first, second = partition.blocks
     sums = [np.bincount(first, blocks, partition.g), np.bincount(second, blocks, partition.g)]
     if not directed:
@@ -108,7 +95,7 @@ def _fit_degrees(measured: Measurements, blocks: np.ndarray | None, total: float
         part, out = y[half], np.empty(n)
         for a in range(partition.g):
             members = partition.labels == a
-            out[members] = _box_shift(part[members], n - 1.0, float(group_sums[a]))
+            out[members] = box_shift(part[members], n - 1.0, float(group_sums[a]))
         fitted[half] = out
     return fitted
 
@@ -117,7 +104,9 @@ def fit_targets(measured: Measurements) -> Targets:
     """Consistent estimates of the low-dimensional statistics (post-processing): block
     counts by weighted least squares in their box with the edge count, the total as the
     inverse-variance average of every estimate of it, degrees nearest the measured ones
-    with the sums the blocks (or the total) give. Randomized response alone: no targets.
+    with the sums the blocks (or the total) give; a degree sequence by
+    :func:`fit_sequence` (when both are measured, the per-node degrees win). Randomized
+    response alone: no targets.
 
     Examples
     --------
@@ -133,7 +122,9 @@ def fit_targets(measured: Measurements) -> Targets:
         return Targets(None, None, None)
     blocks = _fit_blocks(measured) if measured.get("blocks") is not None else None
     total = float(blocks.sum()) if blocks is not None else _fit_total(measured)
-    degrees = None
+    degrees, kind = None, None
     if measured.get("degrees") is not None:
-        degrees = _fit_degrees(measured, blocks, total)
-    return Targets(blocks, total, degrees)
+        degrees, kind = _fit_degrees(measured, blocks, total), "degrees"
+    elif measured.get(SEQUENCE) is not None:
+        degrees, kind = fit_sequence(measured, blocks, total), SEQUENCE
+    return Targets(blocks, total, degrees, kind)

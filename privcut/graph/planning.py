@@ -8,6 +8,12 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
 - ``"edge-count"``: the number of edges (l1 sensitivity 1);
 - ``"degrees"``: the degree sequence (sensitivity 2: an edge raises two degrees; out- and
   in-degrees for a DiGraph, again 2);
+- ``"degree-sequence"``: the sorted degree sequence within each public group (one group
+  when there are none; sorted out- and in-degrees for a DiGraph), l1 sensitivity 2 (Hay,
+  Li, Miklau, Jensen 2009; proof in :func:`~privcut.graph.measurement.statistic`). It
+  releases the degree distribution, not which node has which degree, so it answers no
+  workload class: its share comes from the caller (:data:`SEQUENCE_SHARE` in a list);
+  ``"auto"`` never takes it;
 - ``"blocks"``: the edge count of every block pair of a public partition ``groups``
   (sensitivity 1: a pair lies in one block pair);
 - ``"randomized-response"``: every pair's weight (GRU12 §6.1, sensitivity 1 per pair).
@@ -44,13 +50,26 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "MEASUREMENTS",
     "SENSITIVITY",
+    "SEQUENCE_SHARE",
     "MeasurementPlan",
     "plan_measurements",
 ]
 
-MEASUREMENTS = ("edge-count", "degrees", "blocks", "randomized-response")
-SENSITIVITY = {"edge-count": 1.0, "degrees": 2.0, "blocks": 1.0, "randomized-response": 1.0}
-CHANGED = {"edge-count": 1, "degrees": 2, "blocks": 1, "randomized-response": 1}
+MEASUREMENTS = ("edge-count", "degrees", "degree-sequence", "blocks", "randomized-response")
+SENSITIVITY = {
+    "edge-count": 1.0,
+    "degrees": 2.0,
+    "degree-sequence": 2.0,
+    "blocks": 1.0,
+    "randomized-response": 1.0,
+}
+CHANGED = {
+    "edge-count": 1,
+    "degrees": 2,
+    "degree-sequence": 2,
+    "blocks": 1,
+    "randomized-response": 1,
+}
 """How many values of each measurement one vertex pair moves (both endpoints' degrees; one
 block; one pair): the grid noise for weighted graphs is calibrated with it."""
 
@@ -72,6 +91,13 @@ Randomized response's uniform bound is weak at any share on large graphs (it gro
 ``|V|^{3/2} / epsilon``), so it serves as a check on the low-dimensional model rather
 than taking the budget the group counts need: on 20 groups of 50 nodes this keeps the
 block counts' mean error within about 1.3x of spending everything on them."""
+
+SEQUENCE = "degree-sequence"
+
+SEQUENCE_SHARE = 0.5
+"""The share of ``"degree-sequence"`` when it is requested in a list with other
+measurements (the rest is split among them by the workload rule): it serves no workload
+class, so the rule cannot price it. Give a mapping for any other share."""
 
 MIN_SHARE = 0.02
 """A measurement whose best share is below this is not taken (its budget goes to the rest)."""
@@ -132,6 +158,11 @@ class MeasurementPlan:
                 raise TypeError(f"{part} must be a tuple, got {type(value).__name__}")
         if not len(self.measurements) == len(self.epsilons) == len(self.noise):
             raise ValueError("measurements, epsilons and noise need one entry per measurement")
+        if SEQUENCE in self.measurements and self.weight is not None:
+            raise ValueError(
+                "the 'degree-sequence' measurement needs a 0/1 graph (weight=None): sorting "
+                "real degrees can move many entries, which grid noise does not cover"
+            )
         for name, eps, noise in zip(self.measurements, self.epsilons, self.noise, strict=True):
             check_option(name, "measurements", MEASUREMENTS)
             if noise != _noise(name, check_epsilon(eps, "epsilons"), self.weight is None):
@@ -194,9 +225,10 @@ def _predict(moments: dict[str, tuple[float, float]], shape: _Shape) -> dict[str
         information += 1.0 / moments["edge-count"][0]
     if "blocks" in moments:
         information += 1.0 / (shape.blocks * moments["blocks"][0])
-    if "degrees" in moments:  # degrees sum to 2 x total (Graph); out and in to total (DiGraph)
-        per_sum = shape.n * moments["degrees"][0]
-        information += 2.0 / per_sum if shape.directed else 4.0 / per_sum
+    for name in ("degrees", SEQUENCE):  # sum to 2 x total (Graph); out and in to total
+        if name in moments:
+            per_sum = shape.n * moments[name][0]
+            information += 2.0 / per_sum if shape.directed else 4.0 / per_sum
     if "randomized-response" in moments:
         variance = moments["randomized-response"][0]
         information += 1.0 / (shape.pairs * variance)
@@ -324,8 +356,24 @@ def _shares(measurements, groups, workload, epsilon: float, shape: _Shape):
                 f"measurement shares must be positive and sum to 1, got {dict(measurements)!r}"
             )
         return names, shares, _workload(workload, names, shape), ()
-    names = requested = _names(measurements, groups)
-    weights = _workload(workload, names, shape)
+    requested = _names(measurements, groups)
+    weights = _workload(workload, requested, shape)
+    rest = tuple(name for name in requested if name != SEQUENCE)
+    if SEQUENCE not in requested or not rest:
+        return _best_split(requested, weights, epsilon, shape)
+    answerable = _answerable(rest, shape)
+    kept = {c: w for c, w in weights.items() if c in answerable}
+    names, shares, kept, dropped = _best_split(rest, kept, epsilon, shape)
+    split = dict(zip(names, (s * (1.0 - SEQUENCE_SHARE) for s in shares), strict=True))
+    split[SEQUENCE] = SEQUENCE_SHARE
+    names = tuple(name for name in MEASUREMENTS if name in split)
+    return names, tuple(split[name] for name in names), kept, dropped
+
+
+def _best_split(names: tuple[str, ...], weights: dict, epsilon: float, shape: _Shape):
+    """The best split of ``names`` for ``weights``, dropping measurements below
+    :data:`MIN_SHARE` and splitting again."""
+    requested = names
     while True:
         shares = _best_shares(names, tuple(sorted(weights.items())), epsilon, shape)
         keep = tuple(name for name, s in zip(names, shares, strict=True) if s >= MIN_SHARE)
@@ -368,7 +416,9 @@ def plan_measurements(
         The total budget.
     measurements : "auto", list of str, or mapping name -> share
         ``"auto"``: edge count, blocks (with groups) and randomized response. A list:
-        those measurements, split by the rule above. A mapping: the caller's own shares
+        those measurements, split by the rule above (``"degree-sequence"``, which answers
+        no workload class, takes :data:`SEQUENCE_SHARE` and the rest is split among the
+        others; it must be read as a 0/1 graph, ``weight=None``). A mapping: the caller's own shares
         (positive, summing to 1).
     groups : mapping node -> group, optional
         A public partition (required by and only used for ``"blocks"``).
