@@ -17,7 +17,7 @@ Everything after step 2 is post-processing.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 import networkx as nx
@@ -128,6 +128,8 @@ def _explicit_randomized(measurements) -> bool:
         return True
     if isinstance(measurements, str):
         return measurements == RANDOMIZED_RESPONSE
+    if not isinstance(measurements, Iterable):  # plan_measurements names the problem
+        return False
     return RANDOMIZED_RESPONSE in measurements
 
 
@@ -372,6 +374,8 @@ def synthetic_graph(
     """
     universe = check_pairs(EdgeUniverse.of(G, weight), "synthetic_graph")
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
+    if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
+        measurements = list(measurements)  # read once (an iterator is read here)
     randomized = _explicit_randomized(measurements)
     setup = _setup(method, beta, universe.n, randomized, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
