@@ -302,8 +302,10 @@ def synthetic_graph(
         ``None`` or ``["randomized-response"]``: randomized response alone (GRU12 Lemma
         6.2; dense generator only); with ``None``, ``groups`` are refused (ValueError: the
         blocks are not measured). A list from ``"edge-count"``, ``"degrees"``,
-        ``"blocks"``, ``"randomized-response"``: those, split the same way. A mapping:
-        the caller's shares (summing to 1).
+        ``"degree-sequence"``, ``"blocks"``, ``"randomized-response"``: those, split the
+        same way (``"degree-sequence"``, each group's sorted degrees, serves no workload
+        class: in a list it takes :data:`~privcut.graph.planning.SEQUENCE_SHARE`). A
+        mapping: the caller's shares (summing to 1).
     groups : mapping node -> group, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
         the edges (or its privacy cost is not counted).
