@@ -277,13 +277,8 @@ def _check_arguments(epsilon, threshold, expected_size, weight) -> tuple:
 
 def _edge_positions(G: nx.Graph, universe: EdgeUniverse) -> np.ndarray:
     """Sorted histogram positions of G's edges. O(|V| + |E| log |E|), nothing n x n."""
-    position = universe.index()
-    ends = np.fromiter(
-        (position[node] for edge in G.edges() for node in edge),
-        dtype=np.int64,
-        count=2 * G.number_of_edges(),
-    )
-    rows, columns = ends[0::2], ends[1::2]
+    rows, columns, _ = universe.edge_index(G)
+    rows, columns = rows.astype(np.int64), columns.astype(np.int64)
     if not universe.directed:
         rows, columns = np.minimum(rows, columns), np.maximum(rows, columns)
     return np.sort(pair_indices(rows, columns, universe.n, universe.directed))
