@@ -242,3 +242,20 @@ def test_block_sums_of_a_sparse_matrix_match_the_dense_ones(directed):
     matrix = universe.adjacency(G, "weight")
     dense = partition.block_sums(matrix.toarray())
     assert np.allclose(partition.block_sums(sp.csr_array(matrix)), dense)
+
+
+def test_reported_bounds_hold_for_the_sparse_release():
+    """Each group class's reported bound (and the trivial bound on bisections) covers the
+    sparse release's measured largest error in all but about beta of the releases."""
+    G = planted_partition(6, 15, 0.3, 0.03, seed=0)
+    groups = G.graph["groups"]
+    work = WorkloadClasses(G, groups, bisections=100, rng=0)
+    failures = dict.fromkeys(("within-group", "between-group", "group-vs-rest", "bisection"), 0)
+    for seed in range(20):
+        H = synthetic_graph(G, 0.5, method="sparse", groups=groups, rng=seed)
+        bounds = H.graph["privcut"]["workload_bounds"]
+        found = work.answers(H)
+        for name in failures:
+            worst = np.max(np.abs(found[name] - work.truth[name]))
+            failures[name] += worst > bounds[name]["bound"]
+    assert all(count <= 3 for count in failures.values()), failures
