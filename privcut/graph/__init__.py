@@ -1,6 +1,7 @@
 """The graph layer: graphs as histograms over vertex pairs, cuts, cut norms, noisy and
 synthetic graphs, workloads."""
 
+from privcut.graph.arrays import SyntheticArray
 from privcut.graph.construction import ConstructionRelease, iterative_construction
 from privcut.graph.cutnorm import (
     CutNormResult,
@@ -32,6 +33,7 @@ __all__ = [
     "NoisyGraphReport",
     "OracleStatus",
     "Partition",
+    "SyntheticArray",
     "SyntheticRelease",
     "answer_cuts",
     "check_graph",

@@ -25,7 +25,9 @@ from typing import Protocol, runtime_checkable
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 
+from privcut.graph.arrays import edge_array
 from privcut.graph.cutnorm import cut_norm
 from privcut.graph.fitting import Targets
 from privcut.graph.measurement import Measurements
@@ -112,6 +114,8 @@ class Generated(ABC):
 
     Attributes
     ----------
+    universe : EdgeUniverse
+        The public node set and kind of the release.
     mechanism : str
         What ran, as the report names it.
     solver : SolverSummary
@@ -130,6 +134,7 @@ class Generated(ABC):
     See :class:`DenseGenerated`.
     """
 
+    universe: EdgeUniverse
     mechanism: str
     solver: SolverSummary
     bound: Bound
@@ -153,6 +158,15 @@ class Generated(ABC):
     def graph(self) -> nx.Graph:
         """The released NetworkX graph."""
 
+    def array(self) -> sp.csr_array:
+        """The released graph as an n x n CSR adjacency in the universe's node order
+        (symmetric for a Graph; the weights when weighted). This default converts
+        :meth:`graph`; :class:`DenseGenerated` and
+        :class:`~privcut.graph.sparse.SparseGenerated` build it from their own arrays
+        without NetworkX."""
+        H = self.graph()
+        return sp.csr_array(nx.to_scipy_sparse_array(H, nodelist=self.universe.nodes))
+
 
 @dataclass(frozen=True)
 class DenseGenerated(Generated):
@@ -174,6 +188,8 @@ class DenseGenerated(Generated):
     ...                       True, "example", SolverSummary(None, 0, 0, True), Bound.none(), {})
     >>> sorted(done.graph().edges), done.edge_count, done.degrees().tolist()
     ([(0, 1), (1, 2)], 2.0, [1.0, 2.0, 1.0])
+    >>> done.array().toarray().tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
     """
 
     universe: EdgeUniverse
@@ -208,6 +224,16 @@ class DenseGenerated(Generated):
         if self.rounded:
             return self.universe.unweighted_graph(np.flatnonzero(self.values))
         return self.universe.graph(self.values)
+
+    def array(self) -> sp.csr_array:
+        """The nonzero pairs as a CSR adjacency (0/1 when rounded, else the weights),
+        symmetric for a Graph; O(number of pairs), as the dense release itself."""
+        universe = self.universe
+        chosen = np.flatnonzero(self.values)
+        rows, columns = universe.pair_index()
+        return edge_array(
+            rows[chosen], columns[chosen], self.values[chosen], universe.n, universe.directed
+        )
 
 
 @runtime_checkable

@@ -16,12 +16,15 @@ Everything after step 2 is post-processing.
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
+import scipy.sparse as sp
 
+from privcut.graph.arrays import SyntheticArray, is_array_graph
 from privcut.graph.bounds import release_bounds, split_beta
 from privcut.graph.fitting import fit_targets
 from privcut.graph.generation import DenseGenerator, GraphGenerator
@@ -35,19 +38,51 @@ from privcut.graph.timing import log_timings
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import check_beta
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_option
+from privcut.privacy.validation import check_option, check_scalar
 
-__all__ = ["GENERATORS", "SPARSE_NODES", "synthetic_from_noisy", "synthetic_graph"]
+__all__ = [
+    "DENSE_ARRAYS",
+    "DENSE_MEMORY",
+    "GENERATORS",
+    "SPARSE_NODES",
+    "dense_memory",
+    "synthetic_from_noisy",
+    "synthetic_graph",
+]
 
 GENERATORS: dict[str, type[GraphGenerator]] = {"dense": DenseGenerator, "sparse": SparseGenerator}
 """The generators by ``method`` name: ``"dense"``, the projection on the n x n matrix
 (:class:`~privcut.graph.generation.DenseGenerator`), and ``"sparse"``, the
 degree-corrected block model in O(n + |E|) (:class:`~privcut.graph.sparse.SparseGenerator`).
-``method="auto"`` picks one from the public node count (:data:`SPARSE_NODES`)."""
+``method="auto"`` picks one from the public node count and a memory budget
+(:data:`DENSE_MEMORY`, :func:`dense_memory`)."""
 
-SPARSE_NODES = 5000
-"""``method="auto"`` takes the sparse generator above this many nodes (public): the dense
-one holds about nine n x n float arrays, 1.8 GB at 5,000 nodes."""
+DENSE_ARRAYS = 9
+"""How many n x n float64 arrays the dense generator holds at its peak (the projection's
+centre, iterate, gradient and dual terms, the noisy matrix and the certificate's
+difference): its memory is predicted as ``DENSE_ARRAYS * 8 * n**2`` bytes."""
+
+DENSE_MEMORY = 2 * 10**9
+"""The default memory budget in bytes (public) for ``method="auto"``: the dense generator
+is taken when its predicted footprint (:func:`dense_memory`) fits, the sparse one
+otherwise (up to :data:`SPARSE_NODES` nodes dense)."""
+
+
+def dense_memory(n: int) -> int:
+    """The dense generator's predicted peak memory in bytes on n nodes: :data:`DENSE_ARRAYS`
+    n x n float64 arrays (a function of the public node count only).
+
+    Examples
+    --------
+    >>> dense_memory(5000) / 1e9
+    1.8
+    """
+    return DENSE_ARRAYS * 8 * int(n) ** 2
+
+
+SPARSE_NODES = math.isqrt(DENSE_MEMORY // (DENSE_ARRAYS * 8))
+"""The most nodes ``method="auto"`` releases with the dense generator under the default
+budget :data:`DENSE_MEMORY` (5,270 nodes at nine arrays and 2 GB); above it, sparse."""
 
 RANDOMIZED_RESPONSE = "randomized-response"
 
@@ -63,10 +98,14 @@ class _Setup:
     note: str
 
 
-def _choose(method: str, n: int, randomized: bool) -> tuple[str, str]:
-    """The generator's name and the report's note on why: ``"auto"`` takes ``"sparse"``
-    above :data:`SPARSE_NODES` nodes unless randomized response is asked for explicitly."""
+def _choose(method: str, n: int, randomized: bool, memory: float | None) -> tuple[str, str]:
+    """The generator's name and the report's note on why: ``"auto"`` takes ``"dense"`` when
+    its predicted memory (:func:`dense_memory`) fits ``memory`` (default
+    :data:`DENSE_MEMORY`) or randomized response is asked for explicitly, ``"sparse"``
+    otherwise. Public inputs only."""
     check_option(method, "method", ("auto", *GENERATORS))
+    budget = DENSE_MEMORY if memory is None else memory
+    budget = check_scalar(budget, "memory", float, low=0.0, closed="neither")
     if method == "sparse" and randomized:
         raise ValueError(
             "method='sparse' does not use randomized response (an n x n measurement): "
@@ -77,34 +116,46 @@ def _choose(method: str, n: int, randomized: bool) -> tuple[str, str]:
         return method, ""
     if randomized:
         return "dense", " (method 'auto': dense, randomized response requested)"
-    if n > SPARSE_NODES:
-        return "sparse", f" (method 'auto': sparse, {n} nodes > {SPARSE_NODES})"
-    return "dense", f" (method 'auto': dense, {n} nodes <= {SPARSE_NODES})"
+    need = dense_memory(n)
+    why = f"the dense generator's predicted {need / 1e6:,.4g} MB on {n} nodes"
+    if need > budget:
+        return "sparse", f" (method 'auto': sparse, {why} > the {budget / 1e6:,.4g} MB budget)"
+    return "dense", f" (method 'auto': dense, {why} <= the {budget / 1e6:,.4g} MB budget)"
 
 
-def _setup(method: str, beta: float, n: int, randomized: bool, **options) -> _Setup:
+def _setup(
+    method: str, beta: float, n: int, randomized: bool, memory: float | None = None, **options
+) -> _Setup:
     """Check every option (before any budget is spent) and resolve the generator: a
-    ``method`` from :data:`GENERATORS`, or ``"auto"`` (from the public node count and
-    whether randomized response is requested explicitly, :func:`_choose`)."""
-    name, note = _choose(method, n, randomized)
+    ``method`` from :data:`GENERATORS`, or ``"auto"`` (from the public node count, the
+    memory budget and whether randomized response is requested explicitly,
+    :func:`_choose`)."""
+    name, note = _choose(method, n, randomized, memory)
     beta = check_beta(beta)
     generator = GENERATORS[name]()
     checked = generator.options(beta=split_beta(beta)[0], **options)
     return _Setup(generator, checked, beta, note)
 
 
-def _release(measured: Measurements, setup: _Setup, rng, began: float, noise: float):
+def _release(
+    measured: Measurements, setup: _Setup, rng, began: float, noise: float, array: bool = False
+):
     """The post-processing tail shared by both entry points: fit, generate, bound, report,
-    publish (the report in ``H.graph["privcut"]``; the timings logged, never released:
-    ``began`` when the release started, ``noise`` the seconds its measurements took)."""
+    publish (the report in ``H.graph["privcut"]``; a :class:`SyntheticArray` when
+    ``array``, else a NetworkX graph; the timings logged, never released: ``began`` when
+    the release started, ``noise`` the seconds its measurements took)."""
     targets = fit_targets(measured)
     generated = setup.generator.generate(measured, targets, setup.options, rng)
     bounds = release_bounds(measured, generated, setup.beta)
     release = SyntheticRelease.of(
         measured, generated, bounds, method=setup.generator.name, beta=setup.beta, note=setup.note
     )
-    H = generated.graph()
-    H.graph["privcut"] = release.to_dict()
+    if array:
+        report = {"privcut": release.to_dict()}
+        H = SyntheticArray.of(generated.array(), measured.universe.nodes, report)
+    else:
+        H = generated.graph()
+        H.graph["privcut"] = release.to_dict()
     timings = {"noise": noise, **generated.timings}
     log_timings("synthetic_graph", time.perf_counter() - began, timings)
     return H
@@ -220,10 +271,13 @@ def synthetic_from_noisy(
 
 
 def synthetic_graph(
-    G: nx.Graph,
+    G: nx.Graph | sp.sparray | sp.spmatrix,
     epsilon: float,
     *,
-    method: str = "dense",
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+    method: str = "auto",
+    memory: float | None = None,
     oracle: str = "spectral",
     rounding: str | None = "random",
     measurements: str | list[str] | dict[str, float] | None = "auto",
@@ -235,7 +289,7 @@ def synthetic_graph(
     max_iterations: int = 100,
     rng: RandomState = None,
     progress: bool = False,
-) -> nx.Graph:
+) -> nx.Graph | SyntheticArray:
     """Release a synthetic graph on G's nodes whose cuts are close to G's.
 
     Privacy: (epsilon, 0)-DP under edge-level neighbours (same public node set, one
@@ -273,19 +327,36 @@ def synthetic_graph(
 
     Parameters
     ----------
-    G : networkx.Graph or networkx.DiGraph
-        The private graph (read as unweighted unless ``weight`` names an attribute).
+    G : networkx.Graph, networkx.DiGraph or scipy.sparse array or matrix
+        The private graph (read as unweighted unless ``weight`` names an attribute): a
+        NetworkX graph, or for large graphs a square sparse adjacency in any format (read
+        into CSR once, checked in O(n + nnz) by
+        :func:`~privcut.graph.arrays.read_adjacency`: a zero diagonal, symmetric unless
+        ``directed``, finite, 0/1 or weights in [0, 1]; no NetworkX object is built on
+        this path).
     epsilon : float
         Privacy parameter > 0.
-    method : {"dense", "sparse", "auto"}
+    nodes : sequence of hashable, optional
+        For a sparse G only (refused for a NetworkX graph, which has its own): the
+        public labels of its rows, distinct, default ``range(n)``, kept in the given
+        order (which must be public, e.g. not sorted by degree).
+    directed : bool, optional
+        For a sparse G only: the public declaration of its kind, default False (G must
+        then be symmetric); never inferred from G.
+    method : {"auto", "dense", "sparse"}
         The generator, by name from :data:`GENERATORS`: ``"dense"``, the projection on the
         n x n matrix (:class:`~privcut.graph.generation.DenseGenerator`); ``"sparse"``, a
         degree-corrected block model with the fitted counts in O(n + |E|)
         (:class:`~privcut.graph.sparse.SparseGenerator`; low-dimensional measurements
-        only, randomized response refused, a 0/1 graph); ``"auto"`` picks ``"sparse"``
-        above :data:`SPARSE_NODES` nodes (unless randomized response is named) and
-        ``"dense"`` otherwise. The report's ``method`` and ``mechanism`` say which ran
-        and why.
+        only, randomized response refused, a 0/1 graph); ``"auto"`` (default) chooses
+        from public sizes: ``"dense"`` when its predicted memory
+        (:func:`dense_memory`, nine n x n float64 arrays) fits ``memory`` or randomized
+        response is named in ``measurements``, ``"sparse"`` otherwise (above
+        :data:`SPARSE_NODES` nodes at the default budget). The report's ``method`` and
+        ``mechanism`` say which ran and why.
+    memory : float, optional
+        The memory budget in bytes for ``method="auto"`` (public); default
+        :data:`DENSE_MEMORY` (2 GB).
     oracle : {"spectral", "alon-naor"}
         Constraint family and separation for randomized response: the normalized cut
         norm by spectral sweeps (§6.2) or the cut norm by the low-rank Alon–Naor solver
@@ -317,8 +388,10 @@ def synthetic_graph(
         NetworkX's convention (as in ``networkx.cut_size``): None (default) reads G as
         unweighted (every edge counts 1, any weight attribute ignored; integer noise);
         an attribute name reads that attribute as weights, which must lie in [0, 1]
-        (missing counts 1; grid noise, see :func:`~privcut.graph.noisy.noisy_graph`).
-        A declaration: the noise is never chosen from the data.
+        (missing counts 1; grid noise, see :func:`~privcut.graph.noisy.noisy_graph`);
+        for a sparse G, any name reads its stored values as the weights (with None,
+        every stored nonzero counts 1). A declaration: the noise is never chosen from
+        the data.
     beta : float, default 0.05
         Failure probability of each bound (split as above).
     tau : float, optional
@@ -333,8 +406,12 @@ def synthetic_graph(
 
     Returns
     -------
-    networkx.Graph or networkx.DiGraph
-        On G's nodes; ``H.graph["privcut"]`` is the report,
+    networkx.Graph, networkx.DiGraph or SyntheticArray
+        The type follows the input: a NetworkX graph for a NetworkX G, a
+        :class:`~privcut.graph.arrays.SyntheticArray` (a ``scipy.sparse.csr_array``, built
+        in O(n + |E|) by the sparse generator; symmetric when undirected; its ``.nodes``
+        are G's ``nodes``) for a sparse G. On G's nodes; ``H.graph["privcut"]`` is the
+        report,
         :class:`~privcut.graph.report.SyntheticRelease` as a dict (mechanism, method,
         epsilon, delta, sampler_tv, effective_delta, beta, weight, oracle, rounding, tau,
         solver, certified_distance, noise_bound, rounding_bound, cut_error_bound,
@@ -346,7 +423,10 @@ def synthetic_graph(
     Raises
     ------
     GraphInputError
-        For an invalid graph, or weights outside [0, 1] with ``weight`` given.
+        For an invalid graph, or weights outside [0, 1] with ``weight`` given; for a
+        sparse G also not square, NaN or infinite values, a nonzero diagonal, not
+        symmetric with ``directed`` False, or a bad ``nodes`` list; ``nodes`` or
+        ``directed`` given with a NetworkX graph.
 
     Examples
     --------
@@ -373,13 +453,27 @@ def synthetic_graph(
     >>> bounds = H.graph["privcut"]["workload_bounds"]
     >>> bounds["between-group"]["bound"] < bounds["arbitrary-cut"]["bound"]
     True
+
+    A sparse adjacency in gives a sparse adjacency out, the same release as the NetworkX
+    graph with the same node order:
+
+    >>> A = nx.to_scipy_sparse_array(G, nodelist=sorted(G))
+    >>> K = synthetic_graph(A, 1.0, groups=groups, method="sparse", rng=0)
+    >>> type(K).__name__, K.shape, K.graph["privcut"]["method"], K.nodes[:3]
+    ('SyntheticArray', (40, 40), 'sparse', (0, 1, 2))
+    >>> H = synthetic_graph(G, 1.0, groups=groups, method="sparse", rng=0)
+    >>> (nx.to_scipy_sparse_array(H, nodelist=K.nodes) != K).nnz
+    0
     """
-    universe = check_pairs(EdgeUniverse.of(G, weight), "synthetic_graph")
+    universe = EdgeUniverse.of(G, weight, nodes=nodes, directed=directed)
+    check_pairs(universe, "synthetic_graph")
+    array = is_array_graph(G)  # the output follows the input's type
+    declared = dict(nodes=universe.nodes, directed=universe.directed) if array else {}
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
     randomized = _explicit_randomized(measurements)
-    setup = _setup(method, beta, universe.n, randomized, progress=progress, **generation)
+    setup = _setup(method, beta, universe.n, randomized, memory, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         universe.nodes,
@@ -392,5 +486,5 @@ def synthetic_graph(
         beta=setup.beta,
     )
     partition = Partition.of(universe, groups) if groups is not None else None
-    measured = measure(G, plan, partition=partition, rng=rng)
-    return _release(measured, setup, rng, began, time.perf_counter() - began)
+    measured = measure(G, plan, partition=partition, rng=rng, **declared)
+    return _release(measured, setup, rng, began, time.perf_counter() - began, array)

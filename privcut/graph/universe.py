@@ -23,6 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
+from privcut.graph.arrays import is_array_graph, read_adjacency
 
 __all__ = [
     "EdgeUniverse",
@@ -79,6 +80,16 @@ def _label_key(node: Hashable) -> tuple[str, str]:
     return (type(node).__name__, repr(node))
 
 
+def _refuse_declarations(nodes: object, directed: object) -> None:
+    """``nodes`` and ``directed`` describe a sparse adjacency; a NetworkX graph has both."""
+    if nodes is not None or directed is not None:
+        raise GraphInputError(
+            "nodes and directed describe a scipy.sparse adjacency; a NetworkX graph carries "
+            "its own nodes and kind: drop them (add public nodes with G.add_nodes_from, or "
+            "pass a DiGraph for a directed graph)"
+        )
+
+
 def multiplicity(directed: bool) -> int:
     """How many adjacency entries one vertex pair occupies: 2 for a Graph (A[i, j] and
     A[j, i]), 1 for a DiGraph. A pair's weight enters a cut sum ``G(S, T)`` up to this
@@ -110,7 +121,8 @@ def check_graph(G: object, weight: str | None = None) -> nx.Graph:
     """
     if not isinstance(G, nx.Graph):
         raise GraphInputError(
-            f"expected a networkx.Graph or networkx.DiGraph, got {type(G).__name__}"
+            f"expected a networkx.Graph or networkx.DiGraph (or, where accepted, a square "
+            f"scipy.sparse adjacency), got {type(G).__name__}"
         )
     if G.is_multigraph():
         raise GraphInputError(
@@ -188,12 +200,67 @@ class EdgeUniverse:
     directed: bool
 
     @classmethod
-    def of(cls, G: nx.Graph, weight: str | None = None) -> EdgeUniverse:
-        """The universe of a validated graph's node set (weights checked as in
-        :func:`check_graph`), in :func:`canonical_order` (never G's insertion order,
-        which may follow its edges)."""
+    def of(
+        cls,
+        G: nx.Graph | sp.sparray | sp.spmatrix,
+        weight: str | None = None,
+        *,
+        nodes: Iterable[Hashable] | None = None,
+        directed: bool | None = None,
+    ) -> EdgeUniverse:
+        """The universe of a validated graph's node set.
+
+        A NetworkX graph (checked as in :func:`check_graph`) gives its nodes in
+        :func:`canonical_order` (never G's insertion order, which may follow its edges)
+        and its own kind; ``nodes`` and ``directed`` are refused for it. A square
+        ``scipy.sparse`` adjacency (any format) is checked by
+        :func:`~privcut.graph.arrays.read_adjacency` in O(n + nnz): ``nodes`` (public
+        labels of its rows, default ``range(n)``) are kept in the given order and
+        ``directed`` (default False) is a declaration, never inferred from G.
+
+        Raises
+        ------
+        GraphInputError
+            Naming the problem and its fix.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> A = sp.csr_array([[0, 1, 0], [1, 0, 1], [0, 1, 0]])
+        >>> universe = EdgeUniverse.of(A, nodes=("c", "a", "b"))
+        >>> universe.nodes, universe.directed
+        (('c', 'a', 'b'), False)
+        """
+        if is_array_graph(G):
+            read = read_adjacency(G, weight, nodes=nodes, directed=directed)
+            return cls(read.nodes, read.directed)
+        _refuse_declarations(nodes, directed)
         check_graph(G, weight)
         return cls(canonical_order(G), G.is_directed())
+
+    @classmethod
+    def read(
+        cls,
+        G: nx.Graph | sp.sparray | sp.spmatrix,
+        weight: str | None = None,
+        *,
+        nodes: Iterable[Hashable] | None = None,
+        directed: bool | None = None,
+    ) -> tuple[EdgeUniverse, sp.csr_array]:
+        """:meth:`of` and :meth:`adjacency` in one pass: the universe and G's checked CSR
+        adjacency in its order (a sparse G is read once, not twice). O(n + |E|).
+
+        Examples
+        --------
+        >>> universe, adjacency = EdgeUniverse.read(nx.path_graph(3))
+        >>> universe.nodes, adjacency.nnz
+        ((0, 1, 2), 4)
+        """
+        if is_array_graph(G):
+            read = read_adjacency(G, weight, nodes=nodes, directed=directed)
+            return cls(read.nodes, read.directed), read.matrix
+        universe = cls.of(G, weight, nodes=nodes, directed=directed)
+        return universe, universe.adjacency(G, weight)
 
     @property
     def n(self) -> int:
@@ -262,12 +329,14 @@ class EdgeUniverse:
         return [(self.nodes[i], self.nodes[j]) for i, j in zip(rows, columns, strict=True)]
 
     def edge_index(
-        self, G: nx.Graph, weight: str | None = None
+        self, G: nx.Graph | sp.sparray | sp.spmatrix, weight: str | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """G's edges as ``(rows, columns, values)`` arrays in this node order, each edge
-        once as G lists it: values 1 for ``weight=None``, else the edges' ``weight``
-        attribute (missing counts 1). Edges with an endpoint outside this universe are
-        left out. O(|E|), one pass over G's edges (and one more for the weights).
+        once: values 1 for ``weight=None``, else the edges' ``weight`` attribute (missing
+        counts 1). For a NetworkX G, in the order G lists them; edges with an endpoint
+        outside this universe are left out. O(|E|), one pass over G's edges (and one more
+        for the weights). For a sparse G (rows and columns this universe's nodes, checked
+        by :meth:`adjacency`), row by row, the upper triangle for an undirected graph.
 
         Examples
         --------
@@ -275,6 +344,14 @@ class EdgeUniverse:
         >>> rows.tolist(), columns.tolist(), values.tolist()
         ([0, 1], [1, 2], [1.0, 1.0])
         """
+        if is_array_graph(G):
+            coo = self.adjacency(G, weight).tocoo()
+            keep = slice(None) if self.directed else coo.row < coo.col
+            return (
+                coo.row[keep].astype(np.intp),
+                coo.col[keep].astype(np.intp),
+                coo.data[keep],
+            )
         position, count = self.index(), G.number_of_edges()
         ends = np.fromiter(
             (position.get(node, -1) for edge in G.edges() for node in edge),
@@ -290,10 +367,25 @@ class EdgeUniverse:
         inside = (rows >= 0) & (columns >= 0)
         return rows[inside], columns[inside], values[inside]
 
-    def adjacency(self, G: nx.Graph, weight: str | None = None) -> sp.csr_array:
+    def adjacency(
+        self, G: nx.Graph | sp.sparray | sp.spmatrix, weight: str | None = None
+    ) -> sp.csr_array:
         """The adjacency matrix (symmetric for Graph) in this node order: 0/1 for
         ``weight=None``, else the edges' ``weight`` attribute (missing counts 1).
-        O(|E|) from :meth:`edge_index`, nothing n x n."""
+        O(|E|) from :meth:`edge_index`, nothing n x n. A sparse G is read as the
+        adjacency of this universe's nodes and kind by
+        :func:`~privcut.graph.arrays.read_adjacency` (checked: zero diagonal, symmetric
+        when undirected, 0/1 for ``weight=None``, weights in [0, 1] otherwise), O(nnz).
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> A = sp.coo_array(([2.0, 2.0], ([0, 1], [1, 0])), shape=(3, 3))
+        >>> EdgeUniverse((0, 1, 2), False).adjacency(A).toarray().tolist()
+        [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+        """
+        if is_array_graph(G):
+            return read_adjacency(G, weight, nodes=self.nodes, directed=self.directed).matrix
         rows, columns, values = self.edge_index(G, weight)
         if not self.directed:
             off = rows != columns

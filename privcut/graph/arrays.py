@@ -1,0 +1,265 @@
+"""Graphs as ``scipy.sparse`` adjacency arrays: reading them in (:func:`read_adjacency`, the
+one place an array input is checked) and releasing them (:class:`SyntheticArray`).
+
+A square sparse array A on n nodes is a graph with an edge (i, j) wherever A stores a
+nonzero: ``nodes`` (a public sequence of n distinct labels, default ``range(n)``, kept in
+the given order) names row and column i, and ``directed`` is a public declaration
+(default False), never inferred from the data: whether A is symmetric is data. An
+undirected graph must be given symmetric, as NetworkX's ``to_scipy_sparse_array`` gives
+it. ``weight=None`` (NetworkX's convention) reads every stored nonzero as 1 (explicit
+zeros are dropped); any attribute name (e.g. ``"weight"``) reads the stored values as
+weights, which must lie in [0, 1]. Reading is O(n + nnz) time and memory: one conversion
+to CSR, checks on its stored entries only, nothing n x n.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from privcut.exceptions import GraphInputError
+
+__all__ = ["ArrayGraph", "SyntheticArray", "edge_array", "is_array_graph", "read_adjacency"]
+
+
+def is_array_graph(G: object) -> bool:
+    """Whether G is a ``scipy.sparse`` array or matrix (read by :func:`read_adjacency`).
+
+    Examples
+    --------
+    >>> is_array_graph(sp.eye_array(2)), is_array_graph([[0, 1], [1, 0]])
+    (True, False)
+    """
+    return sp.issparse(G)
+
+
+@dataclass(frozen=True)
+class ArrayGraph:
+    """A checked sparse adjacency: the CSR (sorted indices, no duplicates or explicit
+    zeros, zero diagonal, symmetric when undirected, 0/1 when read with ``weight=None``),
+    its public node labels and its declared kind.
+
+    Examples
+    --------
+    >>> read_adjacency(sp.csr_array([[0, 2], [2, 0]])).matrix.toarray().tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    """
+
+    matrix: sp.csr_array
+    nodes: tuple
+    directed: bool
+
+
+def _check_nodes(nodes: Iterable[Hashable] | None, n: int) -> tuple:
+    if nodes is None:
+        return tuple(range(n))
+    if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
+        raise GraphInputError(
+            f"nodes must be a sequence of {n} node labels (one per row of G), got "
+            f"{type(nodes).__name__}"
+        )
+    nodes = tuple(nodes)
+    if len(nodes) != n:
+        raise GraphInputError(
+            f"nodes has {len(nodes)} labels and G has {n} rows: pass one label per row, "
+            "in the rows' order"
+        )
+    try:
+        distinct = len(set(nodes))
+    except TypeError:
+        raise GraphInputError("node labels must be hashable (e.g. ints or strings)") from None
+    if distinct != n:
+        raise GraphInputError("nodes must not repeat a label: pass n distinct labels")
+    return nodes
+
+
+def _check_directed(directed: object) -> bool:
+    if directed is None:
+        return False
+    if not isinstance(directed, (bool, np.bool_)):
+        raise TypeError(f"directed must be True or False (a declaration), got {directed!r}")
+    return bool(directed)
+
+
+def _check_weight_name(weight: object) -> None:
+    if weight is not None and (not isinstance(weight, str) or not weight):
+        raise TypeError(
+            f"weight must be None or an edge attribute name (a non-empty str), got {weight!r}"
+        )
+
+
+def _as_csr(G) -> sp.csr_array:
+    """G as a fresh canonical float CSR (the caller's G is never modified)."""
+    if G.ndim != 2 or G.shape[0] != G.shape[1]:
+        raise GraphInputError(
+            f"a sparse adjacency must be square (n x n, row and column i the same node), "
+            f"got shape {G.shape}"
+        )
+    if G.dtype.kind not in "biuf":
+        raise GraphInputError(
+            f"a sparse adjacency must hold real numbers, got dtype {G.dtype}; convert it, "
+            "e.g. G.astype(float)"
+        )
+    matrix = sp.csr_array(G, dtype=float, copy=True)
+    matrix.sum_duplicates()  # also sorts the indices
+    if not np.all(np.isfinite(matrix.data)):
+        raise GraphInputError(
+            "the adjacency stores NaN or infinite values; replace or remove them (weights "
+            "must be numbers in [0, 1])"
+        )
+    matrix.eliminate_zeros()
+    return matrix
+
+
+def _check_values(matrix: sp.csr_array, weight: str | None, directed: bool) -> sp.csr_array:
+    if weight is None:
+        matrix.data[:] = 1.0
+    elif matrix.nnz and not (matrix.data.min() >= 0.0 and matrix.data.max() <= 1.0):
+        bad = matrix.data[(matrix.data < 0.0) | (matrix.data > 1.0)][0]
+        raise GraphInputError(
+            f"the adjacency stores the weight {bad!r}; weights must be numbers in [0, 1]: "
+            "rescale them, or pass weight=None to treat the graph as unweighted"
+        )
+    loops = np.count_nonzero(matrix.diagonal())
+    if loops:
+        raise GraphInputError(
+            f"the adjacency has {loops} nonzero diagonal entr{'y' if loops == 1 else 'ies'} "
+            "(self-loops); remove them, e.g. G.setdiag(0) then G.eliminate_zeros()"
+        )
+    if not directed:
+        transposed = matrix.T.tocsr()
+        transposed.sort_indices()
+        same = (
+            np.array_equal(matrix.indptr, transposed.indptr)
+            and np.array_equal(matrix.indices, transposed.indices)
+            and np.array_equal(matrix.data, transposed.data)
+        )
+        if not same:
+            raise GraphInputError(
+                "the adjacency is not symmetric, and directed=False (the default) declares "
+                "an undirected graph: pass directed=True for a directed graph, or symmetrize "
+                "it, e.g. G.maximum(G.T)"
+            )
+    return matrix
+
+
+def read_adjacency(
+    G,
+    weight: str | None = None,
+    *,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+) -> ArrayGraph:
+    """Check a square ``scipy.sparse`` adjacency (any format) and read it into CSR once.
+
+    The one place array inputs are read: :meth:`~privcut.graph.universe.EdgeUniverse.of`
+    and :meth:`~privcut.graph.universe.EdgeUniverse.adjacency` both call it. O(n + nnz)
+    time and memory (the symmetry check compares the CSR with its transpose's), nothing
+    n x n; the caller's G is not modified.
+
+    Parameters
+    ----------
+    G : scipy.sparse array or matrix
+        The private graph: row and column i are node ``nodes[i]``.
+    weight : str or None
+        None: every stored nonzero counts 1 (explicit zeros dropped). A name (any, e.g.
+        ``"weight"``): the stored values are the weights, which must lie in [0, 1].
+    nodes : sequence of hashable, optional
+        The public node labels, one per row, distinct; default ``range(n)``. Kept in the
+        given order (which must be public).
+    directed : bool, optional
+        The public declaration of the graph's kind; default False (then G must be
+        symmetric). Never inferred from G.
+
+    Returns
+    -------
+    ArrayGraph
+
+    Raises
+    ------
+    GraphInputError
+        Naming the problem and its fix: not square, not real, NaN or infinite values,
+        weights outside [0, 1] (with ``weight``), a nonzero diagonal (self-loops), not
+        symmetric when undirected, a node list of the wrong length or with repeats.
+
+    Examples
+    --------
+    >>> A = sp.coo_array(([1.0, 1.0, 1.0], ([0, 1, 1], [1, 0, 2])), shape=(3, 3))
+    >>> read = read_adjacency(A, nodes=("a", "b", "c"), directed=True)
+    >>> read.nodes, read.directed, read.matrix.nnz
+    (('a', 'b', 'c'), True, 3)
+    >>> read_adjacency(A)
+    Traceback (most recent call last):
+    ...
+    privcut.exceptions.GraphInputError: the adjacency is not symmetric, ...
+    """
+    if not is_array_graph(G):
+        raise GraphInputError(f"expected a square scipy.sparse adjacency, got {type(G).__name__}")
+    _check_weight_name(weight)
+    directed = _check_directed(directed)
+    matrix = _as_csr(G)
+    nodes = _check_nodes(nodes, matrix.shape[0])
+    return ArrayGraph(_check_values(matrix, weight, directed), nodes, directed)
+
+
+def edge_array(
+    rows: np.ndarray, columns: np.ndarray, values: np.ndarray | None, n: int, directed: bool
+) -> sp.csr_array:
+    """The n x n CSR adjacency of the pairs ``(rows[k], columns[k])``, each listed once
+    (distinct, off the diagonal) with weight ``values[k]`` (1 when None); mirrored for an
+    undirected graph. Zero weights are dropped. O(n + |E|) time and memory.
+
+    Examples
+    --------
+    >>> edge_array(np.array([0, 1]), np.array([1, 2]), None, 3, False).toarray().tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    """
+    values = np.ones(rows.size) if values is None else np.asarray(values, dtype=float)
+    if not directed:
+        rows, columns = np.concatenate([rows, columns]), np.concatenate([columns, rows])
+        values = np.concatenate([values, values])
+    matrix = sp.csr_array((values, (rows, columns)), shape=(n, n))
+    matrix.sum_duplicates()
+    matrix.eliminate_zeros()
+    return matrix
+
+
+class SyntheticArray(sp.csr_array):
+    """A released graph as a CSR adjacency array (what :func:`synthetic_graph` returns for
+    a sparse input): a ``scipy.sparse.csr_array`` with two attributes more.
+
+    Attributes
+    ----------
+    graph : dict
+        As NetworkX's ``G.graph``: the release's report is ``graph["privcut"]``.
+    nodes : tuple or None
+        The public node labels of the rows (and columns), in order.
+
+    Arrays that scipy derives from a SyntheticArray (copies, sums, products, slices;
+    some keep the class, because scipy rebuilds them through ``self.__class__``) do not
+    keep the report or the nodes: theirs are an empty dict and None. Keep the release
+    itself, or copy ``graph`` and ``nodes`` over.
+
+    Examples
+    --------
+    >>> H = SyntheticArray.of(sp.csr_array([[0.0, 1.0], [1.0, 0.0]]), ("a", "b"), {"k": 1})
+    >>> H.nodes, H.graph, H.nnz
+    (('a', 'b'), {'k': 1}, 2)
+    >>> (H + H).graph, (H + H).nodes
+    ({}, None)
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.graph: dict = {}
+        self.nodes: tuple | None = None
+
+    @classmethod
+    def of(cls, matrix: sp.csr_array, nodes: Sequence[Hashable], graph: dict) -> SyntheticArray:
+        """Wrap a square CSR on ``nodes`` (shared, not copied) with the dict ``graph``."""
+        array = cls((matrix.data, matrix.indices, matrix.indptr), shape=matrix.shape)
+        array.nodes, array.graph = tuple(nodes), graph
+        return array
