@@ -117,10 +117,15 @@ def _choose(method: str, n: int, randomized: bool, memory: float | None) -> tupl
     if randomized:
         return "dense", " (method 'auto': dense, randomized response requested)"
     need = dense_memory(n)
-    why = f"the dense generator's predicted {need / 1e6:,.4g} MB on {n} nodes"
+    why = f"the dense generator's predicted {_bytes(need)} on {n} nodes"
     if need > budget:
-        return "sparse", f" (method 'auto': sparse, {why} > the {budget / 1e6:,.4g} MB budget)"
-    return "dense", f" (method 'auto': dense, {why} <= the {budget / 1e6:,.4g} MB budget)"
+        return "sparse", f" (method 'auto': sparse, {why} > the {_bytes(budget)} budget)"
+    return "dense", f" (method 'auto': dense, {why} <= the {_bytes(budget)} budget)"
+
+
+def _bytes(size: float) -> str:
+    """A byte count for the report's note, in MB or GB (3 significant digits)."""
+    return f"{size / 1e9:.3g} GB" if size >= 1e9 else f"{size / 1e6:.3g} MB"
 
 
 def _setup(
