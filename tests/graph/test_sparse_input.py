@@ -8,6 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 from privcut import GraphInputError, synthetic_graph
+from privcut.audit import audit
 from privcut.graph import EdgeUniverse, SyntheticArray
 from privcut.graph.arrays import edge_array, read_adjacency
 from privcut.graph.measurement import measure
@@ -235,3 +236,40 @@ def test_auto_is_the_default_and_chooses_at_the_memory_threshold():
 def test_bad_memory_is_refused(memory):
     with pytest.raises((TypeError, ValueError), match="memory"):
         synthetic_graph(path_array(), 1.0, memory=memory, rng=0)
+
+
+# --- privacy: the array path is audited; a data-dependent node order is caught ---------
+
+
+def array_release(order_by_degree: bool = False):
+    """``mechanism(A, rng)`` for the audit: the sparse release of the array A (6 nodes, two
+    public groups) as its released node order and block-pair edge counts. With
+    ``order_by_degree`` (the broken twin), the caller lists the rows by degree: a node
+    order that is not public, which the release's ``.nodes`` then reveals."""
+    labels = np.array([0, 0, 0, 1, 1, 1])
+
+    def mechanism(A, rng):
+        nodes = tuple(range(6))
+        if order_by_degree:
+            order = np.argsort(-np.asarray(A.sum(axis=1)).ravel(), kind="stable")
+            A, nodes = A[order][:, order], tuple(int(i) for i in order)
+        groups = {node: int(labels[node]) for node in nodes}
+        K = synthetic_graph(A, 1.0, nodes=nodes, groups=groups, method="sparse", rng=rng)
+        coo = sp.triu(K).tocoo()
+        ends = labels[np.asarray(K.nodes)]
+        blocks = np.bincount(ends[coo.row] * 2 + ends[coo.col], minlength=4)
+        return (K.nodes, tuple(blocks.tolist()))
+
+    return mechanism
+
+
+@pytest.mark.slow
+def test_array_release_passes_its_audit_and_catches_a_private_node_order():
+    G = nx.path_graph(6)
+    neighbour = G.copy()
+    neighbour.add_edge(0, 4)
+    pair = (to_array(G, range(6)), to_array(neighbour, range(6)))
+    correct = audit(array_release(), pair, 1.0, samples=3000, rng=0)
+    broken = audit(array_release(order_by_degree=True), pair, 1.0, samples=300, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
