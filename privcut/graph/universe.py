@@ -7,7 +7,10 @@ pair: one coordinate of the histogram moves by at most 1. The node set is
 public; its canonical order (:func:`canonical_order`, a function of the node SET
 alone, never of the order in which G's nodes or edges were inserted) fixes the
 indices, so every release built on a universe lists nodes and pairs in an order
-that reveals nothing about the edges.
+that reveals nothing about the edges. A ``scipy.sparse`` adjacency instead comes with its
+own public node list, kept in the given order, and a declared kind
+(:func:`~privcut.graph.arrays.read_adjacency`); it is read in O(n + nnz), never through
+NetworkX.
 """
 
 from __future__ import annotations
