@@ -273,3 +273,18 @@ def test_array_release_passes_its_audit_and_catches_a_private_node_order():
     broken = audit(array_release(order_by_degree=True), pair, 1.0, samples=300, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
+
+
+def test_generated_array_default_converts_the_graph_like_the_fast_paths():
+    from privcut.graph.generation import DenseGenerated, Generated
+    from privcut.records import Bound, SolverSummary
+
+    universe = EdgeUniverse(("b", "a", "c"), True)
+    values = np.array([1.0, 0.0, 0.5, 0.0, 1.0, 0.25])
+    done = DenseGenerated(
+        universe, values, False, "example", SolverSummary(None, 0, 0, True), Bound.none(), {}
+    )
+    fast, slow = done.array(), Generated.array(done)
+    assert (fast != slow).nnz == 0 and fast.nnz == 4
+    rows, columns = universe.pair_index()
+    assert np.array_equal(fast[rows, columns], values)
