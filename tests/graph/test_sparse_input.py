@@ -6,6 +6,8 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
 from privcut import GraphInputError, synthetic_graph
 from privcut.audit import audit
@@ -14,6 +16,7 @@ from privcut.graph.arrays import edge_array, read_adjacency
 from privcut.graph.measurement import measure
 from privcut.graph.planning import plan_measurements
 from privcut.graph.synthetic import DENSE_MEMORY, SPARSE_NODES, dense_memory
+from tests.badinput import BAD, SETTINGS, check_call
 
 
 def path_array(n: int = 4) -> sp.csr_array:
@@ -288,3 +291,43 @@ def test_generated_array_default_converts_the_graph_like_the_fast_paths():
     assert (fast != slow).nnz == 0 and fast.nnz == 4
     rows, columns = universe.pair_index()
     assert np.array_equal(fast[rows, columns], values)
+
+
+ARRAYS = {
+    "path": lambda: path_array(5),
+    "directed arcs": lambda: sp.csr_array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
+    "coo with explicit zeros": lambda: sp.coo_array(([0.0, 0.0], ([0, 1], [1, 0])), (3, 3)),
+    "halves": lambda: sp.csr_array([[0.0, 0.5, 0.0], [0.5, 0.0, 0.5], [0.0, 0.5, 0.0]]),
+    "empty": lambda: sp.csr_array((0, 0)),
+    "one node": lambda: sp.csr_array((1, 1)),
+    "not square": lambda: sp.csr_array((2, 3)),
+    "loop": lambda: sp.csr_array(np.eye(3)),
+    "nan": lambda: sp.csr_array([[0.0, np.nan], [np.nan, 0.0]]),
+    "huge": lambda: sp.csr_array([[0.0, 1e300], [1e300, 0.0]]),
+    "spmatrix": lambda: sp.lil_matrix(path_array(4)),
+}
+
+
+def maybe(*valid):
+    return st.one_of(st.sampled_from(valid), st.sampled_from(BAD))
+
+
+@SETTINGS
+@given(data=st.data())
+def test_bad_array_input_gets_a_privcut_error(data):
+    keywords = data.draw(
+        st.fixed_dictionaries(
+            dict(
+                G=st.sampled_from(sorted(ARRAYS)).map(lambda name: ARRAYS[name]()),
+                epsilon=maybe(1.0),
+                nodes=maybe(None, (0, 1, 2), ("a", "b", "c", "d", "e"), [[1], [2], [3]]),
+                directed=maybe(None, False, True),
+                memory=maybe(None, 1e9, 1.0),
+                method=maybe("auto", "sparse"),
+                weight=maybe(None, "weight"),
+                rng=st.just(0),
+            )
+        ),
+        label="kwargs",
+    )
+    check_call(synthetic_graph, **keywords)
