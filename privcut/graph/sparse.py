@@ -335,7 +335,8 @@ class SparseGenerator:
     """A degree-corrected block model with the fitted integer block counts (Karrer & Newman
     2011, Chung & Lu 2002): the release in O(n + |E|) time and memory, never enumerating
     the vertex pairs (see the module docstring). Post-processing of the low-dimensional
-    measurements; randomized response is not used (refused by
+    measurements and of filtered randomized response's survivors (:meth:`survivors`);
+    full randomized response is not used (refused by
     :func:`~privcut.graph.synthetic.synthetic_graph` with ``method="sparse"``).
 
     Examples
