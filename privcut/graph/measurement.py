@@ -100,8 +100,10 @@ class Measurement:
     epsilon, share : float
         Its epsilon and its fraction of the release's budget.
     draws : int
-        Noise draws taken (one per value; one per vertex pair for randomized response and
-        filtered randomized response, whose draws are exact in law for every pair).
+        Noise draws taken (one per value; one per vertex pair for randomized response; for
+        filtered randomized response N, the pairs whose draws its sampler bound covers,
+        as :func:`~privcut.graph.filtered.filtered_randomized_response`'s, the one
+        binomial draw excluded).
     slack : numpy.ndarray or None
         For weighted graphs, how far rounding each pair weight to :data:`WEIGHT_GRID`
         can have moved each exact value (``WEIGHT_GRID / 2`` per vertex pair the value
@@ -333,6 +335,8 @@ def _filtered(universe: EdgeUniverse, adjacency, plan: MeasurementPlan, epsilon:
     O(|V| + |E| log |E| + kept)."""
     entries = adjacency.tocoo()
     rows, columns = entries.row.astype(np.int64), entries.col.astype(np.int64)
+    stored = entries.data != 0  # every stored nonzero is an edge (weight=None)
+    rows, columns = rows[stored], columns[stored]
     if not universe.directed:  # a symmetric CSR holds every edge twice: keep i < j
         upper = rows < columns
         rows, columns = rows[upper], columns[upper]

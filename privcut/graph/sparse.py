@@ -404,9 +404,10 @@ class SparseGenerator:
     ) -> _Survivors | None:
         """The filtered survivors that enter as edges, per block pair (None without the
         measurement): each independently with probability :meth:`posterior` of its prior
-        r (:meth:`_Blocks.prior`: its block pair's count times its Chung–Lu weight
-        product, normalised, capped at 1); where more are kept than the block pair's
-        count, a uniformly random subset of that size. The rest of the count is drawn
+        r (its block pair's integer count times its Chung–Lu weight product, the fitted
+        degrees before any correction round, over the block pair's total, capped at 1);
+        where more are kept than the block pair's count, a uniformly random subset of
+        that size. The rest of the count is drawn
         among the block pair's non-survivors (a survivor not kept stays out: its fate was
         its posterior), or among all pairs but the kept ones when the non-survivors are
         too few. Approximation: the non-survivors keep their prior r, though not
