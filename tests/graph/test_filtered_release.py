@@ -316,7 +316,7 @@ def test_sparse_release_with_survivors_passes_its_audit_and_catches_reading_the_
         return summary(edges, done.block_sums(partition).tolist())
 
     pair = (G, neighbour)
-    correct = audit(released, pair, epsilon, samples=2000, rng=0)
+    correct = audit(released, pair, epsilon, samples=1500, rng=0)
     caught = audit(broken, pair, epsilon, samples=600, rng=0)
     print(correct, caught)
     assert correct.p_value >= 0.01, correct
