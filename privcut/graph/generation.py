@@ -367,7 +367,15 @@ class DenseGenerator:
         options: DenseOptions,
         rng: np.random.Generator,
     ) -> DenseGenerated:
-        """Project, fit the block sums exactly, certify, round (see the class)."""
+        """Project, fit the block sums exactly, certify, round (see the class). Filtered
+        randomized response is refused (ValueError, from the plan's public measurement
+        names): its survivors enter only the sparse generator."""
+        if "filtered-randomized-response" in measured.plan.measurements:
+            raise ValueError(
+                "the dense generator does not use 'filtered-randomized-response' (its "
+                "survivors enter the sparse generator): use method='sparse', or drop it "
+                "from measurements"
+            )
         timings = {"threshold": 0.0, "oracle": 0.0, "solver": 0.0}
         universe, noisy = measured.universe, measured.noisy
         levels = size_scale(universe.n) if options.oracle == "spectral" and noisy else None

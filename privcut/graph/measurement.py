@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
+from privcut.graph.filtered import filtered_pairs, pair_indices
 from privcut.graph.noisy import NoisyGraph, randomized_response
 from privcut.graph.partition import Partition
 from privcut.graph.planning import SENSITIVITY, MeasurementPlan
@@ -40,6 +41,7 @@ __all__ = [
 
 RANDOMIZED_RESPONSE = "randomized-response"
 SEQUENCE = "degree-sequence"
+FILTERED = "filtered-randomized-response"
 
 WEIGHT_GRID = 2.0**-20
 """Weights are measured as multiples of this (each pair's weight rounded, a per-pair map
@@ -90,8 +92,9 @@ class Measurement:
         One of :data:`~privcut.graph.planning.MEASUREMENTS`.
     values : numpy.ndarray
         The noisy values: the edge count (length 1), the degrees (n, or 2n out- then
-        in-degrees for a DiGraph), the block-pair counts (one per block pair), or for
-        randomized response the noisy n x n adjacency matrix.
+        in-degrees for a DiGraph), the block-pair counts (one per block pair), for
+        randomized response the noisy n x n adjacency matrix, for filtered randomized
+        response the kept pairs' noisy values (int64, each >= the plan's threshold).
     noise : Noise
         The noise on each value (each vertex pair for randomized response).
     sensitivity : float
@@ -99,7 +102,10 @@ class Measurement:
     epsilon, share : float
         Its epsilon and its fraction of the release's budget.
     draws : int
-        Noise draws taken (one per value; one per vertex pair for randomized response).
+        Noise draws taken (one per value; one per vertex pair for randomized response; for
+        filtered randomized response N, the pairs whose draws its sampler bound covers,
+        as :func:`~privcut.graph.filtered.filtered_randomized_response`'s, the one
+        binomial draw excluded).
     slack : numpy.ndarray or None
         For weighted graphs, how far rounding each pair weight to :data:`WEIGHT_GRID`
         can have moved each exact value (``WEIGHT_GRID / 2`` per vertex pair the value
@@ -127,6 +133,9 @@ class Measurement:
     """For ``"degree-sequence"``: public randomness drawn with the measurement, independent
     of G (a uniformly random permutation of the nodes per half, one row each: out, in),
     by which the fitting hands each group's fitted sorted degrees to its nodes."""
+    pairs: np.ndarray | None = None
+    """For ``"filtered-randomized-response"``: the kept pairs' histogram positions
+    (:func:`~privcut.graph.filtered.pair_indices` order, sorted; int64), one per value."""
 
     def slacks(self) -> np.ndarray:
         """:attr:`slack`, as zeros where there is none."""
@@ -145,8 +154,14 @@ class Measurement:
     def count_estimate(self, universe: EdgeUniverse) -> CountEstimate:
         """Its estimate of the edge count: the value itself, the block counts' sum, half
         the degrees' sum (every edge adds to two degrees, or to one out- and one
-        in-degree), randomized response's sum over the vertex pairs."""
+        in-degree), randomized response's sum over the vertex pairs. Filtered randomized
+        response gives none (ValueError): :meth:`Measurements.count_estimates` skips it."""
         values, noise = self.values, self.noise
+        if self.name == FILTERED:
+            raise ValueError(
+                "filtered randomized response gives no estimate of the edge count (its "
+                "kept pairs are too few and biased); use the plan's other measurements"
+            )
         if self.name == RANDOMIZED_RESPONSE:
             rows, columns = universe.pair_index()
             return CountEstimate(float(values[rows, columns].sum()), noise, universe.size, 1.0)
@@ -188,8 +203,9 @@ class Measurements:
 
     @property
     def low_dimensional(self) -> tuple[Measurement, ...]:
-        """The measurements other than randomized response."""
-        return tuple(record for record in self.records if record.name != RANDOMIZED_RESPONSE)
+        """The measurements other than randomized response and its filtered form."""
+        pairwise = (RANDOMIZED_RESPONSE, FILTERED)
+        return tuple(record for record in self.records if record.name not in pairwise)
 
     @property
     def noisy(self) -> NoisyGraph | None:
@@ -219,8 +235,13 @@ class Measurements:
         return tuple(record.spend() for record in self.records)
 
     def count_estimates(self) -> tuple[CountEstimate, ...]:
-        """Every measurement's estimate of the edge count, in order."""
-        return tuple(record.count_estimate(self.universe) for record in self.records)
+        """Every measurement's estimate of the edge count, in order (filtered randomized
+        response has none and is skipped)."""
+        return tuple(
+            record.count_estimate(self.universe)
+            for record in self.records
+            if record.name != FILTERED
+        )
 
     @classmethod
     def from_noisy(cls, noisy: NoisyGraph, plan: MeasurementPlan) -> Measurements:
@@ -310,6 +331,21 @@ def _weight_slack(name: str, universe: EdgeUniverse, partition: Partition | None
     return pairs * (WEIGHT_GRID / 2.0)
 
 
+def _filtered(universe: EdgeUniverse, adjacency, plan: MeasurementPlan, epsilon: float, rng):
+    """Filtered randomized response of the 0/1 CSR ``adjacency`` at the plan's threshold
+    (:func:`~privcut.graph.filtered.filtered_pairs`): the kept positions and values.
+    O(|V| + |E| log |E| + kept)."""
+    entries = adjacency.tocoo()
+    rows, columns = entries.row.astype(np.int64), entries.col.astype(np.int64)
+    stored = entries.data != 0  # every stored nonzero is an edge (weight=None)
+    rows, columns = rows[stored], columns[stored]
+    if not universe.directed:  # a symmetric CSR holds every edge twice: keep i < j
+        upper = rows < columns
+        rows, columns = rows[upper], columns[upper]
+    edges = np.sort(pair_indices(rows, columns, universe.n, universe.directed))
+    return filtered_pairs(universe, edges, epsilon, plan.threshold, rng)
+
+
 def _check_inputs(G, plan: MeasurementPlan, partition: Partition | None, nodes, directed):
     """The universe and G's checked adjacency (read once), or a clear error before any
     spend."""
@@ -341,10 +377,12 @@ def measure(
     pair's weight changed by at most 1). Each measurement gets its noise at its own
     epsilon, paid from one budget of ``plan.epsilon`` before it is computed (basic
     composition, Dwork and Roth 2014, Thm 3.16); randomized response is GRU12 Lemma 6.1
-    (one draw per pair). The plan's ``weight`` says how G is read: None as a 0/1 graph
-    (any weight attribute ignored), an attribute name as weights in [0, 1], first
-    rounded to :data:`WEIGHT_GRID` so the sums are exact (weighted statistics get grid
-    noise, no floating-point leak: Mironov 2012).
+    (one draw per pair), and its filtered form (Cormode et al. 2012) is distributed
+    exactly as randomized response kept above the plan's public threshold
+    (post-processing of it: the same guarantee). The plan's ``weight`` says how G is
+    read: None as a 0/1 graph (any weight attribute ignored), an attribute name as
+    weights in [0, 1], first rounded to :data:`WEIGHT_GRID` so the sums are exact
+    (weighted statistics get grid noise, no floating-point leak: Mironov 2012).
 
     Parameters
     ----------
@@ -390,14 +428,18 @@ def measure(
     records = []
     for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
         budget.spend(eps, label=name)
+        pairs = None
         if name == RANDOMIZED_RESPONSE:
             noisy = randomized_response(universe, raw, eps, rng, weight=plan.weight, noise=noise)
             values, draws = noisy.matrix, universe.size
+        elif name == FILTERED:
+            pairs, values = _filtered(universe, raw, plan, eps, rng)
+            draws = universe.size
         else:
             exact = statistic(name, adjacency, partition, universe.directed)
             # weighted graphs: on the noise's public grid, no floating-point leak
             values, draws = noise.add(exact, rng=rng).astype(float), exact.size
-        weighted = plan.weight is not None and name != RANDOMIZED_RESPONSE
+        weighted = plan.weight is not None and name not in (RANDOMIZED_RESPONSE, FILTERED)
         slack = _weight_slack(name, universe, partition) if weighted else None
         share = eps / plan.epsilon
         order = None
@@ -405,7 +447,7 @@ def measure(
             halves = 2 if universe.directed else 1
             order = np.stack([rng.permutation(universe.n) for _ in range(halves)])
         record = Measurement(
-            name, values, noise, SENSITIVITY[name], eps, share, draws, slack, order
+            name, values, noise, SENSITIVITY[name], eps, share, draws, slack, order, pairs
         )
         records.append(record)
     return Measurements(plan, universe, partition, tuple(records))

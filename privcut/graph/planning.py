@@ -16,7 +16,18 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
   ``"auto"`` never takes it;
 - ``"blocks"``: the edge count of every block pair of a public partition ``groups``
   (sensitivity 1: a pair lies in one block pair);
-- ``"randomized-response"``: every pair's weight (GRU12 §6.1, sensitivity 1 per pair).
+- ``"randomized-response"``: every pair's weight (GRU12 §6.1, sensitivity 1 per pair);
+- ``"filtered-randomized-response"``: randomized response kept above a public threshold
+  (Cormode et al. 2012; :func:`~privcut.graph.filtered.filtered_pairs`): the same
+  discrete Laplace draw per pair (sensitivity 1: one pair changes), and only the pairs
+  whose noisy value reaches the threshold are kept, which is post-processing of full
+  randomized response, so (epsilon, 0)-DP by the same argument (GRU12 Lemma 6.1), drawn
+  in O(|V| + |E| + kept). The threshold is public: the smallest one whose expected number
+  of surviving non-edges is at most :attr:`MeasurementPlan.filtered_size` (default
+  :data:`FILTERED_SIZE` n). Its survivors favour the true edges in the sparse generator;
+  it serves no workload class's bound and no estimate of the edge count, so like
+  ``"degree-sequence"`` it takes a fixed share in a list (:data:`FILTERED_SHARE`),
+  ``"auto"`` never takes it, and it needs a measurement of the edge count beside it.
 
 A synthetic graph's error on a cut from randomized response grows like
 ``sqrt(|S||T|) / epsilon``, while a noisy edge count answers every balanced bisection to
@@ -38,6 +49,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.optimize import minimize
 
+from privcut.graph.filtered import default_threshold
 from privcut.graph.noisy import uniform_bound
 from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse, check_pairs
@@ -48,6 +60,8 @@ from privcut.privacy.validation import check_option, check_scalar
 __all__ = [
     "CLASSES",
     "DEFAULT_WEIGHTS",
+    "FILTERED_SHARE",
+    "FILTERED_SIZE",
     "MEASUREMENTS",
     "SENSITIVITY",
     "SEQUENCE_SHARE",
@@ -55,13 +69,21 @@ __all__ = [
     "plan_measurements",
 ]
 
-MEASUREMENTS = ("edge-count", "degrees", "degree-sequence", "blocks", "randomized-response")
+MEASUREMENTS = (
+    "edge-count",
+    "degrees",
+    "degree-sequence",
+    "blocks",
+    "randomized-response",
+    "filtered-randomized-response",
+)
 SENSITIVITY = {
     "edge-count": 1.0,
     "degrees": 2.0,
     "degree-sequence": 2.0,
     "blocks": 1.0,
     "randomized-response": 1.0,
+    "filtered-randomized-response": 1.0,
 }
 CHANGED = {
     "edge-count": 1,
@@ -69,6 +91,7 @@ CHANGED = {
     "degree-sequence": 2,
     "blocks": 1,
     "randomized-response": 1,
+    "filtered-randomized-response": 1,
 }
 """How many values of each measurement one vertex pair moves (both endpoints' degrees; one
 block; one pair): the grid noise for weighted graphs is calibrated with it."""
@@ -98,6 +121,29 @@ SEQUENCE_SHARE = 0.5
 """The share of ``"degree-sequence"`` when it is requested in a list with other
 measurements (the rest is split among them by the workload rule): it serves no workload
 class, so the rule cannot price it. Give a mapping for any other share."""
+
+FILTERED = "filtered-randomized-response"
+
+FILTERED_SHARE = 0.25
+"""The share of ``"filtered-randomized-response"`` when it is requested in a list (with
+``"degree-sequence"`` too, the rest after both fixed shares is split by the workload
+rule): it serves no workload class, so the rule cannot price it. A choice, not a measured
+optimum: at share s of epsilon its survivors are edges e^(s epsilon) times as likely as
+the model says, while the rest keeps 3/4 of the budget. Give a mapping for any other
+share."""
+
+FIXED_SHARES = {SEQUENCE: SEQUENCE_SHARE, FILTERED: FILTERED_SHARE}
+"""The measurements that answer no workload class, with their shares in a list."""
+
+FILTERED_SIZE = 10.0
+"""Default :attr:`MeasurementPlan.filtered_size` per node: the threshold is chosen so that
+at most ``FILTERED_SIZE * n`` non-edges survive in expectation (as
+:func:`~privcut.graph.filtered.filtered_randomized_response`'s default): output linear in
+n, like a social graph's edge count."""
+
+COUNTING = ("edge-count", "degrees", SEQUENCE, "blocks", "randomized-response")
+"""The measurements that estimate the edge count (one of them must be taken beside
+``"filtered-randomized-response"``, which gives the generator no count)."""
 
 MIN_SHARE = 0.02
 """A measurement whose best share is below this is not taken (its budget goes to the rest)."""
@@ -130,6 +176,13 @@ class MeasurementPlan:
         The edge attribute the measurements read (None: the graph is read as 0/1 and gets
         integer noise; a name: weights in [0, 1] and grid noise). Declared, never read
         from the data.
+    filtered_size : float or None
+        With ``"filtered-randomized-response"``: the public knob, the expected number of
+        surviving non-edges the threshold aims at (at most); None without it.
+    threshold : int or None
+        With ``"filtered-randomized-response"``: the public threshold theta >= 1, the
+        smallest with ``pairs * P(Z >= theta) <= filtered_size``
+        (:func:`~privcut.graph.filtered.default_threshold` at its epsilon); None without it.
 
     Examples
     --------
@@ -147,6 +200,8 @@ class MeasurementPlan:
     predicted: dict = field(hash=False)
     dropped: tuple[str, ...] = ()
     weight: str | None = None
+    filtered_size: float | None = None
+    threshold: int | None = None
 
     def __post_init__(self) -> None:
         """Refuse a plan whose noise is not the calibrated noise of its epsilons: a plan
@@ -163,6 +218,7 @@ class MeasurementPlan:
                 "the 'degree-sequence' measurement needs a 0/1 graph (weight=None): sorting "
                 "real degrees can move many entries, which grid noise does not cover"
             )
+        self._check_filtered()
         for name, eps, noise in zip(self.measurements, self.epsilons, self.noise, strict=True):
             check_option(name, "measurements", MEASUREMENTS)
             if noise != _noise(name, check_epsilon(eps, "epsilons"), self.weight is None):
@@ -171,6 +227,29 @@ class MeasurementPlan:
                     f"epsilon {eps!r} and weight {self.weight!r}; build plans with "
                     "plan_measurements"
                 )
+
+    def _check_filtered(self) -> None:
+        """A filtered measurement needs a 0/1 graph and a public threshold >= 1; without
+        one, no knob."""
+        if FILTERED not in self.measurements:
+            if self.threshold is not None or self.filtered_size is not None:
+                raise ValueError(
+                    "threshold and filtered_size belong to 'filtered-randomized-response'; "
+                    "leave them None without it"
+                )
+            return
+        if self.weight is not None:
+            raise ValueError(
+                "the 'filtered-randomized-response' measurement releases 0/1 graphs only "
+                f"(weight=None), got weight={self.weight!r}"
+            )
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int):
+            raise TypeError(
+                f"threshold must be an int >= 1, got {type(self.threshold).__name__}; "
+                "build plans with plan_measurements"
+            )
+        if self.threshold < 1:
+            raise ValueError(f"threshold must be >= 1, got {self.threshold}")
 
 
 @dataclass(frozen=True)
@@ -331,6 +410,12 @@ def _names(measurements, groups: object) -> tuple[str, ...]:
         raise ValueError("the 'blocks' measurement needs groups, a public mapping node -> group")
     if groups is not None and "blocks" not in names:
         raise ValueError("groups are used by the 'blocks' measurement; add it to measurements")
+    if FILTERED in names and not any(name in COUNTING for name in names):
+        raise ValueError(
+            "the 'filtered-randomized-response' measurement gives no edge count: add a "
+            "measurement that does, e.g. ['edge-count', 'filtered-randomized-response'] "
+            "(or 'blocks' with groups)"
+        )
     return tuple(name for name in MEASUREMENTS if name in names)
 
 
@@ -358,14 +443,18 @@ def _shares(measurements, groups, workload, epsilon: float, shape: _Shape):
         return names, shares, _workload(workload, names, shape), ()
     requested = _names(measurements, groups)
     weights = _workload(workload, requested, shape)
-    rest = tuple(name for name in requested if name != SEQUENCE)
-    if SEQUENCE not in requested or not rest:
+    fixed = {name: FIXED_SHARES[name] for name in requested if name in FIXED_SHARES}
+    rest = tuple(name for name in requested if name not in fixed)
+    if FILTERED not in fixed and (SEQUENCE not in requested or not rest):
         return _best_split(requested, weights, epsilon, shape)
+    if not rest:  # the degree sequence as the only counting measurement: it takes the rest
+        rest, fixed = (SEQUENCE,), {FILTERED: FILTERED_SHARE}
     answerable = _answerable(rest, shape)
     kept = {c: w for c, w in weights.items() if c in answerable}
     names, shares, kept, dropped = _best_split(rest, kept, epsilon, shape)
-    split = dict(zip(names, (s * (1.0 - SEQUENCE_SHARE) for s in shares), strict=True))
-    split[SEQUENCE] = SEQUENCE_SHARE
+    remaining = 1.0 - math.fsum(fixed.values())
+    split = dict(zip(names, (s * remaining for s in shares), strict=True))
+    split.update(fixed)
     names = tuple(name for name in MEASUREMENTS if name in split)
     return names, tuple(split[name] for name in names), kept, dropped
 
@@ -394,6 +483,7 @@ def plan_measurements(
     directed: bool = False,
     weight: str | None = None,
     beta: float = 0.05,
+    filtered_size: float | None = None,
 ) -> MeasurementPlan:
     """Split epsilon over measurements from public values only (never the graph).
 
@@ -419,7 +509,8 @@ def plan_measurements(
         those measurements, split by the rule above (``"degree-sequence"``, which answers
         no workload class, takes :data:`SEQUENCE_SHARE` and the rest is split among the
         others; it must be read as a 0/1 graph, ``weight=None``). A mapping: the caller's own shares
-        (positive, summing to 1).
+        (positive, summing to 1). ``"filtered-randomized-response"`` likewise takes
+        :data:`FILTERED_SHARE` in a list, and needs a measurement of the edge count beside it.
     groups : mapping node -> group, optional
         A public partition (required by and only used for ``"blocks"``).
     workload : mapping class -> weight, optional
@@ -433,6 +524,10 @@ def plan_measurements(
         declaration, as in :func:`~privcut.graph.synthetic.synthetic_graph`.
     beta : float
         Failure probability of the predicted uniform bound for ``"arbitrary-cut"``.
+    filtered_size : float, optional
+        With ``"filtered-randomized-response"``: the expected number of surviving
+        non-edges its public threshold aims at (at most); default :data:`FILTERED_SIZE`
+        times n. Ignored without it.
 
     Returns
     -------
@@ -446,9 +541,16 @@ def plan_measurements(
     ('edge-count', 'blocks', 'randomized-response')
     >>> [round(e, 2) for e in plan.epsilons], math.fsum(plan.epsilons)
     ([0.15, 0.8, 0.06], 1.0)
+    >>> plan = plan_measurements(range(1000), 1.0, ["edge-count", "filtered-randomized-response"])
+    >>> plan.epsilons, plan.filtered_size, plan.threshold
+    ((0.75, 0.25), 10000.0, 14)
     """
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
+    if filtered_size is not None:
+        filtered_size = check_scalar(
+            filtered_size, "filtered_size", float, low=0.0, closed="neither"
+        )
     if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
         raise TypeError(f"nodes must be an iterable of node labels, got {type(nodes).__name__}")
     nodes = tuple(nodes)
@@ -473,4 +575,21 @@ def plan_measurements(
     if "randomized-response" in names:
         rr = noise[names.index("randomized-response")]
         predicted["arbitrary-cut"] = uniform_bound(rr, shape.n, shape.directed, beta)
-    return MeasurementPlan(epsilon, names, epsilons, noise, weights, predicted, dropped, weight)
+    threshold = None
+    if FILTERED in names:
+        filtered_size = FILTERED_SIZE * shape.n if filtered_size is None else filtered_size
+        threshold = default_threshold(epsilons[names.index(FILTERED)], shape.pairs, filtered_size)
+    else:
+        filtered_size = None
+    return MeasurementPlan(
+        epsilon,
+        names,
+        epsilons,
+        noise,
+        weights,
+        predicted,
+        dropped,
+        weight,
+        filtered_size,
+        threshold,
+    )

@@ -21,10 +21,16 @@ weights (Chung–Lu saturation), so with degrees measured the weights are correc
 30% to 5-8%, the correlation of mean and fitted degrees from 0.988 to 0.999). Time
 O(n + |E|) per draw (with sorting O(|E| log |E|)), memory O(n + |E|).
 
+With ``"filtered-randomized-response"`` measured (Cormode et al. 2012), its survivors
+enter first, each by its posterior edge probability (:func:`posterior_probability`; see
+:meth:`SparseGenerator.survivors`): the kept survivors count towards their block pair's
+integer count (still kept exactly) and the rest of the count is drawn as above among the
+block pair's other pairs. O(n + |E| + survivors).
+
 Nothing here reads the graph: the generator sees only the measurements, the fitted
 targets and fresh randomness, so the release is post-processing of the measurements
 (Dwork and Roth 2014 Prop. 2.1) and keeps their (epsilon, 0)-DP guarantee under
-edge-level neighbours. There is no randomized response on this path, hence no bound of
+edge-level neighbours. There is no full randomized response on this path, hence no bound of
 the generator's own on every cut (``Bound.none()``): bisections and arbitrary cuts get
 the trivial bound (:func:`~privcut.graph.bounds.release_bounds`).
 """
@@ -39,6 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.graph.arrays import edge_array
+from privcut.graph.filtered import pair_ends
 from privcut.graph.fitting import Targets
 from privcut.graph.generation import ORACLES, Generated
 from privcut.graph.measurement import Measurements
@@ -56,7 +63,10 @@ __all__ = [
     "SparseGenerated",
     "SparseGenerator",
     "SparseOptions",
+    "posterior_probability",
 ]
+
+FILTERED = "filtered-randomized-response"
 
 ENUMERATE_FRACTION = 0.25
 """A block pair whose count exceeds this fraction of its vertex pairs is enumerated (its
@@ -78,6 +88,33 @@ MECHANISM = (
     "degree-corrected block model with the fitted integer counts "
     "(Karrer & Newman 2011, Chung & Lu 2002)"
 )
+SURVIVORS = " + filtered randomized response survivors by posterior (Cormode et al. 2012)"
+
+
+def posterior_probability(prior: np.ndarray, epsilon: float) -> np.ndarray:
+    """``p = e^epsilon r / (e^epsilon r + 1 - r)``: the posterior probability that a pair
+    of prior edge probability r is an edge, given that it survived filtered randomized
+    response at ``epsilon`` with any value (threshold >= 1). Post-processing.
+
+    Why the likelihood ratio is exactly ``e^epsilon``: the pair's noisy value is ``x +
+    Z`` with x its 0/1 value and Z discrete Laplace, ``P(Z = z) = c q^|z|``, ``q =
+    e^-epsilon``. It survives with value v >= theta >= 1. As an edge that has
+    probability ``P(Z = v - 1) = c q^(v - 1)``, as a non-edge ``P(Z = v) = c q^v``
+    (both v - 1 and v are >= 0): ratio ``q^-1 = e^epsilon`` for every v, so the value
+    adds nothing beyond survival, and survival itself has ratio ``P(Z >= theta - 1) /
+    P(Z >= theta) = e^epsilon`` (the tail ``q^t / (1 + q)`` for t >= 0). Bayes: odds
+    ``r / (1 - r)`` times ``e^epsilon``. Pairs' noises are independent, so the survival
+    of other pairs says nothing more about this one (given the prior).
+
+    Examples
+    --------
+    >>> posterior_probability(np.array([0.0, 0.5, 1.0]), float(np.log(3.0))).round(12).tolist()
+    [0.0, 0.75, 1.0]
+    """
+    prior = np.asarray(prior, dtype=float)
+    boosted = np.exp(epsilon) * prior
+    chance = np.divide(boosted, boosted + (1.0 - prior), out=np.zeros_like(prior), where=prior > 0)
+    return np.minimum(chance, 1.0)
 
 
 @dataclass(frozen=True)
@@ -232,8 +269,9 @@ def _first_new(keys: np.ndarray, have: np.ndarray) -> np.ndarray:
     return keys[np.sort(first[fresh])]
 
 
-def _rejection(source, target, count, n, directed, generator) -> np.ndarray:
-    """``count`` distinct pairs by successive draws, self-loops and repeats rejected."""
+def _rejection(source, target, count, n, directed, generator, present) -> np.ndarray:
+    """``count`` distinct pairs by successive draws, self-loops, repeats and the sorted
+    ``present`` keys rejected."""
     have = np.zeros(0, dtype=np.int64)
     for round_ in range(MAX_ROUNDS + 1):
         need = count - have.size
@@ -244,14 +282,21 @@ def _rejection(source, target, count, n, directed, generator) -> np.ndarray:
         rows = source.draw(draws, generator, uniform)
         columns = target.draw(draws, generator, uniform)
         keep = rows != columns
-        fresh = _first_new(_keys(rows[keep], columns[keep], n, directed), np.sort(have))
+        taken = np.sort(np.concatenate([have, present]))
+        fresh = _first_new(_keys(rows[keep], columns[keep], n, directed), taken)
         have = np.concatenate([have, fresh[:need]])
         if uniform and have.size < count:
             return np.concatenate(
                 [
                     have,
                     _rejection_uniform(
-                        source, target, count - have.size, have, n, directed, generator
+                        source,
+                        target,
+                        count - have.size,
+                        np.concatenate([have, present]),
+                        n,
+                        directed,
+                        generator,
                     ),
                 ]
             )
@@ -272,10 +317,10 @@ def _rejection_uniform(source, target, count, have, n, directed, generator) -> n
     return found
 
 
-def _enumerated(source, target, count, same, n, directed, generator) -> np.ndarray:
-    """``count`` distinct pairs of a small or dense block pair, without replacement with
-    probability proportional to the product of the ends' weights (Efraimidis–Spirakis
-    keys ``E / w``; pairs of weight 0 come last, uniformly)."""
+def _enumerated(source, target, count, same, n, directed, generator, present) -> np.ndarray:
+    """``count`` distinct pairs of a small or dense block pair other than the ``present``
+    keys, without replacement with probability proportional to the product of the ends'
+    weights (Efraimidis–Spirakis keys ``E / w``; pairs of weight 0 come last, uniformly)."""
     if same and not directed:
         left, right = np.triu_indices(source.members.size, k=1)
     else:
@@ -284,6 +329,10 @@ def _enumerated(source, target, count, same, n, directed, generator) -> np.ndarr
         )
         if same:
             left, right = left[left != right], right[left != right]
+    if present.size:
+        keys = _keys(source.members[left], target.members[right], n, directed)
+        free = ~np.isin(keys, present)
+        left, right = left[free], right[free]
     weights = source.weights[left] * target.weights[right]
     exponential = generator.exponential(size=weights.size)
     positive = weights > 0.0
@@ -296,7 +345,8 @@ class SparseGenerator:
     """A degree-corrected block model with the fitted integer block counts (Karrer & Newman
     2011, Chung & Lu 2002): the release in O(n + |E|) time and memory, never enumerating
     the vertex pairs (see the module docstring). Post-processing of the low-dimensional
-    measurements; randomized response is not used (refused by
+    measurements and of filtered randomized response's survivors (:meth:`survivors`);
+    full randomized response is not used (refused by
     :func:`~privcut.graph.synthetic.synthetic_graph` with ``method="sparse"``).
 
     Examples
@@ -346,6 +396,57 @@ class SparseGenerator:
         extra = dependent_rounding(values - whole, np.zeros(values.size, dtype=np.intp), rng)
         return (whole + extra).astype(np.int64)
 
+    def posterior(
+        self, measured: Measurements, rows: np.ndarray, columns: np.ndarray, prior: np.ndarray
+    ) -> np.ndarray:
+        """Each filtered survivor's probability of entering as an edge:
+        :func:`posterior_probability` of its prior at the measurement's epsilon (reads only
+        the measurement; the hook a test's broken twin overrides)."""
+        return posterior_probability(prior, measured.get(FILTERED).epsilon)
+
+    def survivors(
+        self,
+        measured: Measurements,
+        blocks: _Blocks,
+        block: np.ndarray,
+        weights: tuple[np.ndarray, np.ndarray],
+        rng: np.random.Generator,
+    ) -> _Survivors | None:
+        """The filtered survivors that enter as edges, per block pair (None without the
+        measurement): each independently with probability :meth:`posterior` of its prior
+        r (its block pair's integer count times its Chung–Lu weight product, the fitted
+        degrees before any correction round, over the block pair's total, capped at 1);
+        where more are kept than the block pair's count, a uniformly random subset of
+        that size. The rest of the count is drawn
+        among the block pair's non-survivors (a survivor not kept stays out: its fate was
+        its posterior), or among all pairs but the kept ones when the non-survivors are
+        too few. Approximation: the non-survivors keep their prior r, though not
+        surviving lowers it slightly (odds times ``(1 - e^eps P) / (1 - P)``, P = P(Z >=
+        theta) the public survival chance of a non-edge, near 1 for the default
+        threshold). ``block`` is each survivor's block pair. O(n + survivors + block
+        pairs)."""
+        record = measured.get(FILTERED)
+        if record is None:
+            return None
+        n, directed = blocks.n, blocks.directed
+        rows, columns = pair_ends(record.pairs, n, directed)
+        prior = blocks.prior(rows, columns, block, *weights)
+        keep = rng.random(rows.size) < self.posterior(measured, rows, columns, prior)
+        order = np.argsort(block, kind="stable")
+        splits = np.cumsum(np.bincount(block, minlength=blocks.counts.size))[:-1]
+        keys = np.split(_keys(rows, columns, n, directed)[order], splits)
+        kept, excluded = [], []
+        for k, (found, chosen) in enumerate(zip(keys, np.split(keep[order], splits), strict=True)):
+            a, b, count = blocks.first[k], blocks.second[k], int(blocks.counts[k])
+            taken = found[chosen]
+            if taken.size > count:
+                taken = np.sort(rng.choice(taken, size=count, replace=False))
+            size_a, size_b = blocks.members[a].size, blocks.members[b].size
+            free = _pair_count(size_a, size_b, a == b, directed) - found.size
+            kept.append(taken)
+            excluded.append(found if free >= count - taken.size else taken)
+        return _Survivors(kept, excluded)
+
     def generate(
         self,
         measured: Measurements,
@@ -353,7 +454,8 @@ class SparseGenerator:
         options: SparseOptions,
         rng: np.random.Generator,
     ) -> SparseGenerated:
-        """Draw every block pair's edges (see the class); O(n + |E|)."""
+        """Draw every block pair's edges, the kept filtered survivors first (see the
+        class); O(n + |E| + survivors)."""
         universe, partition = measured.universe, measured.partition
         if targets.total is None or measured.noisy is not None:
             raise ValueError(
@@ -363,19 +465,26 @@ class SparseGenerator:
         start = time.perf_counter()
         n, directed = universe.n, universe.directed
         counts = self.counts(measured, targets, rng)
-        labels = partition.labels if targets.blocks is not None else np.zeros(n, dtype=np.intp)
-        first, second = partition.blocks if targets.blocks is not None else ([0], [0])
+        grouped = targets.blocks is not None
+        labels = partition.labels if grouped else np.zeros(n, dtype=np.intp)
+        first, second = partition.blocks if grouped else ([0], [0])
         blocks = _Blocks(_members(labels), first, second, counts, n, directed)
         out, into = _weights(targets.degrees, n, directed)
-        pairs = blocks.draw(out, into, rng)
+        survivors = None
+        if measured.get(FILTERED) is not None:
+            rows, columns = pair_ends(measured.get(FILTERED).pairs, n, directed)
+            block = partition.block_of(rows, columns) if grouped else np.zeros(rows.size, int)
+            survivors = self.survivors(measured, blocks, block, (out, into), rng)
+        pairs = blocks.draw(out, into, rng, survivors)
         for _ in range(CORRECTIONS if targets.degrees is not None else 0):
             out, into = _corrected(pairs, out, into, targets.degrees, n, directed)
-            pairs = blocks.draw(out, into, rng)
+            pairs = blocks.draw(out, into, rng, survivors)
         solver = SolverSummary(None, CORRECTIONS if targets.degrees is not None else 0, 0, True)
         timings = {"generation": time.perf_counter() - start}
         terms = {"rounding": options.rounding}
+        mechanism = MECHANISM + (SURVIVORS if survivors is not None else "")
         return SparseGenerated(
-            universe, pairs // n, pairs % n, MECHANISM, solver, Bound.none(), terms, timings
+            universe, pairs // n, pairs % n, mechanism, solver, Bound.none(), terms, timings
         )
 
 
@@ -390,15 +499,64 @@ class _Blocks:
     n: int
     directed: bool
 
-    def draw(self, out: np.ndarray, into: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Every block pair's edges by these weights, as sorted pair keys."""
+    def draw(
+        self,
+        out: np.ndarray,
+        into: np.ndarray,
+        rng: np.random.Generator,
+        survivors: _Survivors | None = None,
+    ) -> np.ndarray:
+        """Every block pair's edges by these weights, as sorted pair keys: its kept
+        survivors (if any), then the rest of its count drawn among its pairs other than
+        its excluded survivors."""
         keys = []
-        for a, b, count in zip(self.first, self.second, self.counts, strict=True):
-            if count > 0:
+        empty = np.zeros(0, dtype=np.int64)
+        for k, (a, b, count) in enumerate(zip(self.first, self.second, self.counts, strict=True)):
+            kept, excluded = (empty, empty) if survivors is None else survivors.of(k)
+            keys.append(kept)
+            rest = int(count) - kept.size
+            if rest > 0:
                 source, target = _Side.of(self.members[a], out), _Side.of(self.members[b], into)
-                pair = _block_pair(source, target, int(count), a == b, self.n, self.directed, rng)
-                keys.append(pair)
-        return np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+                same, n, directed = a == b, self.n, self.directed
+                keys.append(_block_pair(source, target, rest, same, n, directed, rng, excluded))
+        return np.sort(np.concatenate(keys)) if keys else empty
+
+    def prior(self, rows: np.ndarray, columns: np.ndarray, block: np.ndarray, out, into):
+        """Each pair's prior edge probability under the model: its block pair's integer
+        count times its ends' weight product over the block pair's total weight product
+        (the sides' weights as :class:`_Side` takes them: uniform in a group of weight
+        0), capped at 1. O(n + pairs)."""
+        labels = np.empty(self.n, dtype=np.intp)
+        for group, members in enumerate(self.members):
+            labels[members] = group
+        g = len(self.members)
+        out, into = _in_groups(out, labels, g), _in_groups(into, labels, g)
+        first, second = np.asarray(self.first), np.asarray(self.second)
+        mass = np.bincount(labels, out, g)[first] * np.bincount(labels, into, g)[second]
+        same = first == second
+        mass[same] -= np.bincount(labels, out * into, g)[first[same]]
+        if not self.directed:
+            mass[same] /= 2.0
+        weight = self.counts[block] * out[rows] * into[columns]
+        ratio = np.divide(weight, mass[block], out=np.zeros(rows.size), where=mass[block] > 0)
+        return np.minimum(ratio, 1.0)
+
+
+def _in_groups(weights: np.ndarray, labels: np.ndarray, g: int) -> np.ndarray:
+    """The weights, with every group of total weight 0 made uniform (as :class:`_Side`)."""
+    empty = ~(np.bincount(labels, weights, g) > 0.0)
+    return np.where(empty[labels], 1.0, weights)
+
+
+@dataclass(frozen=True)
+class _Survivors:
+    """Every block pair's kept survivors and the keys its rest is drawn without."""
+
+    kept: list
+    excluded: list
+
+    def of(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.kept[k], self.excluded[k]
 
 
 def _corrected(pairs, out, into, degrees, n, directed):
@@ -431,15 +589,23 @@ def _members(labels: np.ndarray) -> list[np.ndarray]:
     return np.split(order, bounds[:-1])
 
 
-def _block_pair(source, target, count, same, n, directed, rng) -> np.ndarray:
-    """``count`` distinct pairs of one block pair, as keys."""
-    size_a, size_b = source.members.size, target.members.size
+def _block_pair(source, target, count, same, n, directed, rng, present) -> np.ndarray:
+    """``count`` distinct pairs of one block pair other than the ``present`` keys (distinct
+    pairs of this block pair), as keys."""
+    pairs = _pair_count(source.members.size, target.members.size, same, directed)
+    if count + present.size > pairs:
+        raise ValueError(
+            f"a block pair has {pairs} vertex pairs, asked for {count} edges besides "
+            f"{present.size} present"
+        )
+    busy = count + present.size
+    if pairs <= ENUMERATE_PAIRS or busy > ENUMERATE_FRACTION * pairs:
+        return _enumerated(source, target, count, same, n, directed, rng, present)
+    return _rejection(source, target, count, n, directed, rng, np.sort(present))
+
+
+def _pair_count(size_a: int, size_b: int, same: bool, directed: bool) -> int:
+    """The vertex pairs of a block pair whose groups have these sizes."""
     if same:
-        pairs = size_a * (size_a - 1) // (1 if directed else 2)
-    else:
-        pairs = size_a * size_b
-    if count > pairs:
-        raise ValueError(f"a block pair has {pairs} vertex pairs, asked for {count} edges")
-    if pairs <= ENUMERATE_PAIRS or count > ENUMERATE_FRACTION * pairs:
-        return _enumerated(source, target, count, same, n, directed, rng)
-    return _rejection(source, target, count, n, directed, rng)
+        return size_a * (size_a - 1) // (1 if directed else 2)
+    return size_a * size_b
