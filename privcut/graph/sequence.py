@@ -8,13 +8,12 @@ pool-adjacent-violators algorithm, :func:`scipy.optimize.isotonic_regression`). 
 plateaus (one value over many ranks) are replaced by the straight line through their
 centres (:func:`smooth_plateaus`): a plateau rounded to integers holds one or two degree
 values where the private ranks it pools span several, which leaves empty histogram bins
-(measured on the 7,115-node wiki-vote graph at epsilon 1: degree-histogram KL of the fitted
-sequence 3.7-4.3 with plateaus, 0.36-0.38 smoothed). privcut then clips it to [0, n - 1], shifts it within that box to the fitted group totals (the
-block counts) or edge count, rounds it to integers keeping each sum (an even total for a
-Graph), hands each group's sequence to the group's nodes in a uniformly random order
-(public randomness drawn with the measurement) and makes the result graphical
-(Erdős–Gallai for a Graph, Fulkerson's test for a DiGraph) by lowering the largest
-degrees one unit at a time.
+(measured in benchmarks/degrees.py). privcut then clips it to [0, n - 1], shifts it within
+that box to the fitted group totals (the block counts) or edge count, rounds it to integers
+keeping each sum (an even total for a Graph), hands each group's sequence to the group's
+nodes in a uniformly random order (public randomness drawn with the measurement) and makes
+the result graphical (Erdős–Gallai for a Graph, Fulkerson's test for a DiGraph) by
+lowering the largest degrees one unit at a time.
 """
 
 from __future__ import annotations

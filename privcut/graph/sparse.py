@@ -42,6 +42,7 @@ from privcut.graph.generation import ORACLES, Generated
 from privcut.graph.measurement import Measurements
 from privcut.graph.partition import Partition
 from privcut.graph.rounding import dependent_rounding
+from privcut.graph.sequence import box_shift, round_keeping_sum
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import check_beta
 from privcut.privacy.validation import check_option, check_scalar
@@ -54,6 +55,7 @@ __all__ = [
     "SparseGenerated",
     "SparseGenerator",
     "SparseOptions",
+    "stub_degrees",
 ]
 
 ENUMERATE_FRACTION = 0.25
@@ -222,8 +224,10 @@ def _first_new(keys: np.ndarray, have: np.ndarray) -> np.ndarray:
     return keys[np.sort(first[fresh])]
 
 
-def _rejection(source, target, count, n, directed, generator) -> np.ndarray:
-    """``count`` distinct pairs by successive draws, self-loops and repeats rejected."""
+def _rejection(source, target, count, n, directed, generator, taken=None) -> np.ndarray:
+    """``count`` distinct pairs by successive draws, self-loops, repeats and the keys
+    ``taken`` (sorted; none by default) rejected."""
+    taken = np.zeros(0, dtype=np.int64) if taken is None else taken
     have = np.zeros(0, dtype=np.int64)
     for round_ in range(MAX_ROUNDS + 1):
         need = count - have.size
@@ -234,18 +238,159 @@ def _rejection(source, target, count, n, directed, generator) -> np.ndarray:
         rows = source.draw(draws, generator, uniform)
         columns = target.draw(draws, generator, uniform)
         keep = rows != columns
-        fresh = _first_new(_keys(rows[keep], columns[keep], n, directed), np.sort(have))
+        excluded = np.sort(np.concatenate([taken, have]))
+        fresh = _first_new(_keys(rows[keep], columns[keep], n, directed), excluded)
         have = np.concatenate([have, fresh[:need]])
         if uniform and have.size < count:
-            return np.concatenate(
-                [
-                    have,
-                    _rejection_uniform(
-                        source, target, count - have.size, have, n, directed, generator
-                    ),
-                ]
+            excluded = np.concatenate([taken, have])
+            rest = _rejection_uniform(
+                source, target, count - have.size, excluded, n, directed, generator
             )
+            return np.concatenate([have, rest])
     return have
+
+
+def _accepted(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """The positions of the valid keys that are new (not in the sorted ``taken``), each
+    key's first valid position only."""
+    where = np.flatnonzero(valid)
+    _, first = np.unique(keys[where], return_index=True)
+    chosen = where[first]
+    spot = np.minimum(np.searchsorted(taken, keys[chosen]), max(taken.size - 1, 0))
+    fresh = taken[spot] != keys[chosen] if taken.size else np.ones(chosen.size, dtype=bool)
+    mask = np.zeros(keys.size, dtype=bool)
+    mask[chosen[fresh]] = True
+    return mask
+
+
+def _paired(ends, source, target, n, directed, generator) -> np.ndarray:
+    """A block pair's edges from its dealt stubs ``ends = (rows, columns)``, every node
+    meeting its dealt degree exactly unless the last step is needed: the configuration
+    model (Molloy & Reed 1995; :func:`_joined`), then double-edge swaps (:func:`_swapped`)
+    for the stubs it leaves, then :func:`_rejection` with the stubs still left as weights.
+    O(|E| log |E|) per round."""
+    rows, columns = ends
+    count, same = rows.size, source.members is target.members
+    pooled = same and not directed
+    edges, left = _joined(rows, columns, n, directed, pooled, generator)
+    edges, left = _swapped(edges, left, n, directed, generator)
+    have = _keys(edges[0], edges[1], n, directed)
+    if have.size == count:
+        return have
+    left_out = np.bincount(left[0], minlength=n).astype(float)
+    left_in = np.bincount(left[1], minlength=n).astype(float)
+    if pooled:
+        left_out = left_in = left_out + left_in
+    sides = _Side.of(source.members, left_out), _Side.of(target.members, left_in)
+    rest = _rejection(*sides, count - have.size, n, directed, generator, np.sort(have))
+    return np.concatenate([have, rest])
+
+
+def _joined(rows, columns, n, directed, pooled, generator):
+    """The configuration model on dealt stubs: the i-th row stub joins the i-th column
+    stub; a self-loop or repeat returns both stubs, which are shuffled and joined again,
+    for up to :data:`MAX_ROUNDS` rounds (``pooled``: a Graph's block (a, a), whose two
+    sides are one pile). Returns the edges and the stubs left, as (rows, columns)."""
+    kept_rows, kept_columns = [], []
+    have = np.zeros(0, dtype=np.int64)
+    for _ in range(MAX_ROUNDS):
+        keys = _keys(rows, columns, n, directed)
+        joined = _accepted(keys, rows != columns, have)
+        have = np.sort(np.concatenate([have, keys[joined]]))
+        kept_rows.append(rows[joined])
+        kept_columns.append(columns[joined])
+        rows, columns = rows[~joined], columns[~joined]
+        if rows.size == 0:
+            break
+        if pooled:
+            both = generator.permutation(np.concatenate([rows, columns]))
+            rows, columns = both[: rows.size], both[rows.size :]
+        else:
+            columns = generator.permutation(columns)
+    return (np.concatenate(kept_rows), np.concatenate(kept_columns)), (rows, columns)
+
+
+def _swapped(edges, left, n, directed, generator):
+    """Stubs the configuration model left, joined by double-edge swaps (every degree
+    kept): a left pair (u, v) and a random edge (x, y) of the block pair become the edges
+    (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
+    swap a round), for up to :data:`MAX_ROUNDS` rounds. Returns edges and stubs left."""
+    (rows, columns), (u, v) = edges, left
+    for _ in range(MAX_ROUNDS):
+        if u.size == 0 or rows.size < u.size:
+            break
+        pick = generator.choice(rows.size, size=u.size, replace=False)
+        x, y = rows[pick], columns[pick]
+        first, second = _keys(u, y, n, directed), _keys(x, v, n, directed)
+        have = np.sort(_keys(rows, columns, n, directed))
+        new = np.concatenate([first, second])
+        unique, counts = np.unique(new, return_counts=True)
+        spot = np.minimum(np.searchsorted(have, new), have.size - 1)
+        clear = (have[spot] != new) & (counts[np.searchsorted(unique, new)] == 1)
+        ok = (u != y) & (x != v) & clear[: u.size] & clear[u.size :]
+        keep = np.ones(rows.size, dtype=bool)
+        keep[pick[ok]] = False
+        rows = np.concatenate([rows[keep], u[ok], x[ok]])
+        columns = np.concatenate([columns[keep], y[ok], v[ok]])
+        u, v = u[~ok], v[~ok]
+    return (rows, columns), (u, v)
+
+
+def stub_degrees(degrees, members, first, second, counts, n: int) -> np.ndarray:
+    """Integer degrees nearest the fitted ``degrees`` whose every group's sum is the
+    group's share of the integer block counts (``counts[k]`` edges between groups
+    ``first[k]`` and ``second[k]``): a Graph's group a needs ``2 c_aa + sum c_ab`` edge
+    ends, a DiGraph's (out- then in-degrees) ``sum_b c_ab`` out and ``sum_b c_ba`` in.
+    Per group, :func:`~privcut.graph.sequence.box_shift` to that sum in [0, n - 1] and
+    :func:`~privcut.graph.sequence.round_keeping_sum`. Post-processing; O(n) per group.
+
+    Examples
+    --------
+    >>> members = [np.array([0, 1]), np.array([2, 3])]
+    >>> stub_degrees(np.array([1.2, 0.9, 2.4, 1.6]), members, np.array([0, 0, 1]),
+    ...              np.array([0, 1, 1]), np.array([1, 1, 1]), 4).tolist()
+    [2, 1, 2, 1]
+    """
+    g, directed = len(members), np.asarray(degrees).size == 2 * n
+    needs = [np.bincount(first, counts, g), np.bincount(second, counts, g)]
+    needs = needs if directed else [needs[0] + needs[1]]
+    result = np.zeros(np.asarray(degrees).size, dtype=np.int64)
+    for h, need in enumerate(needs):
+        part = np.asarray(degrees, dtype=float)[h * n : (h + 1) * n]
+        for a, nodes in enumerate(members):
+            share = int(np.rint(need[a]))
+            fitted = box_shift(part[nodes], n - 1.0, float(share))
+            result[h * n + nodes] = round_keeping_sum(fitted, share, n - 1.0)
+    return result
+
+
+def _deal(stubs: np.ndarray, blocks: _Blocks, generator) -> list:
+    """Every block pair's (rows, columns) stubs: each group's stubs (node a repeated
+    ``stubs[a]`` times; out-stubs for rows, in-stubs for columns of a DiGraph), shuffled,
+    dealt in block order, 2 c to a Graph's block (a, a) (halved into its two sides)."""
+    n, directed, g = blocks.n, blocks.directed, len(blocks.members)
+    halves = (stubs[:n], stubs[n:]) if directed else (stubs, stubs)
+    piles = [
+        [generator.permutation(np.repeat(nodes, half[nodes])) for nodes in blocks.members]
+        for half in (halves if directed else halves[:1])
+    ]
+    piles = piles if directed else piles * 2
+    used = [np.zeros(g, dtype=np.int64), np.zeros(g, dtype=np.int64)]
+    dealt = []
+    for a, b, count in zip(blocks.first, blocks.second, blocks.counts, strict=True):
+        if not directed and a == b:
+            ends = piles[0][a][used[0][a] : used[0][a] + 2 * count]
+            used[0][a] += 2 * count
+            used[1][a] = used[0][a]
+            dealt.append((ends[:count], ends[count:]))
+            continue
+        rows = piles[0][a][used[0][a] : used[0][a] + count]
+        used[0][a] += count
+        side = 1 if directed else 0
+        columns = piles[side][b][used[side][b] : used[side][b] + count]
+        used[side][b] += count
+        dealt.append((rows, columns))
+    return dealt
 
 
 def _rejection_uniform(source, target, count, have, n, directed, generator) -> np.ndarray:
@@ -356,12 +501,16 @@ class SparseGenerator:
         labels = partition.labels if targets.blocks is not None else np.zeros(n, dtype=np.intp)
         first, second = partition.blocks if targets.blocks is not None else ([0], [0])
         blocks = _Blocks(_members(labels), first, second, counts, n, directed)
-        out, into = _weights(targets.degrees, n, directed)
-        pairs = blocks.draw(out, into, rng)
-        for _ in range(CORRECTIONS if targets.degrees is not None else 0):
-            out, into = _corrected(pairs, out, into, targets.degrees, n, directed)
-            pairs = blocks.draw(out, into, rng)
-        solver = SolverSummary(None, CORRECTIONS if targets.degrees is not None else 0, 0, True)
+        stubs = None
+        if targets.degrees is not None:
+            stubs = stub_degrees(targets.degrees, blocks.members, first, second, counts, n)
+        out, into = _weights(None if stubs is None else stubs.astype(float), n, directed)
+        pairs = blocks.draw(out, into, rng, stubs)
+        rounds = CORRECTIONS if stubs is not None and blocks.enumerated else 0
+        for _ in range(rounds):
+            out, into = _corrected(pairs, out, into, stubs, n, directed)
+            pairs = blocks.draw(out, into, rng, stubs)
+        solver = SolverSummary(None, rounds, 0, True)
         timings = {"generation": time.perf_counter() - start}
         terms = {"rounding": options.rounding}
         return SparseGenerated(
@@ -380,14 +529,33 @@ class _Blocks:
     n: int
     directed: bool
 
-    def draw(self, out: np.ndarray, into: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Every block pair's edges by these weights, as sorted pair keys."""
+    @property
+    def enumerated(self) -> bool:
+        """Whether some block pair with edges is drawn by enumeration (:func:`_enumerated`)."""
+        return any(
+            count > 0
+            and _enumerates(
+                self.members[a].size, self.members[b].size, count, a == b, self.directed
+            )
+            for a, b, count in zip(self.first, self.second, self.counts, strict=True)
+        )
+
+    def draw(self, out, into, rng: np.random.Generator, stubs=None) -> np.ndarray:
+        """Every block pair's edges, as sorted pair keys: by these weights, or with
+        integer ``stubs`` (degrees, out then in for a DiGraph) by pairing the stubs
+        :func:`_deal` hands the block pair (:func:`_paired`)."""
+        dealt = None if stubs is None else _deal(stubs, self, rng)
         keys = []
-        for a, b, count in zip(self.first, self.second, self.counts, strict=True):
-            if count > 0:
-                source, target = _Side.of(self.members[a], out), _Side.of(self.members[b], into)
-                pair = _block_pair(source, target, int(count), a == b, self.n, self.directed, rng)
-                keys.append(pair)
+        for k, (a, b, count) in enumerate(zip(self.first, self.second, self.counts, strict=True)):
+            if count == 0:
+                continue
+            source, target = _Side.of(self.members[a], out), _Side.of(self.members[b], into)
+            same, size_a, size_b = a == b, self.members[a].size, self.members[b].size
+            if dealt is None or _enumerates(size_a, size_b, count, same, self.directed):
+                pair = _block_pair(source, target, int(count), same, self.n, self.directed, rng)
+            else:
+                pair = _paired(dealt[k], source, target, self.n, self.directed, rng)
+            keys.append(pair)
         return np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
 
 
@@ -421,15 +589,23 @@ def _members(labels: np.ndarray) -> list[np.ndarray]:
     return np.split(order, bounds[:-1])
 
 
+def _pair_count(size_a: int, size_b: int, same: bool, directed: bool) -> int:
+    """The vertex pairs of a block pair."""
+    return size_a * (size_a - 1) // (1 if directed else 2) if same else size_a * size_b
+
+
+def _enumerates(size_a: int, size_b: int, count: int, same: bool, directed: bool) -> bool:
+    """Whether a block pair is small or dense enough to draw by :func:`_enumerated`."""
+    pairs = _pair_count(size_a, size_b, same, directed)
+    return pairs <= ENUMERATE_PAIRS or count > ENUMERATE_FRACTION * pairs
+
+
 def _block_pair(source, target, count, same, n, directed, rng) -> np.ndarray:
     """``count`` distinct pairs of one block pair, as keys."""
     size_a, size_b = source.members.size, target.members.size
-    if same:
-        pairs = size_a * (size_a - 1) // (1 if directed else 2)
-    else:
-        pairs = size_a * size_b
+    pairs = _pair_count(size_a, size_b, same, directed)
     if count > pairs:
         raise ValueError(f"a block pair has {pairs} vertex pairs, asked for {count} edges")
-    if pairs <= ENUMERATE_PAIRS or count > ENUMERATE_FRACTION * pairs:
+    if _enumerates(size_a, size_b, count, same, directed):
         return _enumerated(source, target, count, same, n, directed, rng)
     return _rejection(source, target, count, n, directed, rng)
