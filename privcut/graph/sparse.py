@@ -13,13 +13,23 @@ weights (:func:`numpy.searchsorted`), self-loops and repeats rejected and redraw
 order; a block pair whose count exceeds :data:`ENUMERATE_FRACTION` of its pairs (or with
 at most :data:`ENUMERATE_PAIRS` pairs) is enumerated (blocks are public) and sampled by
 the Efraimidis–Spirakis keys (Efraimidis & Spirakis 2006), the same law. So every block
-pair's edge count equals its fitted integer count exactly, and every node's expected
-degree is close to its fitted degree: rejecting repeats takes edges from the largest
-weights (Chung–Lu saturation), so with degrees measured the weights are corrected
-:data:`CORRECTIONS` times by ``(fitted + 1) / (drawn + 1)`` before the final draw
-(measured on a 3,000-node heavy-tailed graph: the top degrees' shortfall falls from about
-30% to 5-8%, the correlation of mean and fitted degrees from 0.988 to 0.999). Time
-O(n + |E|) per draw (with sorting O(|E| log |E|)), memory O(n + |E|).
+pair's edge count equals its fitted integer count exactly.
+
+With degrees measured the fitted degrees are met exactly, not only in expectation (a
+Chung–Lu draw spreads each degree about its target like a Poisson law, which widens the
+degree histogram: on the wiki-vote graph at epsilon 1 the histogram KL of the drawn
+degrees to the fitted ones was 0.11-0.41). The fitted degrees are rounded to integers
+whose every group's sum is the group's share of the integer block counts
+(:func:`stub_degrees`: "consistent with the edge count and block counts"); each group's
+edge ends (stubs) are shuffled and dealt to its block pairs, 2 c_aa to a block (a, a)
+and c_ab to a block (a, b) from each side; within a block pair the stubs are joined at
+random (the configuration model, Molloy & Reed 1995), a self-loop or repeat sends its two
+stubs back to be shuffled and joined again, the stubs still left are joined by
+double-edge swaps with the block pair's edges (every degree kept), and the rare rest are
+drawn by weight (their count is the generator's ``terms["unmatched"]``). Enumerated block
+pairs keep the weighted draw, corrected :data:`CORRECTIONS` times by
+``(fitted + 1) / (drawn + 1)`` against Chung–Lu saturation. Time O(n + |E| log |E|) per
+round, memory O(n + |E|).
 
 Nothing here reads the graph: the generator sees only the measurements, the fitted
 targets and fresh randomness, so the release is post-processing of the measurements
@@ -72,7 +82,8 @@ ENUMERATE_FRACTION of its pairs)."""
 
 CORRECTIONS = 3
 """Rounds of the multiplicative degree correction (:func:`_corrected`) before the final
-draw, when degrees were measured (the solver summary's iterations)."""
+draw, when degrees were measured and some block pair is enumerated (the solver summary's
+iterations)."""
 
 MECHANISM = (
     "degree-corrected block model with the fitted integer counts "
