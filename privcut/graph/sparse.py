@@ -468,14 +468,15 @@ class SparseGenerator:
         degree; the degree class) and the ``"degree-sequence"`` (Hay et al. 2009: the
         degree distribution), fitted together by
         :func:`~privcut.graph.sequence.rank_matched`; with groups most of the budget stays
-        on the blocks. Measured by ``benchmarks/degrees.py`` at epsilon 1 (5 seeds, see
-        benchmarks/RESULTS.md): without groups, degree-histogram KL on the 7,115-node
-        wiki-vote graph 0.29-0.45 (0.99-1.34 with the edge count and degrees alone, 26 for
-        the edge count alone) and per-node degree MAE 4.5 (2.8 with the degrees alone,
-        42 with the sequence alone); with the 10 groups of a 10,000-node heavy-tailed
-        community graph, KL 0.24-0.31 (4.5-5.1 with the edge count and blocks alone)
-        for between-group block-count errors 1.4x those of the edge count and blocks
-        alone (1.2 against 0.8 edges).
+        on the blocks. Measured by ``benchmarks/degrees.py`` at epsilon 1 over 5 seeds (see
+        benchmarks/RESULTS.md): without groups, on the 7,115-node wiki-vote graph,
+        degree-histogram KL 0.412 (0.32-0.49; 1.08 with the edge count and the degrees
+        alone, 0.44 with the edge count and the sequence) and per-node degree MAE 4.5
+        (2.8 with the degrees alone, 42 with the sequence alone); with the 10 groups of a
+        10,000-node heavy-tailed community graph, KL 0.28 (4.8 with the edge count and
+        the blocks alone) for between-group block-count errors 1.41x those of the edge
+        count and blocks alone (1.2 against 0.8 edges; 1.30x at epsilon 0.5, 1.62x at
+        epsilon 2, 0.4 against 0.3 edges).
 
         Examples
         --------
