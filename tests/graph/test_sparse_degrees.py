@@ -69,6 +69,7 @@ def test_the_generator_meets_its_dealt_degrees(groups):
     first, second = partition.blocks if partition is not None else ([0], [0])
     dealt = stub_degrees(targets.degrees, members, first, second, counts, measured.universe.n)
     drawn = done.degrees()
+    assert done.solver.iterations == 0  # no block pair enumerated: every one takes stubs
     assert drawn.sum() == dealt.sum() == 2 * counts.sum()
     assert np.abs(drawn - dealt).sum() <= 4 * done.terms["unmatched"]
     assert done.terms["unmatched"] <= 0.01 * done.edge_count  # the last step is rare
