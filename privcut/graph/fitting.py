@@ -11,7 +11,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from privcut.graph.measurement import Measurements
-from privcut.graph.sequence import SEQUENCE, box_shift, fit_sequence
+from privcut.graph.sequence import SEQUENCE, box_shift, fit_sequence, rank_matched
 
 __all__ = ["Targets", "fit_targets"]
 
@@ -105,8 +105,10 @@ def fit_targets(measured: Measurements) -> Targets:
     counts by weighted least squares in their box with the edge count, the total as the
     inverse-variance average of every estimate of it, degrees nearest the measured ones
     with the sums the blocks (or the total) give; a degree sequence by
-    :func:`fit_sequence` (when both are measured, the per-node degrees win). Randomized
-    response alone: no targets.
+    :func:`fit_sequence`; when both are measured, the sequence's fitted degrees handed to
+    the nodes by the rank of their noisy per-node degrees (:func:`rank_matched`: the
+    distribution from the sequence, which node has which from the per-node degrees).
+    Randomized response alone: no targets.
 
     Examples
     --------
@@ -123,8 +125,20 @@ def fit_targets(measured: Measurements) -> Targets:
     blocks = _fit_blocks(measured) if measured.get("blocks") is not None else None
     total = float(blocks.sum()) if blocks is not None else _fit_total(measured)
     degrees, kind = None, None
-    if measured.get("degrees") is not None:
+    per_node, sequence = measured.get("degrees"), measured.get(SEQUENCE)
+    if per_node is not None and sequence is not None:
+        labels = _labels(measured)
+        fitted = fit_sequence(measured, blocks, total)
+        degrees, kind = rank_matched(fitted, per_node.values, sequence.order, labels), "degrees"
+    elif per_node is not None:
         degrees, kind = _fit_degrees(measured, blocks, total), "degrees"
-    elif measured.get(SEQUENCE) is not None:
+    elif sequence is not None:
         degrees, kind = fit_sequence(measured, blocks, total), SEQUENCE
     return Targets(blocks, total, degrees, kind)
+
+
+def _labels(measured: Measurements) -> np.ndarray:
+    """Every node's group index (all 0 without a partition)."""
+    if measured.partition is None:
+        return np.zeros(measured.universe.n, dtype=np.intp)
+    return measured.partition.labels

@@ -23,7 +23,7 @@ from privcut.graph.planning import (
     MeasurementPlan,
     plan_measurements,
 )
-from privcut.graph.sparse import SparseGenerator, posterior_probability
+from privcut.graph.sparse import SparseGenerator, posterior_probability, stub_degrees
 
 FILTERED = "filtered-randomized-response"
 
@@ -192,15 +192,19 @@ def test_too_many_kept_survivors_are_subsampled_to_the_count():
 
 def test_prior_is_the_count_times_the_weight_product_over_the_block_pair_total():
     """The priors the generator hands the posterior hook, against a brute-force sum of
-    the Chung–Lu weight products over every pair of each block pair."""
+    the weight products (the integer stubs, degrees measured) over every pair of each
+    block pair."""
     G = nx.gnp_random_graph(24, 0.25, seed=5)
     groups = {v: v % 2 for v in G}
     measured = _measured(G, {"blocks": 0.4, "degrees": 0.3, FILTERED: 0.3}, 2.0, groups=groups)
     generator = Posterior(0.5)
     _generate(measured, generator)
     rows, columns, prior = generator.seen
-    weights = fit_targets(measured).degrees
     partition = measured.partition
+    members = [np.flatnonzero(partition.labels == group) for group in range(2)]
+    first, second = partition.blocks
+    fitted = fit_targets(measured).degrees  # the weights: the integer stubs dealt from them
+    weights = stub_degrees(fitted, members, first, second, generator.seen_counts, 24)
     mass = np.zeros(partition.size)
     for i in range(24):
         for j in range(i + 1, 24):
