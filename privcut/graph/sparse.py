@@ -61,6 +61,7 @@ from privcut.graph.fitting import Targets
 from privcut.graph.generation import ORACLES, Generated
 from privcut.graph.measurement import Measurements
 from privcut.graph.partition import Partition
+from privcut.graph.planning import FILTERED
 from privcut.graph.rounding import dependent_rounding
 from privcut.graph.sequence import box_shift, round_keeping_sum
 from privcut.graph.universe import EdgeUniverse
@@ -79,7 +80,6 @@ __all__ = [
     "stub_degrees",
 ]
 
-FILTERED = "filtered-randomized-response"
 
 ENUMERATE_FRACTION = 0.25
 """A block pair whose count exceeds this fraction of its vertex pairs is enumerated (its

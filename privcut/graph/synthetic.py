@@ -31,7 +31,7 @@ from privcut.graph.generation import DenseGenerator, GraphGenerator
 from privcut.graph.measurement import Measurements, measure
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
-from privcut.graph.planning import plan_measurements
+from privcut.graph.planning import FILTERED, plan_measurements
 from privcut.graph.report import SyntheticRelease
 from privcut.graph.sparse import SparseGenerator
 from privcut.graph.timing import log_timings
@@ -98,14 +98,27 @@ class _Setup:
     note: str
 
 
-def _choose(method: str, n: int, randomized: bool, memory: float | None) -> tuple[str, str]:
+def _choose(method: str, n: int, named: frozenset, memory: float | None) -> tuple[str, str]:
     """The generator's name and the report's note on why: ``"auto"`` takes ``"dense"`` when
     its predicted memory (:func:`dense_memory`) fits ``memory`` (default
     :data:`DENSE_MEMORY`) or randomized response is asked for explicitly, ``"sparse"``
-    otherwise. Public inputs only."""
+    when filtered randomized response is (only the sparse generator uses it) or otherwise.
+    ``named``: the measurements asked for by name. Public inputs only."""
     check_option(method, "method", ("auto", *GENERATORS))
     budget = DENSE_MEMORY if memory is None else memory
     budget = check_scalar(budget, "memory", float, low=0.0, closed="neither")
+    randomized, filtered = RANDOMIZED_RESPONSE in named, FILTERED in named
+    if randomized and filtered:
+        raise ValueError(
+            "randomized response and filtered randomized response are used by different "
+            "generators (method='dense' and method='sparse'): name one of them"
+        )
+    if method == "dense" and filtered:
+        raise ValueError(
+            "method='dense' does not use filtered randomized response (its survivors enter "
+            "the sparse generator): use method='sparse' or 'auto', or drop "
+            f"{FILTERED!r} from measurements"
+        )
     if method == "sparse" and randomized:
         raise ValueError(
             "method='sparse' does not use randomized response (an n x n measurement): "
@@ -116,6 +129,8 @@ def _choose(method: str, n: int, randomized: bool, memory: float | None) -> tupl
         return method, ""
     if randomized:
         return "dense", " (method 'auto': dense, randomized response requested)"
+    if filtered:
+        return "sparse", " (method 'auto': sparse, filtered randomized response requested)"
     need = dense_memory(n)
     why = f"the dense generator's predicted {_bytes(need)} on {n} nodes"
     if need > budget:
@@ -129,13 +144,12 @@ def _bytes(size: float) -> str:
 
 
 def _setup(
-    method: str, beta: float, n: int, randomized: bool, memory: float | None = None, **options
+    method: str, beta: float, n: int, named: frozenset, memory: float | None = None, **options
 ) -> _Setup:
     """Check every option (before any budget is spent) and resolve the generator: a
     ``method`` from :data:`GENERATORS`, or ``"auto"`` (from the public node count, the
-    memory budget and whether randomized response is requested explicitly,
-    :func:`_choose`)."""
-    name, note = _choose(method, n, randomized, memory)
+    memory budget and the measurements named explicitly, :func:`_choose`)."""
+    name, note = _choose(method, n, named, memory)
     beta = check_beta(beta)
     generator = GENERATORS[name]()
     checked = generator.options(beta=split_beta(beta)[0], **options)
@@ -178,15 +192,15 @@ def _requested(measurements, groups) -> object:
     return [RANDOMIZED_RESPONSE]
 
 
-def _explicit_randomized(measurements) -> bool:
-    """Whether the caller asked for randomized response by name (or by ``None``)."""
+def _named(measurements) -> frozenset:
+    """The measurements the caller asked for by name (``None``: randomized response)."""
     if measurements is None:
-        return True
+        return frozenset([RANDOMIZED_RESPONSE])
     if isinstance(measurements, str):
-        return measurements == RANDOMIZED_RESPONSE
+        return frozenset([measurements])
     if not isinstance(measurements, Iterable):  # plan_measurements names the problem
-        return False
-    return RANDOMIZED_RESPONSE in measurements
+        return frozenset()
+    return frozenset(name for name in measurements if isinstance(name, str))
 
 
 def _resolved(measurements, groups, generator: GraphGenerator) -> object:
@@ -262,7 +276,8 @@ def synthetic_from_noisy(
             f"noisy must be a NoisyGraph (from noisy_graph), got {type(noisy).__name__}"
         )
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
-    setup = _setup(method, beta, len(noisy.nodes), True, progress=progress, **generation)
+    named = frozenset([RANDOMIZED_RESPONSE])
+    setup = _setup(method, beta, len(noisy.nodes), named, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         noisy.nodes,
@@ -477,8 +492,8 @@ def synthetic_graph(
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
-    randomized = _explicit_randomized(measurements)
-    setup = _setup(method, beta, universe.n, randomized, memory, progress=progress, **generation)
+    named = _named(measurements)
+    setup = _setup(method, beta, universe.n, named, memory, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         universe.nodes,

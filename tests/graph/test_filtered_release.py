@@ -218,10 +218,15 @@ def test_prior_is_the_count_times_the_weight_product_over_the_block_pair_total()
     )
 
 
-def test_the_dense_generator_refuses_the_measurement():
+def test_the_dense_generator_refuses_the_measurement_and_auto_takes_the_sparse_one():
     G = nx.path_graph(10)
     with pytest.raises(ValueError, match="method='sparse'"):
-        synthetic_graph(G, 1.0, measurements=["edge-count", FILTERED], rng=0)
+        synthetic_graph(G, 1.0, method="dense", measurements=["edge-count", FILTERED], rng=0)
+    with pytest.raises(ValueError, match="name one of them"):
+        synthetic_graph(G, 1.0, measurements=["randomized-response", FILTERED], rng=0)
+    H = synthetic_graph(G, 1.0, measurements=["edge-count", FILTERED], rng=0)
+    assert H.graph["privcut"]["method"] == "sparse"
+    assert "filtered randomized response requested" in H.graph["privcut"]["mechanism"]
 
 
 class Blind(SparseGenerator):
