@@ -8,6 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from privcut.audit import audit, neighbouring_graphs
 from privcut.datasets import community_graph
 from privcut.evaluate import WorkloadClasses, cut_errors
 from privcut.graph import CutOracle, EdgeUniverse, cut_queries, workloads
@@ -177,3 +178,33 @@ def test_cut_releases_and_evaluation_run_sparse_on_20000_nodes():
         tracemalloc.stop()
     assert not errors.any()
     assert peak < 0.5e9, f"peak {peak / 1e9:.2f} GB"
+
+
+class Undercharged(CutWorkload):
+    """A deliberately broken twin: the workload strategy's noise at a quarter of the
+    workload's true joint sensitivity."""
+
+    def sensitivities(self):
+        l1, l2 = super().sensitivities()
+        return l1 / 4.0, l2 / 4.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delta", [0.0, 1e-3])
+def test_block_sensitivity_release_passes_its_audit_and_an_undercharged_twin_is_caught(delta):
+    G = nx.Graph([(0, 1), (1, 2), (2, 3), (3, 4)])
+    neighbour = next(neighbouring_graphs(G, pairs=[(1, 3)]))
+    queries = [({1, 2, 3}, {1, 2, 3}), ({1}, {3, 4}), ({1, 3}, {0, 3})]
+    universe = EdgeUniverse.of(G)
+    assert CutWorkload.of(universe, queries).sensitivities()[0] > 2.0
+
+    def release(kind):
+        workload = kind.of(universe, queries)
+        return lambda g, rng: (
+            answer_cuts(g, workload, 1.0, delta=delta, strategy="workload", rng=rng).raw
+        )
+
+    correct = audit(release(CutWorkload), (G, neighbour), 1.0, delta=delta, samples=1000, rng=0)
+    broken = audit(release(Undercharged), (G, neighbour), 1.0, delta=delta, samples=1000, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
