@@ -14,7 +14,9 @@ attribute ignored; an attribute name reads it, values in [0, 1]):
   (e.g. G itself, with interaction counts). A :class:`~privcut.graph.NoisyGraph` H is
   its noisy matrix whatever the argument.
 
-The structural statistics (:func:`structure`, :func:`structure_of`) are sparse, for graphs
+:func:`cut_errors` and :class:`WorkloadClasses` read graphs as CSR matrices and build
+nothing n x n (a NoisyGraph is n x n already); :func:`max_cut_error` is dense (the cut
+norm). The structural statistics (:func:`structure`, :func:`structure_of`) are sparse, for graphs
 of 10^6 edges and more, and also take square ``scipy.sparse`` arrays (node i is row i);
 they describe the undirected 0/1 pattern, so the weight arguments only choose what is read
 and checked.

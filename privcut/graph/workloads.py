@@ -8,6 +8,11 @@ them costs one unit of sensitivity whatever the number of queries
 (``"blocks"``), and the factorization framework applies on that small space
 (``"optimized"``). Everything here except the release itself reads only the
 workload: the analysis, the predicted errors and the choice of strategy.
+
+At scale: every strategy but ``"noisy-graph"`` reads G as a CSR matrix and builds nothing
+n x n (cut sums ``s^T (A t)``, block counts by one pass over the stored entries, the
+workload's sensitivities from the blocks' rows); ``"noisy-graph"`` holds an n x n noisy
+matrix and refuses more than :data:`~privcut.graph.limits.DENSE_NODES` nodes.
 """
 
 from __future__ import annotations
@@ -46,6 +51,11 @@ MAX_BLOCK_PAIRS = 20_000
 
 MAX_OPTIMIZED_PAIRS = 1024
 """Largest block-pair space the ``"optimized"`` strategy searches (O(P^3) per step)."""
+
+MAX_SENSITIVITY_BLOCKS = 20_000
+"""Most blocks whose pairs the exact sensitivity scan visits (O(B^2 k): some 7 s at
+B = 20,000, k = 12); above it a closed-form upper bound is used
+(:meth:`CutWorkload.sensitivities`)."""
 
 MAX_PROJECTION_ENTRIES = 5_000_000
 """Largest k x P for the exact block-space consistency projection (else a per-query box)."""
@@ -216,7 +226,11 @@ class CutWorkload:
         a pair's coefficients depend only on its ends' blocks, so the largest column
         norm is a maximum over block pairs (a pair inside a block only if it has two
         nodes). O(B^2 k) time for B blocks, in row chunks of O(MAX_PROJECTION_ENTRIES)
-        memory; nothing n x n.
+        memory; nothing n x n. Above ``MAX_SENSITIVITY_BLOCKS`` blocks, an upper bound
+        instead (so still private, with more noise), O(n k): with M the least of the
+        largest number of queries a node's S sides hold and that of its T sides, a pair's
+        coefficients (each 0 or 1; 0 to 2 for a Graph) sum to at most M (2M) and their
+        squares to at most M (4M).
 
         Examples
         --------
@@ -224,6 +238,10 @@ class CutWorkload:
         >>> CutWorkload.of(EdgeUniverse.of(G), [({0, 1}, {1, 2}), ({0}, {1})]).sensitivities()
         (2.0, 1.4142135623730951)
         """
+        if "sensitivities" not in self._cache and self.block_count > MAX_SENSITIVITY_BLOCKS:
+            most = float(min(self.S.sum(axis=1).max(), self.T.sum(axis=1).max()))
+            scale = 1.0 if self.universe.directed else 2.0
+            self._cache["sensitivities"] = (scale * most, scale * float(np.sqrt(most)))
         if "sensitivities" not in self._cache:
             count = self.block_count
             in_S = _block_sides(self.S, self.blocks, count).astype(float)
@@ -241,7 +259,17 @@ class CutWorkload:
         return sizes_S * sizes_T - both**2, both * (both - 1) / 2
 
     def queries(self) -> QueryMatrix:
-        """The workload as linear queries over vertex pairs (built once, then cached)."""
+        """The workload as linear queries over vertex pairs (built once, then cached).
+
+        Dense in the pairs (its sensitivities take n x n products): a reference for small
+        graphs, used by no strategy (:meth:`sensitivities` gives the same numbers sparsely).
+
+        Examples
+        --------
+        >>> G = nx.path_graph(4)
+        >>> CutWorkload.of(EdgeUniverse.of(G), [({0, 1}, {2, 3})]).queries().l1_sensitivity
+        1.0
+        """
         if "queries" not in self._cache:
             self._cache["queries"] = cut_queries(self.universe, _as_pairs(self))
         return self._cache["queries"]

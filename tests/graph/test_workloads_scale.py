@@ -208,3 +208,17 @@ def test_block_sensitivity_release_passes_its_audit_and_an_undercharged_twin_is_
     broken = audit(release(Undercharged), (G, neighbour), 1.0, delta=delta, samples=1000, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_sensitivity_bound_above_the_block_limit_covers_the_exact_value(directed, monkeypatch):
+    G = nx.gnp_random_graph(40, 0.2, seed=1, directed=directed)
+    universe = EdgeUniverse.of(G)
+    for seed in range(4):
+        queries = random_workload(40, 2 + 3 * seed, seed, (0.3, 0.6))
+        exact = CutWorkload.of(universe, queries).sensitivities()
+        monkeypatch.setattr(workloads, "MAX_SENSITIVITY_BLOCKS", 1)
+        bound = CutWorkload.of(universe, queries).sensitivities()
+        monkeypatch.undo()
+        assert bound[0] >= exact[0] and bound[1] >= exact[1]
+        assert bound[0] <= (1 if directed else 2) * len(queries)
