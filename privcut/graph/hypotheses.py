@@ -24,6 +24,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from privcut.graph.limits import check_dense_nodes
 from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one
 from privcut.linear.idc import Median, MultiplicativeWeights
 from privcut.privacy import Noise
@@ -33,10 +34,38 @@ __all__ = [
     "EdgeBounds",
     "FactoredFriezeKannan",
     "PairConstruction",
+    "check_dense_idc",
     "pair_hypothesis",
     "private_adjacency",
     "update_bound",
 ]
+
+
+def check_dense_idc(idc: str, n: int) -> None:
+    """Refuse a hypothesis ``idc`` that keeps a value per vertex pair (multiplicative
+    weights, the median construction) on more than
+    :data:`~privcut.graph.limits.DENSE_NODES` nodes, naming the factored Frieze–Kannan
+    hypothesis (O(updates x n) memory) instead. Frieze–Kannan always passes. Public n only.
+
+    Raises
+    ------
+    ValueError
+        For a per-pair ``idc`` above the limit.
+
+    Examples
+    --------
+    >>> check_dense_idc("frieze-kannan", 10**6)
+    >>> check_dense_idc("multiplicative-weights", 10**6)
+    Traceback (most recent call last):
+    ...
+    ValueError: idc='multiplicative-weights' holds an n x n array (8000.0 GB as float64 at \
+1000000 nodes) and accepts at most privcut.graph.limits.DENSE_NODES = 10000 nodes; use \
+idc="frieze-kannan" (factored, O(updates x n) memory)
+    """
+    if idc != "frieze-kannan":
+        check_dense_nodes(
+            n, f"idc={idc!r}", 'idc="frieze-kannan" (factored, O(updates x n) memory)'
+        )
 
 
 def private_adjacency(
@@ -254,7 +283,8 @@ class FactoredFriezeKannan:
         return True
 
     def matrix(self) -> np.ndarray:
-        """The hypothesis as a dense n x n matrix (zero diagonal)."""
+        """The hypothesis as a dense n x n matrix (zero diagonal): for small graphs only,
+        never on the oracle's path (which evaluates the factors)."""
         H = np.full((self.n, self.n), self.start)
         H += (self.U.T * self.steps) @ self.V
         if not self.directed:
@@ -402,6 +432,7 @@ def pair_hypothesis(
     >>> hypothesis.matrix().tolist()
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
+    check_dense_idc(idc, universe.n)
     sensitivity = float(universe.multiplicity)
     m = universe.size
     if idc == "frieze-kannan":

@@ -31,7 +31,13 @@ import numpy as np
 from privcut.exceptions import PrivcutError
 from privcut.files import StateFile
 from privcut.graph.cuts import check_node_set
-from privcut.graph.hypotheses import EdgeBounds, pair_hypothesis, private_adjacency, update_bound
+from privcut.graph.hypotheses import (
+    EdgeBounds,
+    check_dense_idc,
+    pair_hypothesis,
+    private_adjacency,
+    update_bound,
+)
 from privcut.linear.online import (
     CALIBRATIONS,
     IDCS,
@@ -142,8 +148,12 @@ class CutOracle:
         The privacy budget (``"paper"`` needs delta > 0).
     idc : {"frieze-kannan", "multiplicative-weights", "median"}
         Frieze–Kannan keeps its hypothesis factored (cost per query
-        O(updates x |V|)); multiplicative weights keeps a distribution over the
-        vertex pairs; the median construction is for tiny graphs only.
+        O(updates x |V|) plus a sparse product with G's CSR adjacency, O(|V| + |E|);
+        memory O(updates x |V| + |E|), nothing |V| x |V|); multiplicative weights keeps
+        a distribution over the vertex pairs and the median construction is for tiny
+        graphs only: both refuse graphs of more than
+        :data:`~privcut.graph.limits.DENSE_NODES` nodes (a ValueError from the public
+        node count, before any budget is spent) and name ``idc="frieze-kannan"``.
     max_queries : int, default 10_000
     max_edges : float, optional
         A public upper bound on the number of edges.
@@ -240,6 +250,8 @@ class CutOracle:
         if max_edges is None:
             count_epsilon = epsilon * check_share(count_share, "count_share")
         self.universe, self._adjacency, edges = private_adjacency(G, weight, "CutOracle")
+        if self.idc_name != "frieze-kannan":  # before the noisy count: public n only
+            check_dense_idc(self.idc_name, self.universe.n)
         self.weight, self.path = weight, None if path is None else Path(path)
         self.sensitivity = float(self.universe.multiplicity)
         generator = check_random_state(rng)

@@ -8,6 +8,11 @@ them costs one unit of sensitivity whatever the number of queries
 (``"blocks"``), and the factorization framework applies on that small space
 (``"optimized"``). Everything here except the release itself reads only the
 workload: the analysis, the predicted errors and the choice of strategy.
+
+At scale: every strategy but ``"noisy-graph"`` reads G as a CSR matrix and builds nothing
+n x n (cut sums ``s^T (A t)``, block counts by one pass over the stored entries, the
+workload's sensitivities from the blocks' rows); ``"noisy-graph"`` holds an n x n noisy
+matrix and refuses more than :data:`~privcut.graph.limits.DENSE_NODES` nodes.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import scipy.sparse as sp
 from scipy.optimize import lsq_linear
 
 from privcut.graph.cuts import check_node_set, cut_queries
+from privcut.graph.limits import DENSE_NODES, check_dense_nodes, cut_sums
 from privcut.graph.noisy import randomized_response
 from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one
 from privcut.linear.factorization import (
@@ -45,6 +51,11 @@ MAX_BLOCK_PAIRS = 20_000
 
 MAX_OPTIMIZED_PAIRS = 1024
 """Largest block-pair space the ``"optimized"`` strategy searches (O(P^3) per step)."""
+
+MAX_SENSITIVITY_BLOCKS = 20_000
+"""Most blocks whose pairs the exact sensitivity scan visits (O(B^2 k): some 7 s at
+B = 20,000, k = 12); above it a closed-form upper bound is used
+(:meth:`CutWorkload.sensitivities`)."""
 
 MAX_PROJECTION_ENTRIES = 5_000_000
 """Largest k x P for the exact block-space consistency projection (else a per-query box)."""
@@ -88,6 +99,35 @@ def check_queries(queries: object) -> list[tuple[Iterable[Hashable], Iterable[Ha
     return checked
 
 
+def _pair_count(count: int, directed: bool) -> int:
+    """Number of block pairs of ``count`` blocks: every ordered pair, or a <= b."""
+    return count * count if directed else count * (count + 1) // 2
+
+
+def _block_pairs(sizes: np.ndarray, directed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The block pairs (ordered, or a <= b row by row) of blocks of these sizes, and the
+    vertex pairs each holds."""
+    count, sizes = len(sizes), sizes.astype(float)
+    if directed:
+        first, second = np.meshgrid(np.arange(count), np.arange(count), indexing="ij")
+        pairs = np.column_stack([first.ravel(), second.ravel()])
+        same = pairs[:, 0] == pairs[:, 1]
+        return pairs, sizes[pairs[:, 0]] * sizes[pairs[:, 1]] - same * sizes[pairs[:, 0]]
+    first, second = np.triu_indices(count)
+    capacity = np.where(
+        first == second, sizes[first] * (sizes[first] - 1) / 2, sizes[first] * sizes[second]
+    )
+    return np.column_stack([first, second]), capacity
+
+
+def _block_sides(S: np.ndarray, blocks: np.ndarray, count: int) -> np.ndarray:
+    """Block x query: whether the block lies in the query's side. The blocks are the
+    distinct rows of [S, T], so every node of a block carries its block's row: O(n k)."""
+    sides = np.zeros((count, S.shape[1]), dtype=bool)
+    sides[blocks] = S > 0
+    return sides
+
+
 @dataclass(frozen=True)
 class CutWorkload:
     """The data-independent analysis of a cut workload.
@@ -100,12 +140,24 @@ class CutWorkload:
         Indicator vectors of the queries' sets.
     blocks : numpy.ndarray, shape (n,)
         Block of each node in the coarsest partition refining every S and T.
-    block_pairs : numpy.ndarray, shape (P, 2)
-        The block pairs (a <= b for Graph, every ordered pair for DiGraph).
-    capacity : numpy.ndarray, shape (P,)
-        Number of vertex pairs in each block pair: the largest count it can hold.
+    block_pairs : numpy.ndarray, shape (P, 2), or None
+        The block pairs (a <= b for Graph, every ordered pair for DiGraph); None when P
+        exceeds ``MAX_BLOCK_PAIRS`` (the number is :attr:`pair_count`).
+    capacity : numpy.ndarray, shape (P,), or None
+        Number of vertex pairs in each block pair: the largest count it can hold (None
+        with ``block_pairs``).
     W : scipy.sparse.csr_array, shape (k, P) or None
         Each query as a combination of block-pair counts (None when P is too large).
+
+    The analysis takes O(n k log n + min(P, MAX_BLOCK_PAIRS) k) time and O(n k) memory:
+    nothing n x n, and nothing over the block pairs when they are too many to use.
+
+    Examples
+    --------
+    >>> G = nx.path_graph(6)
+    >>> analysis = CutWorkload.of(EdgeUniverse.of(G), [({0, 1, 2}, {3, 4, 5})])
+    >>> analysis.pair_count, (analysis.W @ analysis.block_counts(G)).tolist()
+    (3, [1.0])
     """
 
     universe: EdgeUniverse
@@ -123,7 +175,13 @@ class CutWorkload:
         universe: EdgeUniverse,
         queries: Sequence[tuple[Iterable[Hashable], Iterable[Hashable]]],
     ):
-        """Analyse a workload: the partition, the block pairs and the query coefficients."""
+        """Analyse a workload: the partition, the block pairs and the query coefficients.
+
+        Examples
+        --------
+        >>> CutWorkload.of(EdgeUniverse.of(nx.path_graph(4)), [({0}, {1, 2})]).k
+        1
+        """
         queries = check_queries(queries)
         S = np.column_stack([universe.indicator(s) for s, _ in queries])
         T = np.column_stack([universe.indicator(t) for _, t in queries])
@@ -135,25 +193,10 @@ class CutWorkload:
         _, blocks = np.unique(np.hstack([S, T]).astype(bool), axis=0, return_inverse=True)
         blocks = np.ravel(blocks)
         count = int(blocks.max()) + 1
-        sizes = np.bincount(blocks, minlength=count).astype(float)
-        if universe.directed:
-            first, second = np.meshgrid(np.arange(count), np.arange(count), indexing="ij")
-            pairs = np.column_stack([first.ravel(), second.ravel()])
-            same = pairs[:, 0] == pairs[:, 1]
-            capacity = sizes[pairs[:, 0]] * sizes[pairs[:, 1]] - same * sizes[pairs[:, 0]]
-        else:
-            first, second = np.triu_indices(count)
-            pairs = np.column_stack([first, second])
-            same = first == second
-            capacity = np.where(
-                same, sizes[first] * (sizes[first] - 1) / 2, sizes[first] * sizes[second]
-            )
-        W = None
-        if len(pairs) <= MAX_BLOCK_PAIRS:
-            membership = np.zeros((count, universe.n))
-            membership[blocks, np.arange(universe.n)] = 1.0
-            in_S = (membership @ S) > 0  # block x query: the block lies in S
-            in_T = (membership @ T) > 0
+        pairs = capacity = W = None
+        if _pair_count(count, universe.directed) <= MAX_BLOCK_PAIRS:
+            pairs, capacity = _block_pairs(np.bincount(blocks, minlength=count), universe.directed)
+            in_S, in_T = _block_sides(S, blocks, count), _block_sides(T, blocks, count)
             a, b = pairs[:, 0], pairs[:, 1]
             coefficient = (in_S[a] & in_T[b]).astype(float)
             if not universe.directed:
@@ -167,6 +210,46 @@ class CutWorkload:
         """Number of queries."""
         return self.S.shape[1]
 
+    @property
+    def block_count(self) -> int:
+        """Number of blocks."""
+        return int(self.blocks.max()) + 1
+
+    @property
+    def pair_count(self) -> int:
+        """Number of block pairs P (also when they are too many to keep)."""
+        return _pair_count(self.block_count, self.universe.directed)
+
+    def sensitivities(self) -> tuple[float, float]:
+        """The workload's exact joint l1 and l2 sensitivities over vertex pairs (as
+        :func:`~privcut.graph.cuts.cut_queries` computes them, cached), from the blocks:
+        a pair's coefficients depend only on its ends' blocks, so the largest column
+        norm is a maximum over block pairs (a pair inside a block only if it has two
+        nodes). O(B^2 k) time for B blocks, in row chunks of O(MAX_PROJECTION_ENTRIES)
+        memory; nothing n x n. Above ``MAX_SENSITIVITY_BLOCKS`` blocks, an upper bound
+        instead (so still private, with more noise), O(n k): with M the least of the
+        largest number of queries a node's S sides hold and that of its T sides, a pair's
+        coefficients (each 0 or 1; 0 to 2 for a Graph) sum to at most M (2M) and their
+        squares to at most M (4M).
+
+        Examples
+        --------
+        >>> G = nx.path_graph(4)
+        >>> CutWorkload.of(EdgeUniverse.of(G), [({0, 1}, {1, 2}), ({0}, {1})]).sensitivities()
+        (2.0, 1.4142135623730951)
+        """
+        if "sensitivities" not in self._cache and self.block_count > MAX_SENSITIVITY_BLOCKS:
+            most = float(min(self.S.sum(axis=1).max(), self.T.sum(axis=1).max()))
+            scale = 1.0 if self.universe.directed else 2.0
+            self._cache["sensitivities"] = (scale * most, scale * float(np.sqrt(most)))
+        if "sensitivities" not in self._cache:
+            count = self.block_count
+            in_S = _block_sides(self.S, self.blocks, count).astype(float)
+            in_T = _block_sides(self.T, self.blocks, count).astype(float)
+            alone = np.bincount(self.blocks, minlength=count) < 2  # no pair inside
+            self._cache["sensitivities"] = _block_maxima(in_S, in_T, alone, self.universe.directed)
+        return self._cache["sensitivities"]
+
     def pair_coefficients(self) -> tuple[np.ndarray, np.ndarray]:
         """Per query, how many vertex pairs enter with coefficient 1 and with coefficient 2."""
         sizes_S, sizes_T = self.S.sum(axis=0), self.T.sum(axis=0)
@@ -176,7 +259,17 @@ class CutWorkload:
         return sizes_S * sizes_T - both**2, both * (both - 1) / 2
 
     def queries(self) -> QueryMatrix:
-        """The workload as linear queries over vertex pairs (built once, then cached)."""
+        """The workload as linear queries over vertex pairs (built once, then cached).
+
+        Dense in the pairs (its sensitivities take n x n products): a reference for small
+        graphs, used by no strategy (:meth:`sensitivities` gives the same numbers sparsely).
+
+        Examples
+        --------
+        >>> G = nx.path_graph(4)
+        >>> CutWorkload.of(EdgeUniverse.of(G), [({0, 1}, {2, 3})]).queries().l1_sensitivity
+        1.0
+        """
         if "queries" not in self._cache:
             self._cache["queries"] = cut_queries(self.universe, _as_pairs(self))
         return self._cache["queries"]
@@ -190,20 +283,53 @@ class CutWorkload:
         self, G: nx.Graph, adjacency: sp.csr_array | None = None, weight: str | None = None
     ) -> np.ndarray:
         """The private block-pair counts of G (integers for 0/1 graphs), from ``adjacency``
-        if given, else from G read with ``weight`` (None: every edge counts 1)."""
+        if given, else from G read with ``weight`` (None: every edge counts 1): one pass
+        over the stored entries, O(|E| + P).
+
+        Examples
+        --------
+        >>> G = nx.path_graph(4)
+        >>> CutWorkload.of(EdgeUniverse.of(G), [({0, 1}, {2, 3})]).block_counts(G).tolist()
+        [1.0, 1.0, 1.0]
+        """
+        if self.block_pairs is None:
+            raise ValueError(
+                f"the workload has {self.pair_count} block pairs, more than MAX_BLOCK_PAIRS = "
+                f"{MAX_BLOCK_PAIRS}: its block counts are not kept"
+            )
         adjacency = (self.universe.adjacency(G, weight) if adjacency is None else adjacency).tocoo()
         a, b = self.blocks[adjacency.row], self.blocks[adjacency.col]
+        count = self.block_count
         if not self.universe.directed:
             keep = adjacency.row < adjacency.col
             a, b = np.minimum(a[keep], b[keep]), np.maximum(a[keep], b[keep])
             weights = adjacency.data[keep]
+            positions = a * count - a * (a - 1) // 2 + (b - a)  # row a of the upper triangle
         else:
-            weights = adjacency.data
-        index = {tuple(pair): p for p, pair in enumerate(self.block_pairs.tolist())}
-        counts = np.zeros(len(self.block_pairs))
-        positions = [index[(x, y)] for x, y in zip(a.tolist(), b.tolist(), strict=True)]
-        np.add.at(counts, positions, weights)
-        return counts
+            weights, positions = adjacency.data, a * count + b
+        return np.bincount(positions, weights.astype(float), len(self.block_pairs))
+
+
+def _block_maxima(
+    in_S: np.ndarray, in_T: np.ndarray, alone: np.ndarray, directed: bool
+) -> tuple[float, float]:
+    """Largest ``sum_q c_q`` and root of the largest ``sum_q c_q**2`` over block pairs, c
+    the pair coefficients of 0/1 queries (``rank1_queries``' sums, on block rows)."""
+    count = len(in_S)
+    both = in_S * in_T
+    rows = max(1, MAX_PROJECTION_ENTRIES // max(1, count))
+    l1 = squares = 0.0
+    for start in range(0, count, rows):
+        part = slice(start, min(count, start + rows))
+        totals = in_S[part] @ in_T.T
+        if not directed:
+            totals += in_T[part] @ in_S.T
+        square = totals if directed else totals + 2.0 * (both[part] @ both.T)
+        inside = np.flatnonzero(alone[part])  # (a, a) holds no pair: a single node
+        totals[inside, start + inside] = 0.0
+        square[inside, start + inside] = 0.0
+        l1, squares = max(l1, float(totals.max())), max(squares, float(square.max()))
+    return l1, float(np.sqrt(squares))
 
 
 @dataclass(frozen=True)
@@ -332,12 +458,13 @@ def _predictions(workload: CutWorkload, epsilon: float, delta: float) -> dict[st
     predictions = {}
     pair_noise = Noise.for_laplace(epsilon, 1.0, integer=True)
     ones, twos = workload.pair_coefficients()
-    predictions["noisy-graph"] = np.sqrt(pair_noise.variance * (ones + 4.0 * twos))
-    queries = workload.queries()
+    if workload.universe.n <= DENSE_NODES:  # else refused: it holds an n x n matrix
+        predictions["noisy-graph"] = np.sqrt(pair_noise.variance * (ones + 4.0 * twos))
+    l1, l2 = workload.sensitivities()
     noise = (
-        Noise.for_laplace(epsilon, queries.l1_sensitivity, integer=True)
+        Noise.for_laplace(epsilon, l1, integer=True)
         if pure
-        else Noise.for_gaussian(epsilon, delta, queries.l2_sensitivity, integer=True)
+        else Noise.for_gaussian(epsilon, delta, l2, integer=True)
     )
     predictions["workload"] = np.full(workload.k, math.sqrt(noise.variance))
     predictions["per-query"] = np.array(
@@ -352,7 +479,7 @@ def _predictions(workload: CutWorkload, epsilon: float, delta: float) -> dict[st
         predictions["blocks"] = np.sqrt(
             unit.variance * np.asarray(workload.W.multiply(workload.W).sum(axis=1)).ravel()
         )
-        if len(workload.block_pairs) <= min(MAX_OPTIMIZED_PAIRS, MAX_OPTIMIZED_DOMAIN):
+        if workload.pair_count <= min(MAX_OPTIMIZED_PAIRS, MAX_OPTIMIZED_DOMAIN):
             chosen = _block_factorization(workload, pure)
             sensitivity = chosen.sensitivity(pure)
             measure = (
@@ -373,6 +500,17 @@ def _predictions(workload: CutWorkload, epsilon: float, delta: float) -> dict[st
             )
             predictions["optimized"] = np.sqrt(measure.variance) * np.linalg.norm(chosen.R, axis=1)
     return predictions
+
+
+def _workload_noise(workload: CutWorkload, epsilon: float, delta: float) -> Noise:
+    """The noise of the Laplace (delta = 0) or Gaussian mechanism on the whole workload
+    (``laplace_mechanism`` / ``gaussian_mechanism`` on :meth:`CutWorkload.queries`, whose
+    integer answers get integer noise at the workload's exact joint sensitivity), without
+    the O(n^2) pair histogram: the exact answers are sparse cut sums."""
+    l1, l2 = workload.sensitivities()
+    if delta == 0.0:
+        return Noise.for_laplace(epsilon, l1, integer=True, coordinates=workload.k)
+    return Noise.for_gaussian(epsilon, delta, l2, integer=True, coordinates=workload.k)
 
 
 def _per_query_noise(workload: CutWorkload, epsilon: float, delta: float) -> list[Noise]:
@@ -437,7 +575,10 @@ def answer_cuts(
       noise, the budget split equally by basic (Laplace) or zCDP (Gaussian) composition;
     * ``"workload"``: the Laplace (delta = 0) or Gaussian mechanism on the whole workload,
       calibrated to its exact joint l1 or l2 sensitivity over vertex pairs;
-    * ``"noisy-graph"``: randomized response (pure, GRU12 §6.1), cuts read off it;
+    * ``"noisy-graph"``: randomized response (pure, GRU12 §6.1), cuts read off it; it
+      holds an n x n matrix, so it refuses graphs of more than
+      :data:`~privcut.graph.limits.DENSE_NODES` nodes (a ValueError from the public node
+      count, before any budget is spent; ``"auto"`` then never picks it);
     * ``"blocks"``: the block-pair counts (a histogram of sensitivity 1) measured with
       discrete Laplace or discrete Gaussian noise, each cut a sum of them;
     * ``"optimized"``: the factorization mechanism's optimized strategy on the
@@ -446,6 +587,11 @@ def answer_cuts(
       noise (no continuous noise on integer data, Mironov 2012);
     * ``"auto"``: the strategy with the lowest predicted mean error, a choice made
       from the workload and the privacy parameters only.
+
+    Cost: every strategy but ``"noisy-graph"`` reads G as a CSR matrix and takes
+    O(n k + |E| k) time and O(n k + |E|) memory for k queries on n nodes, plus the block
+    space's O(B^2 k) sensitivity scan and O(P) block counts (B blocks, P block pairs);
+    nothing n x n.
 
     The answers are then made consistent (post-processing that never increases the
     l2 error). ``expected_error`` is each strategy's exact per-query RMS error
@@ -496,6 +642,12 @@ def answer_cuts(
         workload = queries
     else:
         workload = CutWorkload.of(universe, queries)
+    if strategy == "noisy-graph":
+        check_dense_nodes(
+            universe.n,
+            'answer_cuts(strategy="noisy-graph")',
+            'strategy="blocks", "workload" or "per-query" (sparse, O(n k + |E|)), or "auto"',
+        )
     predictions = _predict(workload, epsilon, delta)
     if strategy == "auto":
         candidates = [name for name in PREFERENCE if name in predictions]
@@ -504,7 +656,7 @@ def answer_cuts(
         raise ValueError(
             f"strategy {strategy!r} needs a block-pair space of at most "
             f"{MAX_OPTIMIZED_PAIRS if strategy == 'optimized' else MAX_BLOCK_PAIRS} pairs; this "
-            f"workload has {len(workload.block_pairs)}"
+            f"workload has {workload.pair_count}"
         )
     generator = check_random_state(rng)
     raw, tv = _release(adjacency, workload, strategy, epsilon, delta, generator)
@@ -527,22 +679,15 @@ def _release(adjacency, workload, strategy, epsilon, delta, generator) -> tuple[
     pure = delta == 0.0
     if strategy == "noisy-graph":
         noisy = randomized_response(workload.universe, adjacency, epsilon, generator)
-        return np.sum(workload.S * (noisy.matrix @ workload.T), axis=0), noisy.sampler_tv
+        return cut_sums(noisy.matrix, workload.S, workload.T), noisy.sampler_tv
+    exact = cut_sums(adjacency, workload.S, workload.T)
     if strategy == "per-query":
-        exact = np.sum(workload.S * (adjacency @ workload.T), axis=0)
         noises = _per_query_noise(workload, epsilon, delta)
         draws = np.array([noise.sample(rng=generator) for noise in noises])
         return exact + draws, sum(noise.tv_bound(1) for noise in noises)
     if strategy == "workload":
-        queries = workload.queries()
-        rows, columns = workload.universe.pair_index()
-        histogram = np.asarray(adjacency[rows, columns]).ravel()
-        release = (
-            laplace_mechanism(queries, histogram, epsilon, rng=generator)
-            if pure
-            else gaussian_mechanism(queries, histogram, epsilon, delta, rng=generator)
-        )
-        return release.answers, release.sampler_tv
+        noise = _workload_noise(workload, epsilon, delta)
+        return noise.add(exact, rng=generator), noise.tv_bound(workload.k)
     counts = workload.block_counts(None, adjacency)
     if strategy == "blocks":
         if "identity" not in workload._cache:
