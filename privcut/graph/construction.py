@@ -55,7 +55,13 @@ import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.cutnorm import cut_norm
-from privcut.graph.hypotheses import EdgeBounds, pair_hypothesis, private_adjacency, update_bound
+from privcut.graph.hypotheses import (
+    EdgeBounds,
+    check_dense_idc,
+    pair_hypothesis,
+    private_adjacency,
+    update_bound,
+)
 from privcut.graph.noisy import noisy_graph
 from privcut.graph.rounding import independent_rounding
 from privcut.graph.timing import log_timings
@@ -580,6 +586,7 @@ def iterative_construction(
     check_accountant(rounds_epsilon, delta, accountant, 1 + kind.reads_data)
     started = time.perf_counter()
     universe, adjacency, count = private_adjacency(G, weight, "iterative_construction")
+    check_dense_idc(idc, universe.n)  # before the noisy count: public n only
     generator = check_random_state(rng)
     count_beta = beta / 4.0 if max_edges is None else 0.0
     edges = EdgeBounds.measure(count, max_edges, count_epsilon, count_beta, generator)
