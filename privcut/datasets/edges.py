@@ -317,6 +317,8 @@ def _read_line(text: str, path: Path, number: int, rows: tuple, columns: _Column
         )
     if fields[0] == fields[1]:
         raise GraphInputError(f"{path}:{number}: self-loop {fields[0]!r}; remove it")
+    if len(fields) == 3:
+        _check_weight(fields[2], f"{path}:{number}")
     for column, field in zip(rows, (*fields, "")[:3], strict=True):
         column.append(field)
 
@@ -385,8 +387,8 @@ def _weights(columns: _Columns, path: Path) -> np.ndarray:
         try:
             values[given] = texts[given].astype(float)
         except ValueError:
-            bad = next(text for text in texts[given] if not _is_number(text))
-            raise GraphInputError(f"{path}: weight {bad!r} is not a number") from None
+            for text in texts[given]:
+                _check_weight(text, str(path))
         parts.append(values)
     values = _concatenated(parts).astype(float)
     outside = ~((values >= 0.0) & (values <= 1.0))
@@ -401,12 +403,14 @@ def _weights(columns: _Columns, path: Path) -> np.ndarray:
     return values
 
 
-def _is_number(text: str) -> bool:
+def _check_weight(text: str, where: str) -> None:
+    """Refuse a weight text that is not a number in [0, 1]."""
     try:
-        float(text)
+        value = float(text)
     except ValueError:
-        return False
-    return True
+        raise GraphInputError(f"{where}: weight {text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise GraphInputError(f"{where}: weight {value} is outside [0, 1]; rescale the weights")
 
 
 def _node_order(columns: _Columns, order: tuple | None, path: Path) -> tuple[tuple, np.ndarray]:
