@@ -55,14 +55,23 @@ LABELS = ["1", "2", "10", "a", "b", "#t", "x y", 'q"', "é", "a,b", "%", "", " "
 WEIGHTS = ["", "0.5", "1", "0", "2", "nan", "x", "1e-3", "0.0_1", " 0.25"]
 
 
+CLEAN_LABELS = [str(i) for i in range(25)] + ["a", "é", "b#2", "x%"]
+CLEAN_WEIGHTS = ["", "", "0.5", "1", "0", "1e-3", ".25"]
+
+
 @st.composite
 def edge_files(draw):
-    """Edge lists in every form read_edgelist knows, valid and not."""
+    """Edge lists in every form read_edgelist knows, valid and not: half of them drawn
+    from valid labels, weights and comments only (mostly readable), half from anything."""
+    clean = draw(st.booleans())
+    labels, weights = (CLEAN_LABELS, CLEAN_WEIGHTS) if clean else (LABELS, WEIGHTS)
+    kinds = ["ws", "ws", "csv", "csv", "comment", "nodes"] + ([] if clean else ["raw"])
+    comments = ["# c", "#", "%% x", "# 1 2"] + ([] if clean else ["#a b", "%x"])
     lines = []
     for _ in range(draw(st.integers(0, 12))):
-        kind = draw(st.sampled_from(["ws", "ws", "csv", "csv", "comment", "nodes", "raw"]))
-        u, v = draw(st.sampled_from(LABELS)), draw(st.sampled_from(LABELS))
-        w = draw(st.sampled_from(WEIGHTS))
+        kind = draw(st.sampled_from(kinds))
+        u, v = draw(st.sampled_from(labels)), draw(st.sampled_from(labels))
+        w = draw(st.sampled_from(weights))
         if kind == "ws":
             lines.append(" ".join(field for field in (u, v, w) if field))
         elif kind == "csv":
@@ -71,9 +80,9 @@ def edge_files(draw):
             ]
             lines.append(",".join(quoted + ([w] if w else [])))
         elif kind == "comment":
-            lines.append(draw(st.sampled_from(["# c", "#", "%% x", "#a b", "# 1 2", "%x"])))
+            lines.append(draw(st.sampled_from(comments)))
         elif kind == "nodes":
-            lines.append("# nodes: " + json.dumps(draw(st.lists(st.sampled_from(LABELS)))))
+            lines.append("# nodes: " + json.dumps(draw(st.lists(st.sampled_from(labels)))))
         else:
             lines.append(draw(st.text(alphabet=' \t,#%"ab1.\r', max_size=8)))
     ending = draw(st.sampled_from(["\n", "\r\n", ""]))
