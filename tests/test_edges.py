@@ -51,7 +51,26 @@ def check_equivalent(path, directed=False):
             same(edges, G, weight)
 
 
-LABELS = ["1", "2", "10", "a", "b", "#t", "x y", 'q"', "é", "a,b", "%", "", " ", "\u00a0z", "\x1f"]
+LABELS = [
+    "1",
+    "2",
+    "10",
+    "a",
+    "b",
+    "#t",
+    "x y",
+    'q"',
+    "é",
+    "a,b",
+    "%",
+    "",
+    " ",
+    "\u00a0z",
+    "\x1f",
+    "\ufeffa",
+    "c\x0bd",
+    "\u2003",
+]
 WEIGHTS = ["", "0.5", "1", "0", "2", "nan", "x", "1e-3", "0.0_1", " 0.25"]
 
 
@@ -261,6 +280,8 @@ def test_writer_refuses_bad_input_and_leaves_the_target(tmp_path):
         write_edge_array(path, asymmetric, ["a", "b"])
     with pytest.raises(ValueError, match="one label per row"):
         write_edge_array(path, asymmetric, ["a"], directed=True)
+    with pytest.raises(ValueError, match="distinct"):
+        write_edge_array(path, asymmetric, [1, "1"], directed=True)
     with pytest.raises(ValueError, match="line breaks"):
         write_edge_array(path, asymmetric, ["a", "b"], header=["x\ny"], directed=True)
     with pytest.raises(TypeError, match=r"scipy\.sparse"):

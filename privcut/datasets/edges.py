@@ -42,13 +42,17 @@ BLOCK_EDGES = 1 << 20
 """Edges formatted at a time by the writer (bounds its working memory)."""
 
 _NODES = "# nodes:"
-_SPECIAL = re.compile(
-    rb'(?m)^[ \t]*[#%]|["\r\x00\x0b\x0c\x1c-\x1f]|\xef\xbb\xbf'
-    rb"|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80"
+_COMMENT = re.compile(rb"\n[ \t]*[#%]")
+_CONTROL = re.compile(rb'["\r\x00\x0b\x0c\x1c-\x1f]')
+_UNICODE = re.compile(
+    rb"\xef\xbb\xbf|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f"
+    rb"|\xe3\x80\x80"
 )
-"""Where a line needs the line rules: a comment marker first, a quote, a carriage return,
-NUL, a BOM (which pandas would drop), or a blank that ``str.split`` splits on but pandas'
-whitespace separator does not (the other ASCII controls and the Unicode blanks)."""
+_ORDINARY = bytes(b for b in range(128) if chr(b) not in '\r\x00\x0b\x0c\x1c\x1d\x1e\x1f"#%')
+"""A line needs the line rules if it has a comment marker first (after blanks), a quote,
+a carriage return, NUL, a BOM (which pandas would drop), or a blank that ``str.split``
+splits on but pandas' whitespace separator does not (the other ASCII controls and the
+Unicode blanks); the ASCII bytes outside these are ordinary."""
 
 
 @dataclass(frozen=True)
@@ -246,16 +250,31 @@ def _read_chunk(chunk: bytes, path: Path, base: int, line: int, columns: _Column
     _add(columns, sources, targets, weights)
 
 
+def _special_positions(chunk: bytes) -> list[int]:
+    """Positions in the chunk of the special lines (see ``_ORDINARY``), in order; one
+    C-speed pass when there are none."""
+    unusual = chunk.translate(None, _ORDINARY)
+    if not unusual:
+        return []
+    positions = []
+    if b"#" in unusual or b"%" in unusual:  # a marker first: the line after the match's \n
+        positions += [match.start() for match in _COMMENT.finditer(b"\n" + chunk)]
+    other = unusual.translate(None, b"#%")
+    if other.translate(None, bytes(range(128, 256))):
+        positions += [match.start() for match in _CONTROL.finditer(chunk)]
+    if not other.isascii():
+        positions += [match.start() for match in _UNICODE.finditer(chunk)]
+    return sorted(positions)
+
+
 def _split_special(chunk: bytes, line: int) -> tuple[bytes, list[tuple[int, bytes]]]:
     """The chunk without its special lines, and those lines with their numbers."""
     special, kept, end = [], [], 0
-    for match in _SPECIAL.finditer(chunk):
-        if match.start() < end:
+    for position in _special_positions(chunk):
+        if position < end:
             continue
-        start = chunk.rfind(b"\n", 0, match.start()) + 1
-        if start < end:
-            start = end
-        stop = chunk.find(b"\n", match.end())
+        start = chunk.rfind(b"\n", 0, position) + 1
+        stop = chunk.find(b"\n", position)
         stop = len(chunk) if stop < 0 else stop + 1
         kept.append(chunk[end:start])
         special.append((line + chunk.count(b"\n", 0, start), chunk[start:stop]))
@@ -558,6 +577,8 @@ def _check_write_arguments(adjacency, nodes, header, directed) -> tuple[sp.csr_a
             f"the adjacency is {adjacency.shape[0]} x {adjacency.shape[1]}, but there are "
             f"{len(labels)} nodes; give one label per row"
         )
+    if len(set(labels)) != len(labels):
+        raise ValueError("the node labels (as str) must be distinct; relabel the nodes")
     if isinstance(header, str) or any("\n" in text or "\r" in text for text in header):
         raise ValueError("header must be a sequence of one-line texts (no line breaks)")
     A = sp.csr_array(adjacency, dtype=float, copy=True)
