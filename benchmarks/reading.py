@@ -4,10 +4,11 @@ floor of reading the file's bytes, and against the NetworkX reader they replace.
 A generated graph (``community_graph(n, 50, average_degree, as_sparse=True)``) is written
 with :func:`write_edge_array` (timed), then read back: the raw bytes (the floor),
 :func:`read_edge_array`, and (only at 10^6 edges) :func:`read_edgelist`. Each row runs in
-its own subprocess, so its peak memory (``ru_maxrss``, minus the subprocess's baseline
-after imports and after loading its input) is its own; times are wall-clock seconds in
-that subprocess, best of ``--repeat``. The written file is read back and checked to give
-the generated adjacency.
+its own subprocess: wall-clock seconds, best of ``--repeat``; then one more run under
+``tracemalloc`` for the peak of Python and NumPy allocations during the row ("traced";
+pandas' C parser buffers are not traced), and the subprocess's peak resident memory
+(VmHWM) after the timed runs, with its value before them (after imports and loading the
+input). The written file is read back and checked to give the generated adjacency.
 
 Run: ``python benchmarks/reading.py`` (10^5 nodes, 10^6 edges); ``--large`` adds 10^6
 nodes and 10^7 edges.
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +32,13 @@ import scipy.sparse as sp
 
 
 def peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's peak resident memory: VmHWM (reset by exec, unlike ``ru_maxrss``,
+    which a child inherits from the parent that started it)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return int(status.split("VmHWM:")[1].split()[0]) / 1024
 
 
 def run_row(row: str, folder: str, repeat: int) -> None:
@@ -42,10 +50,8 @@ def run_row(row: str, folder: str, repeat: int) -> None:
         with open(Path(folder) / "graph.pickle", "rb") as file:
             adjacency = pickle.load(file)
         nodes = [str(i) for i in range(adjacency.shape[0])]
-    baseline = peak_mib()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
+
+    def once() -> None:
         if row == "bytes":
             with open(path, "rb") as file:
                 while file.read(1 << 25):
@@ -56,11 +62,22 @@ def run_row(row: str, folder: str, repeat: int) -> None:
             read_edgelist(path)
         else:
             write_edge_array(Path(folder) / "written.txt", adjacency, nodes, header=["bench"])
+
+    baseline = peak_mib()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        once()
         best = min(best, time.perf_counter() - start)
-    print(f"{best} {baseline} {peak_mib()}")
+    peak = peak_mib()
+    tracemalloc.start()
+    once()
+    traced = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    print(f"{best} {baseline} {peak} {traced}")
 
 
-def measure(row: str, folder: str, repeat: int) -> tuple[float, float]:
+def measure(row: str, folder: str, repeat: int) -> tuple[float, ...]:
     done = subprocess.run(
         [sys.executable, __file__, "--row", row, "--folder", folder, "--repeat", str(repeat)],
         capture_output=True,
@@ -68,8 +85,7 @@ def measure(row: str, folder: str, repeat: int) -> tuple[float, float]:
         check=True,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
     )
-    seconds, baseline, peak = map(float, done.stdout.split())
-    return seconds, peak - baseline
+    return tuple(map(float, done.stdout.split()))
 
 
 def case(n: int, degree: float, repeat: int, networkx: bool) -> None:
@@ -89,12 +105,18 @@ def case(n: int, degree: float, repeat: int, networkx: bool) -> None:
         assert (back.adjacency != sp.csr_array(adjacency)[order][:, order]).nnz == 0
         rows = ["bytes", "read_edge_array"] + (["read_edgelist"] if networkx else []) + ["write"]
         print(f"\n{n:,} nodes, {edges:,} edges, file {size / 2**20:.1f} MiB, best of {repeat}")
-        print(f"{'row':<18} {'seconds':>8} {'x floor':>8} {'peak MiB':>9}")
-        floor = None
+        print(
+            f"{'row':<16} {'seconds':>8} {'x bytes':>8} {'x reader':>8} {'traced MiB':>10} "
+            f"{'maxrss MiB':>10} {'(before)':>8}"
+        )
+        times = {}
         for row in rows:
-            seconds, peak = measure(row, folder, repeat)
-            floor = floor or seconds
-            print(f"{row:<18} {seconds:>8.2f} {seconds / floor:>8.1f} {peak:>9.0f}")
+            seconds, baseline, peak, traced = times[row] = measure(row, folder, repeat)
+            print(
+                f"{row:<16} {seconds:>8.3f} {seconds / times['bytes'][0]:>8.1f} "
+                f"{seconds / times.get('read_edge_array', (seconds,))[0]:>8.2f} "
+                f"{traced:>10.0f} {peak:>10.0f} {baseline:>8.0f}"
+            )
 
 
 def main() -> None:

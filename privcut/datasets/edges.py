@@ -242,12 +242,17 @@ def _read_chunk(chunk: bytes, path: Path, base: int, line: int, columns: _Column
     rows = _parsed(fast)
     if rows is None:
         fast, special = b"", [(line + n, text) for n, text in enumerate(chunk.split(b"\n"))]
-        rows = [], [], []
-    sources, targets, weights = (list(column) for column in rows)
+        rows = (), (), ()
+    extra = [], [], []
     for number, text in special:
         for offset, part in enumerate(re.split(r"\r\n?|\n", text.decode("utf-8"))):
-            _read_line(part.strip(), path, number + offset, (sources, targets, weights), columns)
-    _add(columns, sources, targets, weights)
+            _read_line(part.strip(), path, number + offset, extra, columns)
+    if extra[0]:
+        rows = [
+            np.concatenate([np.asarray(a, object), np.asarray(b, object)])
+            for a, b in zip(rows, extra, strict=True)
+        ]
+    _add(columns, *rows)
 
 
 def _special_positions(chunk: bytes) -> list[int]:
