@@ -38,7 +38,7 @@ __all__ = ["EdgeArray", "read_edge_array", "write_edge_array"]
 
 CHUNK_BYTES = 1 << 25
 """Bytes parsed at a time (whole lines; a longer line makes a longer chunk)."""
-BLOCK_EDGES = 1 << 20
+BLOCK_EDGES = 1 << 17
 """Edges formatted at a time by the writer (bounds its working memory)."""
 
 _NODES = "# nodes:"
@@ -569,7 +569,7 @@ def write_edge_array(
         separator = b" " if plain else b","
         for start in range(0, rows.size, BLOCK_EDGES):
             block = slice(start, start + BLOCK_EDGES)
-            weights = values[block] if weighted else None
+            weights = values[block].astype(float) if weighted else None
             write(_edge_lines(pool, rows[block], columns[block], weights, separator))
 
 
@@ -586,8 +586,10 @@ def _check_write_arguments(adjacency, nodes, header, directed) -> tuple[sp.csr_a
         raise ValueError("the node labels (as str) must be distinct; relabel the nodes")
     if isinstance(header, str) or any("\n" in text or "\r" in text for text in header):
         raise ValueError("header must be a sequence of one-line texts (no line breaks)")
-    A = sp.csr_array(adjacency, dtype=float, copy=True)
-    A.sum_duplicates()
+    A = sp.csr_array(adjacency)
+    if not A.has_canonical_format:
+        A = A.copy()  # the caller's array is left as it is
+        A.sum_duplicates()
     if not directed and (A.diagonal().any() or (A != A.T).nnz):
         raise ValueError(
             "an undirected adjacency must be symmetric with a zero diagonal; pass "
