@@ -15,6 +15,7 @@ from privcut.datasets import edges as edges_module
 from privcut.datasets import read_edge_array, read_edgelist, write_edge_array
 from privcut.exceptions import GraphInputError
 from privcut.graph.universe import EdgeUniverse
+from tests.badinput import SETTINGS, check_call
 
 
 def same(edges, G, weight=None):
@@ -74,7 +75,7 @@ LABELS = [
 WEIGHTS = ["", "0.5", "1", "0", "2", "nan", "x", "1e-3", "0.0_1", " 0.25"]
 
 
-CLEAN_LABELS = [str(i) for i in range(25)] + ["a", "é", "b#2", "x%"]
+CLEAN_LABELS = [str(i) for i in range(25)] + ["a", "é", "b#2", "x%", "NA", "nan", "1.0", "null"]
 CLEAN_WEIGHTS = ["", "", "0.5", "1", "0", "1e-3", ".25"]
 
 
@@ -219,9 +220,9 @@ def test_bad_arguments_are_refused_before_reading(tmp_path):
 
 def test_progress_bar_counts_the_bytes(tmp_path, capsys):
     path = tmp_path / "g.txt"
-    path.write_text("".join(f"{i} {i + 1}\n" for i in range(100, 200)))
+    path.write_bytes("".join(f"{i} {i + 1}\r\n" for i in range(100, 200)).encode())
     read_edge_array(path, progress=True)
-    assert "800/800" in capsys.readouterr().err
+    assert "900/900" in capsys.readouterr().err
 
 
 def synthetic(n, directed, seed, weighted, labels):
@@ -302,3 +303,42 @@ def test_writer_blocks_join_seamlessly(tmp_path, monkeypatch):
     write_edge_array(blocked, A, nodes, weighted=True)
     assert whole.read_bytes() == blocked.read_bytes()
     assert whole.read_text().count("\n") == 200
+
+
+MALFORMED = ["1 2", "1 1", "#a b", "# nodes: [1]", "# nodes: 3", "1,2,nan", "1 2 5", 'a,"b']
+MALFORMED += ["é ß", "\x00 1", "1 2 3 4", "% x", "1\t2", "\u2028 1", "", "\ufeff1 2"]
+EDGE = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
+
+
+@SETTINGS
+@given(
+    content=st.one_of(
+        st.binary(max_size=40),
+        st.lists(
+            st.sampled_from([*MALFORMED]),
+            max_size=5,
+        ).map(lambda lines: "\n".join(lines).encode()),
+    ),
+    directed=st.booleans(),
+    weight=st.sampled_from([None, "weight", 3]),
+    nodes=st.sampled_from([None, ["1", "2"], ["1", "1"], [1, 2], "12"]),
+)
+def test_malformed_files_and_arguments_get_a_clear_error(
+    tmp_path_factory, content, directed, weight, nodes
+):
+    path = tmp_path_factory.mktemp("edges") / "edges.txt"
+    path.write_bytes(content)
+    check_call(read_edge_array, path, directed=directed, weight=weight, nodes=nodes)
+
+
+@SETTINGS
+@given(
+    adjacency=st.sampled_from(
+        [sp.csr_array(np.eye(2)), sp.csr_array(np.ones((2, 3))), np.zeros((2, 2)), None, EDGE]
+    ),
+    nodes=st.sampled_from([["a", "b"], ["a"], [1, "1"], 5]),
+    header=st.sampled_from([(), ["x"], "x", ["a\nb"], [3]]),
+)
+def test_bad_writer_arguments_get_a_clear_error(tmp_path_factory, adjacency, nodes, header):
+    path = tmp_path_factory.mktemp("out") / "edges.txt"
+    check_call(write_edge_array, path, adjacency, nodes, header=header)

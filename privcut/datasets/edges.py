@@ -174,7 +174,7 @@ def read_edge_array(
     ):
         for base, line, chunk in _chunks(file):
             _read_chunk(chunk, path, base, line, columns)
-            bar.update(len(chunk))
+            bar.update(base + len(chunk) - bar.n)
     sources, targets = _concatenated(columns.sources), _concatenated(columns.targets)
     values = _weights(columns, path)
     if weight is None:
@@ -209,8 +209,8 @@ def _check_read_arguments(path, directed, weight, nodes) -> tuple[Path, tuple | 
 
 
 def _chunks(file) -> object:
-    """``(byte offset, number of the first line, bytes)`` of whole-line chunks, CRLF
-    turned into LF (one line break either way, as ``read_edgelist`` counts)."""
+    """``(byte offset, number of the first line, bytes)`` of whole-line chunks (a CRLF is
+    never cut)."""
     base, line, rest = 0, 1, b""
     while True:
         data = file.read(CHUNK_BYTES)
@@ -222,7 +222,7 @@ def _chunks(file) -> object:
             rest = buffer
             continue
         chunk, rest = buffer[:cut], buffer[cut:]
-        yield base, line, chunk.replace(b"\r\n", b"\n")
+        yield base, line, chunk
         base, line = base + len(chunk), line + chunk.count(b"\n")
         if not data:
             return
@@ -238,6 +238,7 @@ def _read_chunk(chunk: bytes, path: Path, base: int, line: int, columns: _Column
             raise GraphInputError(
                 f"{path}: not UTF-8 text (byte {base + error.start}); save the edge list as UTF-8"
             ) from None
+    chunk = chunk.replace(b"\r\n", b"\n")  # one line break either way, as read_edgelist counts
     fast, special = _split_special(chunk, line)
     rows = _parsed(fast)
     if rows is None:
@@ -576,6 +577,8 @@ def write_edge_array(
 def _check_write_arguments(adjacency, nodes, header, directed) -> tuple[sp.csr_array, list]:
     if not sp.issparse(adjacency):
         raise TypeError(f"adjacency must be a scipy.sparse array, got {type(adjacency)}")
+    if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Sequence):
+        raise TypeError(f"nodes must be a sequence of node labels, one per row, got {nodes!r}")
     labels = [str(node) for node in nodes]
     if adjacency.shape != (len(labels), len(labels)):
         raise ValueError(
@@ -584,7 +587,11 @@ def _check_write_arguments(adjacency, nodes, header, directed) -> tuple[sp.csr_a
         )
     if len(set(labels)) != len(labels):
         raise ValueError("the node labels (as str) must be distinct; relabel the nodes")
-    if isinstance(header, str) or any("\n" in text or "\r" in text for text in header):
+    if isinstance(header, str) or not isinstance(header, Sequence):
+        raise TypeError(f"header must be a sequence of str (comment lines), got {header!r}")
+    if not all(isinstance(text, str) for text in header):
+        raise TypeError(f"header must be a sequence of str (comment lines), got {header!r}")
+    if any("\n" in text or "\r" in text for text in header):
         raise ValueError("header must be a sequence of one-line texts (no line breaks)")
     A = sp.csr_array(adjacency)
     if not A.has_canonical_format:
