@@ -342,3 +342,29 @@ def test_malformed_files_and_arguments_get_a_clear_error(
 def test_bad_writer_arguments_get_a_clear_error(tmp_path_factory, adjacency, nodes, header):
     path = tmp_path_factory.mktemp("out") / "edges.txt"
     check_call(write_edge_array, path, adjacency, nodes, header=header)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7 007\n1 2\n",  # 007 is not 7: read as text
+        "99999999999999999999 1\n3 4\n",  # beyond int64: read as text
+        "3 10\n2 3 1\n10 2 0\n",  # decimal labels, integer weights
+        "3 10\n2 3 0.5\n",
+        "1 2\n2 1\n",
+        "1 1\n",
+        "0 1\n1 20\n",
+    ],
+)
+def test_decimal_labels_are_read_as_integers_only_when_exact(tmp_path, text):
+    path = tmp_path / "g.txt"
+    path.write_text(text)
+    check_equivalent(path)
+    check_equivalent(path, directed=True)
+
+
+def test_decimal_and_text_chunks_share_one_label_table(tmp_path, monkeypatch):
+    path = tmp_path / "g.txt"
+    path.write_text("1 2\n2 3\n# c\n3 a\n10 1\n")
+    monkeypatch.setattr(edges_module, "CHUNK_BYTES", 4)
+    check_equivalent(path)

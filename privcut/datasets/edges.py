@@ -92,9 +92,12 @@ class EdgeArray:
 @dataclass
 class _Columns:
     """What the chunks have read so far: each chunk's endpoint codes into ``labels`` and
-    its weight texts, and the nodes declared by ``# nodes:`` lines."""
+    its weight texts, and the nodes declared by ``# nodes:`` lines. A chunk of decimal
+    labels only is read as integers, coded into ``numbers`` (its codes' first element is
+    True)."""
 
     labels: np.ndarray
+    numbers: np.ndarray
     sources: list
     targets: list
     weights: list
@@ -164,7 +167,7 @@ def read_edge_array(
     (('w', 'x y', 'z'), [[0.0, 0.5, 0.0], [0.5, 0.0, 0.0], [0.0, 0.0, 0.0]])
     """
     path, order = _check_read_arguments(path, directed, weight, nodes)
-    columns = _Columns(np.array([], dtype=object), [], [], [], [])
+    columns = _Columns(np.array([], dtype=object), np.array([], dtype=np.int64), [], [], [], [])
     size = os.path.getsize(path)
     with (
         open(path, "rb") as file,
@@ -175,8 +178,8 @@ def read_edge_array(
         for base, line, chunk in _chunks(file):
             _read_chunk(chunk, path, base, line, columns)
             bar.update(base + len(chunk) - bar.n)
-    sources, targets = _concatenated(columns.sources), _concatenated(columns.targets)
-    values = _weights(columns, path)
+    sources, targets = _resolved(columns)
+    values = _weights(columns, path, sources, targets)
     if weight is None:
         values = np.ones(sources.size)
     labels, positions = _node_order(columns, order, path)
@@ -240,6 +243,11 @@ def _read_chunk(chunk: bytes, path: Path, base: int, line: int, columns: _Column
             ) from None
     chunk = chunk.replace(b"\r\n", b"\n")  # one line break either way, as read_edgelist counts
     fast, special = _split_special(chunk, line)
+    if not special and _decimal(fast):
+        numbers = _parsed(fast, numeric=True)
+        if numbers is not None:
+            _add(columns, *numbers, numeric=True)
+            return
     rows = _parsed(fast)
     if rows is None:
         fast, special = b"", [(line + n, text) for n, text in enumerate(chunk.split(b"\n"))]
@@ -291,12 +299,26 @@ def _split_special(chunk: bytes, line: int) -> tuple[bytes, list[tuple[int, byte
     return b"".join(kept), special
 
 
-def _parsed(fast: bytes) -> tuple | None:
+def _decimal(fast: bytes) -> bool:
+    """Whether the lines hold only decimal numbers without leading zeros and blanks, so
+    that every label is the decimal text of its integer (``007`` is not ``7``)."""
+    if fast.translate(None, b"0123456789 \t\n"):
+        return False
+    text = np.frombuffer(fast, dtype=np.uint8)
+    digit = (text >= ord("0")) & (text <= ord("9"))
+    zero = text[:-1] == ord("0")
+    first = np.concatenate([[True], ~digit[:-2]]) if text.size > 1 else zero
+    return not np.any(zero & first & digit[1:])
+
+
+def _parsed(fast: bytes, *, numeric: bool = False) -> tuple | None:
     """The (u, v, weight text) columns of lines free of special bytes, by pandas' C
-    parser; None if they do not look like 2 or 3 non-empty fields per line."""
+    parser (u and v as int64 if ``numeric``); None if they do not look like 2 or 3
+    non-empty fields per line."""
     if not fast.strip():
         return (), (), ()
     comma = b"," in fast
+    kinds = {0: np.int64, 1: np.int64, 2: str} if numeric else str
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -305,15 +327,17 @@ def _parsed(fast: bytes) -> tuple | None:
                 sep="," if comma else r"\s+",
                 header=None,
                 names=[0, 1, 2],
-                dtype=str,
+                dtype=kinds,
                 na_filter=False,
                 quoting=csv.QUOTE_NONE,
                 index_col=False,
                 engine="c",
                 encoding="utf-8",
             )
-    except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError):
+    except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError, OverflowError):
         return None
+    if numeric:
+        return frame[0].to_numpy(), frame[1].to_numpy(), frame[2].to_numpy(dtype=object)
     columns = [frame[k].to_numpy(dtype=object) for k in range(3)]
     if comma:
         if fast.count(b",") != len(frame) + np.count_nonzero(columns[2] != ""):
@@ -378,29 +402,47 @@ def _declared_nodes(text: str, path: Path, number: int) -> list[str]:
     return [str(node) for node in declared]
 
 
-def _add(columns: _Columns, sources, targets, weights) -> None:
+def _add(columns: _Columns, sources, targets, weights, *, numeric: bool = False) -> None:
     """Append a chunk's rows as codes into the running label table (each label kept
-    once, so memory stays O(|V|) for labels, O(|E|) for codes)."""
+    once, so memory stays O(|V|) for labels, O(|E|) for codes); integer labels into the
+    table of numbers."""
     if len(sources) == 0:
         return
-    count = len(sources)
-    ends = np.concatenate([np.asarray(sources, dtype=object), np.asarray(targets, dtype=object)])
+    count, kind = len(sources), np.int64 if numeric else object
+    ends = np.concatenate([np.asarray(sources, dtype=kind), np.asarray(targets, dtype=kind)])
     codes, uniques = pd.factorize(ends)
-    known = columns.labels.size
-    merged, table = pd.factorize(np.concatenate([columns.labels, np.asarray(uniques, object)]))
-    columns.labels = np.asarray(table, dtype=object)
+    table = columns.numbers if numeric else columns.labels
+    known = table.size
+    merged, table = pd.factorize(np.concatenate([table, np.asarray(uniques, dtype=kind)]))
+    if numeric:
+        columns.numbers = np.asarray(table, dtype=np.int64)
+    else:
+        columns.labels = np.asarray(table, dtype=object)
     codes = merged[known:][codes]
-    columns.sources.append(codes[:count])
-    columns.targets.append(codes[count:])
+    columns.sources.append((numeric, codes[:count]))
+    columns.targets.append((numeric, codes[count:]))
     weights = np.asarray(weights, dtype=object)
     columns.weights.append(weights if np.any(weights != "") else count)
+
+
+def _resolved(columns: _Columns) -> tuple[np.ndarray, np.ndarray]:
+    """Every edge's endpoints as codes into one table of str labels (``columns.labels``,
+    the numbers' decimal texts joined to it)."""
+    known = columns.labels.size
+    texts = columns.numbers.astype(str).astype(object)
+    merged, table = pd.factorize(np.concatenate([columns.labels, texts]))
+    columns.labels, numbers = np.asarray(table, dtype=object), merged[known:]
+    return tuple(
+        _concatenated([numbers[codes] if numeric else codes for numeric, codes in parts])
+        for parts in (columns.sources, columns.targets)
+    )
 
 
 def _concatenated(parts: list) -> np.ndarray:
     return np.concatenate(parts) if parts else np.array([], dtype=np.intp)
 
 
-def _weights(columns: _Columns, path: Path) -> np.ndarray:
+def _weights(columns: _Columns, path: Path, sources, targets) -> np.ndarray:
     """The edges' weights: the third column read as ``float`` reads it (1 where a line
     has none), each checked to lie in [0, 1]."""
     parts = []
@@ -419,7 +461,6 @@ def _weights(columns: _Columns, path: Path) -> np.ndarray:
     outside = ~((values >= 0.0) & (values <= 1.0))
     if np.any(outside):
         at = int(np.flatnonzero(outside)[0])
-        sources, targets = _concatenated(columns.sources), _concatenated(columns.targets)
         u, v = columns.labels[sources[at]], columns.labels[targets[at]]
         raise GraphInputError(
             f"{path}: weight {values[at]} of edge ({u!r}, {v!r}) is outside [0, 1]; rescale "
@@ -453,7 +494,8 @@ def _node_order(columns: _Columns, order: tuple | None, path: Path) -> tuple[tup
             f"{path}: nodes {sorted(set(unknown.tolist()))[:5]} are not in the node list; "
             "add them there"
         )
-    return tuple(order), positions.astype(np.intp)
+    kind = np.int32 if len(order) < np.iinfo(np.int32).max else np.int64
+    return tuple(order), positions.astype(kind)
 
 
 def _adjacency(
