@@ -354,6 +354,8 @@ def test_bad_writer_arguments_get_a_clear_error(tmp_path_factory, adjacency, nod
         "1 2\n2 1\n",
         "1 1\n",
         "0 1\n1 20\n",
+        "# SNAP header\n# FromNodeId ToNodeId\n1 2\n2 30\n",  # a header, then decimals
+        '# nodes: ["4", "x"]\n1 2\n"a b",2\n',
     ],
 )
 def test_decimal_labels_are_read_as_integers_only_when_exact(tmp_path, text):

@@ -11,6 +11,9 @@ could misread (a comment marker first, a double quote, a carriage return, a NUL,
 or a blank other than space and tab) is parsed by the line rules of ``read_edgelist``
 instead, and so is a whole chunk whose columns look wrong (a missing or empty field, a
 comma count that does not match the columns), which then fails with the line's number.
+Lines whose labels are all decimal integers written exactly (no leading zero, within
+int64) are parsed as integers and turned into their texts once per label, which spares a
+string object per endpoint.
 """
 
 from __future__ import annotations
@@ -243,12 +246,10 @@ def _read_chunk(chunk: bytes, path: Path, base: int, line: int, columns: _Column
             ) from None
     chunk = chunk.replace(b"\r\n", b"\n")  # one line break either way, as read_edgelist counts
     fast, special = _split_special(chunk, line)
-    if not special and _decimal(fast):
-        numbers = _parsed(fast, numeric=True)
-        if numbers is not None:
-            _add(columns, *numbers, numeric=True)
-            return
-    rows = _parsed(fast)
+    numbers = _parsed(fast, numeric=True) if _decimal(fast) else None
+    if numbers is not None:
+        _add(columns, *numbers, numeric=True)
+    rows = ((), (), ()) if numbers is not None else _parsed(fast)
     if rows is None:
         fast, special = b"", [(line + n, text) for n, text in enumerate(chunk.split(b"\n"))]
         rows = (), (), ()
