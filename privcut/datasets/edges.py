@@ -24,7 +24,7 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,7 +214,7 @@ def _check_read_arguments(path, directed, weight, nodes) -> tuple[Path, tuple | 
     return Path(path), order
 
 
-def _chunks(file) -> object:
+def _chunks(file) -> Iterator[tuple[int, int, bytes]]:
     """``(byte offset, number of the first line, bytes)`` of whole-line chunks (a CRLF is
     never cut)."""
     base, line, rest = 0, 1, b""
