@@ -17,6 +17,7 @@ files only, opened without blocking, read up to a size limit.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import hmac
@@ -26,11 +27,19 @@ import re
 import secrets
 import stat
 import weakref
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from privcut.exceptions import PrivcutError
 
-__all__ = ["StateFile", "fsync_directory", "open_regular", "read_regular", "write_atomically"]
+__all__ = [
+    "StateFile",
+    "fsync_directory",
+    "open_atomically",
+    "open_regular",
+    "read_regular",
+    "write_atomically",
+]
 
 
 def fsync_directory(folder: str | os.PathLike) -> None:
@@ -86,19 +95,58 @@ def write_atomically(
     ...     (target.read_text(), oct(target.stat().st_mode & 0o777), len(os.listdir(folder)))
     ('42\\n', '0o600', 1)
     """
+    content = data.encode() if isinstance(data, str) else bytes(data)
+    with open_atomically(path, mode=mode) as write:
+        write(content)
+
+
+@contextlib.contextmanager
+def open_atomically(
+    path: str | os.PathLike, *, mode: int | None = None
+) -> Iterator[Callable[[bytes], None]]:
+    """Stream bytes into ``path``, replacing it durably and atomically on success.
+
+    The streaming form of :func:`write_atomically`, for content too large to hold
+    whole: the ``with`` block gets a function that appends bytes to a temporary file
+    in the target's folder; when the block ends without an exception, the file is
+    fsynced, renamed over the target and the folder fsynced. An exception in the
+    block (or in any of these steps before the rename) removes the temporary file
+    and leaves the target untouched.
+
+    Parameters
+    ----------
+    path : str or Path
+        The target; its folder must exist.
+    mode : int, optional
+        The new file's permissions (as in :func:`write_atomically`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     target = Path(folder) / "big.txt"
+    ...     with open_atomically(target) as write:
+    ...         for part in (b"1 2\\n", b"2 3\\n"):
+    ...             write(part)
+    ...     (target.read_bytes(), len(os.listdir(folder)))
+    (b'1 2\\n2 3\\n', 1)
+    """
     target = Path(path)
     folder = target.parent
-    content = data.encode() if isinstance(data, str) else bytes(data)
     temporary = folder / f".{target.name}.{secrets.token_hex(8)}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     descriptor = os.open(temporary, flags, 0o666 if mode is None else mode)
+
+    def write(content: bytes) -> None:
+        view = memoryview(content)
+        while view:
+            view = view[os.write(descriptor, view) :]
+
     try:
         try:
             if mode is not None:
                 os.fchmod(descriptor, mode)  # exact, whatever the umask
-            view = memoryview(content)
-            while view:
-                view = view[os.write(descriptor, view) :]
+            yield write
             os.fsync(descriptor)
         finally:
             os.close(descriptor)

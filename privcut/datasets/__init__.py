@@ -16,6 +16,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from privcut.datasets.edges import EdgeArray, read_edge_array, write_edge_array
 from privcut.datasets.generators import (
     community_graph,
     dense_gnp,
@@ -26,16 +27,19 @@ from privcut.exceptions import GraphInputError
 from privcut.privacy.validation import check_option
 
 __all__ = [
+    "EdgeArray",
     "community_graph",
     "dense_gnp",
     "load",
     "names",
     "planted_partition",
     "provenance",
+    "read_edge_array",
     "read_edgelist",
     "read_groups",
     "read_nodelist",
     "stochastic_block_model",
+    "write_edge_array",
 ]
 
 _NODES = "# nodes:"
