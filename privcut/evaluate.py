@@ -16,10 +16,18 @@ attribute ignored; an attribute name reads it, values in [0, 1]):
 
 :func:`cut_errors` and :class:`WorkloadClasses` read graphs as CSR matrices and build
 nothing n x n (a NoisyGraph is n x n already); :func:`max_cut_error` is dense (the cut
-norm). The structural statistics (:func:`structure`, :func:`structure_of`) are sparse, for graphs
-of 10^6 edges and more, and also take square ``scipy.sparse`` arrays (node i is row i);
-they describe the undirected 0/1 pattern, so the weight arguments only choose what is read
-and checked.
+norm). The structural statistics (:func:`structure`, :func:`structure_of`) are sparse, for
+graphs of 10^6 edges and more; they describe the undirected 0/1 pattern, so the weight
+arguments only choose what is read and checked.
+
+Every function takes G and H each as a NetworkX graph or a square ``scipy.sparse``
+adjacency (a :class:`~privcut.graph.arrays.SyntheticArray`, what ``synthetic_graph``
+returns for a sparse input, among them), read by
+:func:`~privcut.graph.arrays.read_adjacency` in O(n + |E|): a sparse G's rows are the
+nodes ``nodes`` (default: a SyntheticArray's ``.nodes``, else ``range(n)``) of the
+declared kind ``directed`` (default False); a sparse H's rows are ``release_nodes``
+(the same defaults), and H is read as G's kind (a release has its original's). The nodes
+of G and H are matched by label, so H may list them in another order.
 """
 
 from __future__ import annotations
@@ -167,9 +175,10 @@ def _array_matrix(
     try:
         read = read_adjacency(H, release_weight, nodes=labels, directed=universe.directed)
     except GraphInputError as error:
+        weights = release_weight is not None and "[0, 1]" in str(error)
+        hint = " (for H, pass release_weight=None)" if weights else ""
         raise GraphInputError(
-            f"the release H, read with release_weight={release_weight!r}: {error} (for H, "
-            "pass release_weight=None)"
+            f"the release H, read with release_weight={release_weight!r}: {error}{hint}"
         ) from None
     if read.nodes == universe.nodes:
         return read.matrix
@@ -593,9 +602,9 @@ def structure_of(
     Statistics are of the undirected 0/1 pattern: a DiGraph (or a sparse adjacency
     declared ``directed=True``) is read as its undirected view (an edge wherever either
     direction is), and any nonzero weight counts as an edge (``weight`` only chooses which
-    attribute is read and checked, as elsewhere in this module; a weight of 0 is no edge). Triangles per node
-    come from two sparse products of the degree-ordered orientation U of the edges
-    (Schank & Wagner 2005), ``(U @ U) * U`` and ``(U.T @ U) * U``, over chunks of rows (at
+    attribute is read and checked, as elsewhere in this module; a weight of 0 is no edge).
+    Triangles per node come from two sparse products of the degree-ordered orientation U of the
+    edges (Schank & Wagner 2005), ``(U @ U) * U`` and ``(U.T @ U) * U``, over chunks of rows (at
     most about ``MAX_PRODUCT`` product entries at a time): O(|E| min(d_max, sqrt|E|)) time,
     O(n + |E| + MAX_PRODUCT) memory; everything else is O(n + |E|). Nothing is n x n.
 
