@@ -45,7 +45,7 @@ from scipy.sparse.linalg import eigsh
 from privcut.exceptions import GraphInputError
 from privcut.graph.arrays import is_array_graph, read_adjacency
 from privcut.graph.cutnorm import cut_norm
-from privcut.graph.limits import CHUNK, cut_sums
+from privcut.graph.limits import CHUNK, check_dense_nodes, cut_sums
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse, check_graph
@@ -475,8 +475,8 @@ def max_cut_error(
     ``release_weight`` (default ``"weight"``: a privcut release's weights in [0, 1]; None
     counts every edge of H as 1), as in :func:`cut_errors`; G and H may be sparse
     adjacencies (``nodes``, ``directed`` and ``release_nodes`` as in :func:`cut_errors`,
-    nodes matched by label). The cut norm works on the dense n x n difference: for
-    graphs of up to some 10^4 nodes (:func:`cut_errors` and
+    nodes matched by label). The cut norm works on the dense n x n difference: it
+    refuses more than :data:`~privcut.graph.limits.DENSE_NODES` nodes (:func:`cut_errors` and
     :class:`WorkloadClasses` are sparse).
 
     Examples
@@ -486,6 +486,11 @@ def max_cut_error(
     (20.0, 20.0)
     """
     universe, G_matrix = _read(G, weight, nodes, directed)
+    check_dense_nodes(
+        universe.n,
+        "max_cut_error (the cut norm of the dense difference)",
+        "cut_errors on random_cuts, or WorkloadClasses (both sparse)",
+    )
     difference = _dense(_matrix(universe, H, release_weight, release_nodes)) - _dense(G_matrix)
     if universe.n == 0:  # no cut has any pair: every error is 0
         return MaxCutError(lower=0.0, upper=0.0, S=set(), T=set(), method="exact")

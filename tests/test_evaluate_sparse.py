@@ -155,6 +155,12 @@ def test_a_directed_sparse_graph_is_read_as_declared():
     assert work.errors(B, release_nodes=order) == work.errors(H)
 
 
+def test_max_cut_error_refuses_a_graph_too_large_for_its_dense_difference():
+    A = sp.csr_array((20_001, 20_001))
+    with pytest.raises(ValueError, match="DENSE_NODES"):
+        max_cut_error(A, A)
+
+
 @pytest.mark.parametrize(
     ("call", "match"),
     [
