@@ -1,7 +1,5 @@
 """Evaluation of sparse graphs and releases: the same numbers as for NetworkX graphs."""
 
-import time
-
 import networkx as nx
 import numpy as np
 import pytest
@@ -189,13 +187,10 @@ def test_a_sparse_release_of_twenty_thousand_nodes_is_evaluated():
     A, labels = community_graph(20_000, 10, 10.0, seed=0, as_sparse=True)
     H = privcut.synthetic_graph(A, 1.0, measurements=["edge-count", "degrees"], rng=0)
     assert isinstance(H, SyntheticArray)
-    began = time.perf_counter()
     work = WorkloadClasses(A, labels, bisections=20, rng=0)
     errors = work.errors(H, release_weight=None)
     found = structure(A, H, groups=labels)
-    seconds = time.perf_counter() - began
     assert set(errors) == {"degree", "within-group", "between-group", "group-vs-rest", "bisection"}
     assert found.original.nodes == found.release.nodes == 20_000
     assert found.original.edges == A.nnz // 2 and found.release.edges == H.nnz // 2
     assert np.isfinite(found.degree_kl) and 0.0 <= found.centrality_jaccard <= 1.0
-    assert seconds < 60  # measured 0.25 s: the sparse paths, nothing n x n (3.2 GB here)
