@@ -340,3 +340,14 @@ def test_oracle_refuses_paper_calibration_without_delta_before_any_draw():
     with pytest.raises(ValueError, match="delta > 0"):
         CutOracle(nx.path_graph(10), 1.0, 0.0, calibration="paper", rng=generator)
     assert state(generator) == before
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: nodes is documented as a sequence in the rows' order, but an unordered "
+    "set is accepted, so labels are matched to rows in the set's arbitrary iteration order",
+)
+def test_an_unordered_node_set_is_refused():
+    A = sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(3)))
+    with pytest.raises((TypeError, ValueError)):
+        EdgeUniverse.of(A, nodes={"c", "a", "b"})
