@@ -103,7 +103,7 @@ def _as_csr(G) -> sp.csr_array:
             f"a sparse adjacency must hold real numbers, got dtype {G.dtype}; convert it, "
             "e.g. G.astype(float)"
         )
-    matrix = sp.csr_array(G, dtype=float, copy=True)
+    matrix = sp.csr_array(G.astype(float))  # cast first: duplicates sum as floats, not wrapped
     matrix.sum_duplicates()  # also sorts the indices
     if not np.all(np.isfinite(matrix.data)):
         raise GraphInputError(
