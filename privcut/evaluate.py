@@ -167,6 +167,12 @@ def _array_matrix(
     universe: EdgeUniverse, H: sp.sparray, release_weight: str | None, labels: Sequence | None
 ) -> sp.csr_array:
     """A sparse H's checked CSR (read as the universe's kind) in the universe's order."""
+    kind = getattr(H, "directed", None)
+    if kind is not None and kind != universe.directed:
+        raise GraphInputError(
+            f"G is {'directed' if universe.directed else 'undirected'} and the release H "
+            f"{'directed' if kind else 'undirected'}: compare graphs of one kind"
+        )
     if H.ndim == 2 and H.shape[0] != universe.n:
         raise GraphInputError(
             f"G and H must have the same node set: G has {universe.n} nodes and H has "

@@ -308,13 +308,6 @@ def test_answer_cuts_takes_a_directed_array():
     assert answers.values.shape == (1,)
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: synthetic_graph with method='dense' (or randomized response named under "
-    "'auto') is not refused from the public node count: it measures the edge count, then "
-    "fails with MemoryError allocating the n x n noisy matrix",
-)
 def test_dense_release_above_the_dense_limit_is_refused_before_any_draw():
     n = 5_000_000  # n x n float64 is 182 TiB: more than any address space, never allocated
     generator = np.random.default_rng(0)
@@ -342,11 +335,6 @@ def test_oracle_refuses_paper_calibration_without_delta_before_any_draw():
     assert state(generator) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: nodes is documented as a sequence in the rows' order, but an unordered "
-    "set is accepted, so labels are matched to rows in the set's arbitrary iteration order",
-)
 def test_an_unordered_node_set_is_refused():
     A = sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(3)))
     with pytest.raises((TypeError, ValueError)):
