@@ -10,8 +10,11 @@ import pytest
 import scipy.sparse as sp
 
 from privcut import GraphInputError, PrivcutError
+from privcut.audit import audit
 from privcut.graph import (
     CutOracle,
+    CutWorkload,
+    EdgeUniverse,
     SyntheticArray,
     answer_cuts,
     filtered_randomized_response,
@@ -339,3 +342,39 @@ def test_an_asymmetric_array_needs_directed(name):
         CALLS[name](A)
     if name != "iterative_construction":
         CALLS[name](A, directed=True)
+
+
+# --- audit: the directed array path ------------------------------------------------------
+
+
+class Quartered(CutWorkload):
+    """A deliberately broken twin: the workload's sensitivities divided by 4."""
+
+    def sensitivities(self):
+        l1, l2 = super().sensitivities()
+        return l1 / 4.0, l2 / 4.0
+
+
+@pytest.mark.slow
+def test_answer_cuts_on_directed_arrays_passes_its_audit_and_a_quartered_twin_is_caught():
+    """The workload strategy on labelled directed arrays one arc apart: the audit finds
+    nothing; the twin calibrated to a quarter of the sensitivity is caught."""
+    nodes = ("a", "b", "c", "d", "e")
+    arcs = ([0, 1, 2, 3], [1, 2, 3, 4])
+    base = sp.csr_array((np.ones(4), arcs), shape=(5, 5))
+    neighbour = sp.csr_array((np.ones(5), (arcs[0] + [1], arcs[1] + [3])), shape=(5, 5))
+    universe = EdgeUniverse.of(base, nodes=nodes, directed=True)
+    workload = [({"b", "c", "d"}, {"b", "c", "d"}), ({"b"}, {"d", "e"}), ({"b", "d"}, {"a", "d"})]
+
+    def release(kind):
+        analysed = kind.of(universe, workload)
+        return lambda A, rng: (
+            answer_cuts(
+                A, analysed, 1.0, strategy="workload", nodes=nodes, directed=True, rng=rng
+            ).raw
+        )
+
+    correct = audit(release(CutWorkload), (base, neighbour), 1.0, samples=1000, rng=0)
+    broken = audit(release(Quartered), (base, neighbour), 1.0, samples=1000, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
