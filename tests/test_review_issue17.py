@@ -295,14 +295,9 @@ def test_directed_array_release_with_every_measurement_passes_its_audit():
 # --- bugs --------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: answer_cuts (like CutOracle, noisy_graph, filtered_randomized_response) "
-    "accepts a scipy.sparse G through EdgeUniverse.of but has no nodes/directed "
-    "declarations; a directed array is refused with 'pass directed=True', which it "
-    "does not accept",
-)
 def test_answer_cuts_takes_a_directed_array():
+    """Was a bug: answer_cuts (like CutOracle, noisy_graph, filtered_randomized_response)
+    had no nodes/directed declarations for a sparse G (tests/graph/test_array_inputs.py)."""
     A = sp.csr_array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])
     answers = answer_cuts(A, [({0}, {1, 2})], 1.0, directed=True, rng=0)
     assert answers.values.shape == (1,)

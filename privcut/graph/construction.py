@@ -46,6 +46,7 @@ import itertools
 import math
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -54,6 +55,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
+from privcut.graph.arrays import SyntheticArray, edge_array, is_array_graph
 from privcut.graph.cutnorm import cut_norm
 from privcut.graph.hypotheses import (
     EdgeBounds,
@@ -62,7 +64,7 @@ from privcut.graph.hypotheses import (
     private_adjacency,
     update_bound,
 )
-from privcut.graph.noisy import noisy_graph
+from privcut.graph.noisy import randomized_response
 from privcut.graph.rounding import independent_rounding
 from privcut.graph.timing import log_timings
 from privcut.graph.universe import EdgeUniverse, multiplicity
@@ -324,11 +326,9 @@ class NoisyGraphSearch(CutNormSearch):
 
     @classmethod
     def build(cls, data: DistinguisherInput) -> NoisyGraphSearch:
-        """Randomized response once, on the 0/1 graph read (``rr_epsilon``)."""
-        universe, adjacency = data.universe, data.adjacency
-        rows, columns = universe.pair_index()
-        edges = np.flatnonzero(np.asarray(adjacency[rows, columns]).ravel())
-        noisy = noisy_graph(universe.unweighted_graph(edges), data.rr_epsilon, rng=data.generator)
+        """Randomized response once, on the 0/1 adjacency read (``rr_epsilon``), in the
+        universe's node order."""
+        noisy = randomized_response(data.universe, data.adjacency, data.rr_epsilon, data.generator)
         return cls(noisy.matrix, data.rr_epsilon, noisy.sampler_tv)
 
     def cost(self, epsilon0: float) -> DistinguisherCost:
@@ -461,7 +461,7 @@ class ConstructionRelease(Record):
     cor74_alpha: float | None
 
 
-def _check_options(G, distinguisher, idc, accountant, rounding, allow_nonprivate, delta):
+def _check_options(G, distinguisher, idc, accountant, rounding, allow_nonprivate, delta, directed):
     """The distinguisher's class, after every option is checked (before any data access)."""
     if isinstance(distinguisher, type) and issubclass(distinguisher, Distinguisher):
         search = distinguisher
@@ -480,7 +480,9 @@ def _check_options(G, distinguisher, idc, accountant, rounding, allow_nonprivate
             f"the {search.name} distinguisher adds Gaussian noise: it needs delta > 0 and "
             "accountant='zcdp'"
         )
-    if isinstance(G, nx.Graph) and G.is_directed():
+    if (isinstance(G, nx.Graph) and G.is_directed()) or (
+        is_array_graph(G) and isinstance(directed, (bool, np.bool_)) and directed
+    ):
         raise GraphInputError("iterative_construction supports undirected graphs only")
     return search
 
@@ -497,7 +499,7 @@ def _budget(epsilon, max_edges, count_share, rr_share, search) -> tuple[float, f
 
 
 def iterative_construction(
-    G: nx.Graph,
+    G: nx.Graph | sp.sparray | sp.spmatrix,
     epsilon: float,
     delta: float,
     *,
@@ -513,8 +515,10 @@ def iterative_construction(
     rounding: str | None = None,
     allow_nonprivate: bool = False,
     weight: str | None = None,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
     rng: RandomState = None,
-) -> nx.Graph:
+) -> nx.Graph | SyntheticArray:
     """Release a synthetic graph by GRU12's Iterative Construction mechanism (Algorithm 3).
 
     Privacy: (epsilon, delta)-DP for edge-level neighbours (same public node set,
@@ -530,10 +534,16 @@ def iterative_construction(
     the distinguisher finds cuts within ``alpha / 2`` of the worst (its F(epsilon0));
     the report records each round so that F can be measured.
 
+    Cost: O(n^2) memory and O(n^2) per round (the hypothesis is checked and released as
+    n x n pair weights): for small graphs, whatever the input's type.
+
     Parameters
     ----------
-    G : networkx.Graph
-        The private 0/1 undirected graph; its node set is public.
+    G : networkx.Graph or scipy.sparse array
+        The private 0/1 undirected graph; its node set is public. A square symmetric
+        ``scipy.sparse`` adjacency (any format; row and column i are node ``nodes[i]``)
+        is read in O(n + nnz) by :func:`~privcut.graph.arrays.read_adjacency`, never
+        through NetworkX.
     epsilon, delta : float
         The budget.
     distinguisher : {"power-method", "exponential", "noisy-graph", "exact"} or class
@@ -557,15 +567,26 @@ def iterative_construction(
     weight : str or None, default None
         None (as ``networkx.cut_size``): every edge counts 1. An attribute name: read
         it; each value must be 0 or 1 (a weight-0 edge is no edge).
+    nodes : sequence of hashable, optional
+        Only with a sparse G (refused for a NetworkX graph, which has its own): the public
+        labels of its rows, one per row, distinct; default ``range(n)``. Kept in the
+        given order, which is public: the release and its rounds' cuts list nodes in it.
+        It must not follow the edges (e.g. the order in which nodes first appear in an
+        edge list), or the release reveals them: sort the labels, or use a fixed public
+        order.
+    directed : bool, optional
+        Only with a sparse G: its public kind; True is refused (undirected graphs only).
     rng : None, int or numpy.random.Generator
 
     Returns
     -------
-    networkx.Graph
-        On G's nodes (in canonical order), with :class:`ConstructionRelease`'s
-        ``to_dict()`` in ``H.graph["privcut"]``. The wall-clock time is not in the
-        report (it grows with G's edge count); it is logged at DEBUG level on the
-        ``privcut`` logger.
+    networkx.Graph or SyntheticArray
+        The type of G: a ``networkx.Graph`` on G's nodes (in canonical order), or for a
+        sparse G a :class:`~privcut.graph.arrays.SyntheticArray` (a CSR adjacency, rows in
+        ``nodes`` order, ``.nodes`` the labels); either way with
+        :class:`ConstructionRelease`'s ``to_dict()`` in ``H.graph["privcut"]``. The
+        wall-clock time is not in the report (it grows with G's edge count); it is logged
+        at DEBUG level on the ``privcut`` logger.
 
     Examples
     --------
@@ -574,9 +595,15 @@ def iterative_construction(
     >>> report = H.graph["privcut"]
     >>> report["private"], report["rounds"] <= report["max_rounds"]
     (True, True)
+    >>> A = nx.to_scipy_sparse_array(nx.path_graph(5))
+    >>> H = iterative_construction(A, 1.0, 1e-6, nodes=("a", "b", "c", "d", "e"), rng=0)
+    >>> type(H).__name__, H.nodes, H.graph["privcut"]["private"]
+    ('SyntheticArray', ('a', 'b', 'c', 'd', 'e'), True)
     """
     epsilon, delta, beta = check_epsilon(epsilon), check_delta(delta), check_beta(beta)
-    kind = _check_options(G, distinguisher, idc, accountant, rounding, allow_nonprivate, delta)
+    kind = _check_options(
+        G, distinguisher, idc, accountant, rounding, allow_nonprivate, delta, directed
+    )
     if max_edges is not None:
         max_edges = check_positive(max_edges, "max_edges")
     family_size = check_scalar(family_size, "family_size", int)
@@ -585,7 +612,9 @@ def iterative_construction(
     )
     check_accountant(rounds_epsilon, delta, accountant, 1 + kind.reads_data)
     started = time.perf_counter()
-    universe, adjacency, count = private_adjacency(G, weight, "iterative_construction")
+    universe, adjacency, count = private_adjacency(
+        G, weight, "iterative_construction", nodes=nodes, directed=directed
+    )
     check_dense_idc(idc, universe.n)  # before the noisy count: public n only
     generator = check_random_state(rng)
     count_beta = beta / 4.0 if max_edges is None else 0.0
@@ -608,23 +637,32 @@ def iterative_construction(
         hypothesis,
         generator,
     )
-    H, released = _released_graph(universe, hypothesis, rounding, generator)
+    H, released = _released_graph(universe, hypothesis, rounding, generator, is_array_graph(G))
     facts = _Facts(search, idc, ic, passed, edges, rr_epsilon, epsilon, delta, beta, weight)
     H.graph["privcut"] = _report(facts, universe, released).to_dict()
     log_timings("iterative_construction", time.perf_counter() - started, {})
     return H
 
 
-def _released_graph(universe: EdgeUniverse, hypothesis, rounding, generator):
+def _released_graph(universe: EdgeUniverse, hypothesis, rounding, generator, array: bool):
     """The final hypothesis clipped to [0, 1] as a weighted graph, or each pair drawn with
-    that probability (``rounding="random"``); and the released total weight."""
+    that probability (``rounding="random"``); and the released total weight. A
+    :class:`~privcut.graph.arrays.SyntheticArray` if ``array``, else a NetworkX graph."""
     x = np.clip(hypothesis.matrix(), 0.0, 1.0)
     rows, columns = universe.pair_index()
     if rounding is None:
         values = x[rows, columns]
-        return universe.graph(values), float(values.sum())
-    chosen = np.flatnonzero(independent_rounding(x, False, generator)[rows, columns])
-    return universe.unweighted_graph(chosen), float(chosen.size)
+        chosen, weights, total = np.flatnonzero(values), values, float(values.sum())
+    else:
+        chosen = np.flatnonzero(independent_rounding(x, False, generator)[rows, columns])
+        weights, total = None, float(chosen.size)
+    if array:
+        kept = None if weights is None else weights[chosen]
+        matrix = edge_array(rows[chosen], columns[chosen], kept, universe.n, False)
+        return SyntheticArray.of(matrix, universe.nodes, {}), total
+    if weights is None:
+        return universe.unweighted_graph(chosen), total
+    return universe.graph(weights), total
 
 
 @dataclass(frozen=True)

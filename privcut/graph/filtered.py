@@ -13,7 +13,7 @@ Binomial(N - m, p), and each survivor's value is ``Z`` conditioned on ``Z >= the
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -132,8 +132,8 @@ class FilteredNoisyGraph(Record):
     ----------
     rows, columns : numpy.ndarray of int64
         Node indices (into ``nodes``) of the kept pairs, ``rows < columns`` for a Graph,
-        sorted by pair position in the canonical pair order (never by whether a pair was
-        an edge).
+        sorted by pair position in the pair order of ``nodes`` (never by whether a pair
+        was an edge).
     values : numpy.ndarray of int64
         Each kept pair's noisy value (0/1 plus discrete Laplace noise), all ``>= threshold``.
     threshold : int
@@ -146,7 +146,8 @@ class FilteredNoisyGraph(Record):
     noise : Noise
         The pair noise: discrete Laplace of scale ``1 / epsilon``.
     nodes : tuple
-        Node labels in canonical order (:meth:`EdgeUniverse.of`).
+        Node labels in canonical order (:meth:`EdgeUniverse.of`), or a sparse input's
+        given public order.
     directed : bool
         Ordered pairs (DiGraph) or unordered pairs (Graph).
     sampler_tv : float
@@ -275,12 +276,12 @@ def _check_arguments(epsilon, threshold, expected_size, weight) -> tuple:
     return epsilon, threshold, expected_size
 
 
-def _edge_positions(G: nx.Graph, universe: EdgeUniverse) -> np.ndarray:
-    """Sorted histogram positions of G's edges. O(|V| + |E| log |E|), nothing n x n."""
-    rows, columns, _ = universe.edge_index(G)
-    rows, columns = rows.astype(np.int64), columns.astype(np.int64)
-    if not universe.directed:
-        rows, columns = np.minimum(rows, columns), np.maximum(rows, columns)
+def _edge_positions(adjacency: sp.csr_array, universe: EdgeUniverse) -> np.ndarray:
+    """Sorted histogram positions of the edges of G's checked CSR adjacency (symmetric for
+    a Graph: its upper triangle). O(|V| + |E| log |E|), nothing n x n."""
+    coo = adjacency.tocoo()
+    keep = coo.data != 0 if universe.directed else (coo.data != 0) & (coo.row < coo.col)
+    rows, columns = coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64)
     return np.sort(pair_indices(rows, columns, universe.n, universe.directed))
 
 
@@ -400,12 +401,14 @@ def filtered_pairs(
 
 
 def filtered_randomized_response(
-    G: nx.Graph,
+    G: nx.Graph | sp.sparray | sp.spmatrix,
     epsilon: float,
     *,
     threshold: int | None = None,
     expected_size: float | None = None,
     weight: str | None = None,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
     rng: RandomState = None,
 ) -> FilteredNoisyGraph:
     """Randomized response kept above a public threshold, in O(|V| + |E| + output).
@@ -415,7 +418,8 @@ def filtered_randomized_response(
     integer=True)``, as :func:`~privcut.graph.noisy_graph`) to every vertex pair's 0/1
     value, and release the pairs whose noisy value is ``>= theta``, with those values.
     Pairs are unordered ``(i < j)`` for a Graph, ordered for a DiGraph, indexed in the
-    canonical node order (:meth:`EdgeUniverse.of`). It is computed without visiting the
+    canonical node order (:meth:`EdgeUniverse.of`; a sparse G's ``nodes`` in their
+    given order). It is computed without visiting the
     non-edges: each edge gets its noise and is kept if ``1 + Z >= theta``; the number of
     surviving non-edges is drawn as ``K ~ Binomial(N - m, p)`` with ``p = P(Z >= theta) =
     e^{-epsilon theta} / (1 + e^{-epsilon})`` (N pairs, m edges), since the non-edges
@@ -449,8 +453,11 @@ def filtered_randomized_response(
 
     Parameters
     ----------
-    G : networkx.Graph or networkx.DiGraph
-        The private graph, taken as unweighted; its node set is public.
+    G : networkx.Graph, networkx.DiGraph or scipy.sparse array
+        The private graph, taken as unweighted; its node set is public. A square
+        ``scipy.sparse`` adjacency (any format; row and column i are node ``nodes[i]``;
+        symmetric unless ``directed``; every stored nonzero counts 1) is read in
+        O(n + nnz) by :func:`~privcut.graph.arrays.read_adjacency`, never through NetworkX.
     epsilon : float
         Privacy parameter > 0.
     threshold : int, optional
@@ -465,6 +472,16 @@ def filtered_randomized_response(
         ``log(N / (10 n)) / epsilon``. Ignored when ``threshold`` is given.
     weight : None
         Only None (0/1 graphs); a weight attribute raises ValueError.
+    nodes : sequence of hashable, optional
+        Only with a sparse G (refused for a NetworkX graph, which has its own): the public
+        labels of its rows, one per row, distinct; default ``range(n)``. Kept in the
+        given order (instead of the canonical order), which is public: it fixes the pair
+        positions, hence the order of the kept pairs. It must not follow the edges (e.g.
+        the order in which nodes first appear in an edge list), or the release reveals
+        them: sort the labels, or use a fixed public order.
+    directed : bool, optional
+        Only with a sparse G: the public declaration that it is directed (default False:
+        G must then be symmetric); never inferred from G.
     rng : None, int or numpy.random.Generator, optional
         ``None`` (secure randomness) for real releases; seeds are for tests only.
 
@@ -486,17 +503,24 @@ def filtered_randomized_response(
     (1, True)
     >>> round(release.expected_non_edges, 1) <= 10 * 34
     True
+    >>> A = sp.csr_array([[0, 1, 0], [0, 0, 1], [0, 0, 0]])  # the arcs a -> b -> c
+    >>> release = filtered_randomized_response(
+    ...     A, 1.0, threshold=2, nodes=("a", "b", "c"), directed=True, rng=0
+    ... )
+    >>> release.nodes, release.directed, release.universe.size
+    (('a', 'b', 'c'), True, 6)
     """
     epsilon, threshold, expected_size = _check_arguments(epsilon, threshold, expected_size, weight)
     noise = Noise.for_laplace(epsilon, 1.0, integer=True)  # checks the scale, before G
     generator = check_random_state(rng)
-    universe = check_pairs(EdgeUniverse.of(G), "filtered_randomized_response")
+    universe, adjacency = EdgeUniverse.read(G, nodes=nodes, directed=directed)
+    check_pairs(universe, "filtered_randomized_response")
     if threshold is None:
         expected_size = float(10 * universe.n) if expected_size is None else expected_size
         threshold = default_threshold(epsilon, universe.size, expected_size)
     else:
         expected_size = None
-    edges = _edge_positions(G, universe)
+    edges = _edge_positions(adjacency, universe)
     positions, values = filtered_pairs(universe, edges, epsilon, threshold, generator)
     rows, columns = pair_ends(positions, universe.n, universe.directed)
     return FilteredNoisyGraph(

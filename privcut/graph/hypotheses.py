@@ -18,6 +18,7 @@ a function of public values and released noisy answers only: it may be released.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -69,12 +70,21 @@ idc="frieze-kannan" (factored, O(updates x n) memory)
 
 
 def private_adjacency(
-    G: nx.Graph, weight: str | None, what: str
+    G: nx.Graph | sp.sparray | sp.spmatrix,
+    weight: str | None,
+    what: str,
+    *,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
 ) -> tuple[EdgeUniverse, sp.csr_array, int]:
     """The universe of G's node set, G's 0/1 adjacency matrix in its order, and G's exact
     (private) edge count, for the release ``what``: the only place the oracle and the
     construction read G.
 
+    G is a NetworkX graph (its nodes in canonical order) or a square ``scipy.sparse``
+    adjacency with the public declarations ``nodes`` (its rows' labels, kept in the given
+    order) and ``directed``, both refused for a NetworkX G
+    (:meth:`EdgeUniverse.read <privcut.graph.universe.EdgeUniverse.read>`, O(n + |E|)).
     ``weight=None`` reads every edge as 1 (NetworkX's convention); an attribute name
     reads that attribute, which must then be 0 or 1 (:func:`check_zero_one`). A weight-0
     edge is no edge: the edge count is the matrix's ``nnz`` over ``multiplicity``. The
@@ -91,9 +101,14 @@ def private_adjacency(
     >>> universe, adjacency, edges = private_adjacency(nx.path_graph(3), None, "CutOracle")
     >>> universe.n, adjacency.nnz, edges
     (3, 4, 2)
+    >>> A = sp.csr_array([[0, 1, 1], [0, 0, 0], [0, 0, 0]])
+    >>> universe, _, edges = private_adjacency(A, None, "CutOracle", directed=True)
+    >>> universe.directed, edges
+    (True, 2)
     """
-    universe = check_pairs(EdgeUniverse.of(G, weight), what)
-    adjacency = check_zero_one(universe.adjacency(G, weight), what)
+    universe, adjacency = EdgeUniverse.read(G, weight, nodes=nodes, directed=directed)
+    check_pairs(universe, what)
+    adjacency = check_zero_one(adjacency, what)
     adjacency.eliminate_zeros()
     return universe, adjacency, adjacency.nnz // universe.multiplicity
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,7 +57,7 @@ class NoisyGraphReport(Record):
     n : int
         The number of nodes (public).
     directed : bool
-        Whether the input was a DiGraph.
+        Whether the input was a DiGraph (or a sparse G declared directed).
 
     Examples
     --------
@@ -96,7 +96,7 @@ class NoisyGraph:
     epsilon, delta : float
         The privacy guarantee (delta = 0).
     directed : bool
-        Whether the input was a DiGraph.
+        Whether the input was a DiGraph (or a sparse G declared directed).
     noise : Noise
         The noise on each pair: discrete Laplace for 0/1 graphs (``weight=None``), grid
         Laplace for a weight attribute.
@@ -254,7 +254,13 @@ def noise_into(
 
 
 def noisy_graph(
-    G: nx.Graph, epsilon: float, *, weight: str | None = None, rng: RandomState = None
+    G: nx.Graph | sp.sparray | sp.spmatrix,
+    epsilon: float,
+    *,
+    weight: str | None = None,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+    rng: RandomState = None,
 ) -> NoisyGraph:
     """Randomized response: every vertex pair's weight plus independent noise of scale 1/epsilon.
 
@@ -283,15 +289,29 @@ def noisy_graph(
     Accuracy: :meth:`NoisyGraph.error_bound` for one cut, and
     :meth:`NoisyGraph.uniform_error_bound` for all cuts at once.
 
+    Cost: O(n^2) time and memory (the noisy matrix is n x n, whatever the input).
+
     Parameters
     ----------
-    G : networkx.Graph or networkx.DiGraph
-        The private graph; its node set is public.
+    G : networkx.Graph, networkx.DiGraph or scipy.sparse array
+        The private graph; its node set is public. A square ``scipy.sparse`` adjacency
+        (any format; row and column i are node ``nodes[i]``; symmetric unless
+        ``directed``) is read in O(n + nnz) by
+        :func:`~privcut.graph.arrays.read_adjacency`, never through NetworkX.
     epsilon : float
         Privacy parameter > 0.
     weight : str or None, default None
-        None: the graph is unweighted (integer noise); an edge attribute name: its values
-        are the weights, real in [0, 1] (grid noise).
+        None: the graph is unweighted (integer noise); an edge attribute name (for a
+        sparse G any name: its stored values): the weights, real in [0, 1] (grid noise).
+    nodes : sequence of hashable, optional
+        Only with a sparse G (refused for a NetworkX graph, which has its own): the public
+        labels of its rows, one per row, distinct; default ``range(n)``. Kept in the
+        given order, which is public: the matrix's rows and ``.nodes`` follow it. It must
+        not follow the edges (e.g. the order in which nodes first appear in an edge
+        list), or the release reveals them: sort the labels, or use a fixed public order.
+    directed : bool, optional
+        Only with a sparse G: the public declaration that it is directed (default False:
+        G must then be symmetric); never inferred from G.
     rng : None, int or numpy.random.Generator, optional
         ``None`` (secure randomness) for real releases; seeds are for tests only.
 
@@ -312,11 +332,16 @@ def noisy_graph(
     >>> G = nx.karate_club_graph()  # interaction counts in 'weight': ignored by default
     >>> noisy_graph(G, 1.0, rng=0).noise.kind
     'discrete_laplace'
+    >>> A = sp.csr_array([[0, 1, 0], [0, 0, 1], [1, 0, 0]])  # a directed 3-cycle
+    >>> noisy = noisy_graph(A, 1.0, nodes=("x", "y", "z"), directed=True, rng=0)
+    >>> noisy.nodes, noisy.directed, noisy.matrix.shape
+    (('x', 'y', 'z'), True, (3, 3))
     """
     epsilon = check_epsilon(epsilon)
-    universe = check_pairs(EdgeUniverse.of(G, weight), "noisy_graph")
+    universe, adjacency = EdgeUniverse.read(G, weight, nodes=nodes, directed=directed)
+    check_pairs(universe, "noisy_graph")
     # weight=None: the adjacency is 0/1 by construction, and the noise is integer.
-    return randomized_response(universe, universe.adjacency(G, weight), epsilon, rng, weight=weight)
+    return randomized_response(universe, adjacency, epsilon, rng, weight=weight)
 
 
 def randomized_response(

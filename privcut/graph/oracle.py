@@ -20,16 +20,18 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 
 from privcut.exceptions import PrivcutError
 from privcut.files import StateFile
+from privcut.graph.arrays import is_array_graph
 from privcut.graph.cuts import check_node_set
 from privcut.graph.hypotheses import (
     EdgeBounds,
@@ -38,6 +40,7 @@ from privcut.graph.hypotheses import (
     private_adjacency,
     update_bound,
 )
+from privcut.graph.universe import EdgeUniverse
 from privcut.linear.online import (
     CALIBRATIONS,
     IDCS,
@@ -142,8 +145,11 @@ class CutOracle:
 
     Parameters
     ----------
-    G : networkx.Graph or networkx.DiGraph
-        The private 0/1 graph; its node set is public.
+    G : networkx.Graph, networkx.DiGraph or scipy.sparse array
+        The private 0/1 graph; its node set is public. A square ``scipy.sparse``
+        adjacency (any format; row and column i are node ``nodes[i]``; symmetric unless
+        ``directed``) is read once, in O(n + nnz), by
+        :func:`~privcut.graph.arrays.read_adjacency`, never through NetworkX.
     epsilon, delta : float
         The privacy budget (``"paper"`` needs delta > 0).
     idc : {"frieze-kannan", "multiplicative-weights", "median"}
@@ -176,6 +182,16 @@ class CutOracle:
         None (as ``networkx.cut_size``): every edge counts 1, weight attributes are
         ignored. An attribute name: read it; each edge's value must be 0 or 1 (a weight-0
         edge is no edge).
+    nodes : sequence of hashable, optional
+        Only with a sparse G (refused for a NetworkX graph, which has its own): the public
+        labels of its rows, one per row, distinct; default ``range(n)``. Kept in the
+        given order, which is public (the state file records it, and :meth:`load` reads
+        G's rows in it). It must not follow the edges (e.g. the order in which nodes
+        first appear in an edge list): sort the labels, or use a fixed public order.
+        Saving needs str or int labels.
+    directed : bool, optional
+        Only with a sparse G: the public declaration that it is directed (default False:
+        G must then be symmetric); never inferred from G.
     rng : None, int or numpy.random.Generator
     sparse_vector : type, default SparseVector
         The class that runs Algorithm 1's data-touching loop
@@ -212,11 +228,21 @@ class CutOracle:
     >>> answer = oracle.cut(range(15), range(15, 30))
     >>> abs(answer - nx.cut_size(G, range(15), range(15, 30))) <= oracle.alpha
     True
+
+    A sparse adjacency, here directed with public labels:
+
+    >>> import scipy.sparse as sp
+    >>> A = sp.csr_array([[0, 1, 1, 0], [0, 0, 1, 0], [0, 0, 0, 1], [1, 0, 0, 0]])
+    >>> oracle = CutOracle(A, 1.0, 1e-6, nodes=("a", "b", "c", "d"), directed=True, rng=0)
+    >>> oracle.universe.nodes, oracle.sensitivity
+    (('a', 'b', 'c', 'd'), 1.0)
+    >>> isinstance(oracle.cut({"a", "b"}, {"c", "d"}), float)
+    True
     """
 
     def __init__(
         self,
-        G: nx.Graph,
+        G: nx.Graph | sp.sparray | sp.spmatrix,
         epsilon: float,
         delta: float = 0.0,
         *,
@@ -230,6 +256,8 @@ class CutOracle:
         path: str | Path | None = None,
         key_path: str | Path | None = None,
         weight: str | None = None,
+        nodes: Sequence[Hashable] | None = None,
+        directed: bool | None = None,
         rng: RandomState = None,
         sparse_vector: type[SparseVector] = SparseVector,
     ) -> None:
@@ -249,7 +277,9 @@ class CutOracle:
         count_epsilon = 0.0
         if max_edges is None:
             count_epsilon = epsilon * check_share(count_share, "count_share")
-        self.universe, self._adjacency, edges = private_adjacency(G, weight, "CutOracle")
+        self.universe, self._adjacency, edges = private_adjacency(
+            G, weight, "CutOracle", nodes=nodes, directed=directed
+        )
         if self.idc_name != "frieze-kannan":  # before the noisy count: public n only
             check_dense_idc(self.idc_name, self.universe.n)
         self.weight, self.path = weight, None if path is None else Path(path)
@@ -499,18 +529,26 @@ class CutOracle:
     def load(
         cls,
         path: str | Path,
-        G: nx.Graph,
+        G: nx.Graph | sp.sparray | sp.spmatrix,
         *,
         rng: RandomState = None,
         autosave: bool = True,
         key_path: str | Path | None = None,
         weight: str | None = None,
+        nodes: Sequence[Hashable] | None = None,
+        directed: bool | None = None,
         sparse_vector: type[SparseVector] = SparseVector,
     ) -> CutOracle:
         """Resume a saved oracle on the same private graph G (same node set), read with the
         same ``weight`` as when it was made (a state saved with another is refused; files
         from before the ``weight`` argument record none and accept any). ``sparse_vector``
         is the class's testing hook for privacy audits: keep the default.
+
+        G may be a NetworkX graph (whatever the oracle was made from) or a square
+        ``scipy.sparse`` adjacency. For an array, ``nodes`` (its rows' labels) and
+        ``directed`` default to those the state records, so the array of an oracle made
+        from one is passed as it was; labels given in another order are matched by label
+        (G read in that order). Both are refused for a NetworkX G.
 
         The budget, counters, threshold noise and hypothesis continue exactly; new noise
         comes from ``rng``. The resumed oracle holds the state file until closed. With
@@ -522,8 +560,11 @@ class CutOracle:
         """
         sparse_vector = check_sparse_vector(sparse_vector)
         store, state, spent = StateFile.open(path, FORMAT, key_path)
+        declared = {"nodes": nodes, "directed": directed}
         try:
-            oracle = cls._restore(state, spent, store.path, G, weight, rng, sparse_vector)
+            oracle = cls._restore(
+                state, spent, store.path, (G, declared), weight, rng, sparse_vector
+            )
         except BaseException:
             store.close()
             raise
@@ -537,33 +578,28 @@ class CutOracle:
         state: dict,
         spent: dict,
         path: Path,
-        G: nx.Graph,
+        graph: tuple,
         weight: str | None,
         rng: RandomState,
         sparse_vector: type[SparseVector],
     ) -> CutOracle:
-        """The saved oracle, its sparse vector restored as a ``sparse_vector`` with ``rng``."""
+        """The saved oracle on ``graph`` (G and its declarations), its sparse vector
+        restored as a ``sparse_vector`` with ``rng``."""
+        nodes, directed = _saved_nodes(state, path)
+        if "weight" in state and state["weight"] != weight:
+            raise PrivcutError(
+                f"{path}: saved for weight={state['weight']!r}, not weight={weight!r}; "
+                f"load it with weight={state['weight']!r}"
+            )
+        universe, adjacency = _saved_order(nodes, directed, path, *graph, weight)
         try:
-            nodes, directed = list(state["nodes"]), state["directed"]
-            if set(nodes) != set(G.nodes) or len(nodes) != G.number_of_nodes():
-                raise PrivcutError(f"{path}: saved for another node set than G's")
-            if directed is not G.is_directed():
-                raise PrivcutError(f"{path}: saved for a {'Di' if directed else ''}Graph")
-            if "weight" in state and state["weight"] != weight:
-                raise PrivcutError(
-                    f"{path}: saved for weight={state['weight']!r}, not weight={weight!r}; "
-                    f"load it with weight={state['weight']!r}"
-                )
             oracle = cls.__new__(cls)
+            oracle.universe, oracle._adjacency = universe, adjacency
             oracle.epsilon = check_epsilon(state["epsilon"])
             oracle.delta = check_delta(state["delta"])
             oracle.beta = check_beta(state["beta"])
             oracle.idc_name = check_option(state["idc"], "idc", IDCS)
             oracle.edges = EdgeBounds.from_dict(state["edges"], oracle.epsilon)
-            ordered = nx.DiGraph() if directed else nx.Graph()
-            ordered.add_nodes_from(nodes)
-            ordered.add_edges_from(G.edges(data=True))
-            oracle.universe, oracle._adjacency, _ = private_adjacency(ordered, weight, "CutOracle")
             oracle.weight, oracle.sensitivity = weight, float(oracle.universe.multiplicity)
             engine = state["engine"]
             oracle.max_queries = check_scalar(engine["max_queries"], "max_queries", int)
@@ -577,6 +613,51 @@ class CutOracle:
         except (KeyError, TypeError, ValueError) as error:
             raise PrivcutError(f"{path}: malformed oracle state ({error})") from None
         return oracle
+
+
+def _saved_nodes(state: dict, path: Path) -> tuple[tuple, bool]:
+    """The node labels (in their saved order) and the kind a state was saved for."""
+    try:
+        nodes, directed = tuple(state["nodes"]), state["directed"]
+        if len(set(nodes)) != len(nodes) or not isinstance(directed, bool):
+            raise ValueError("nodes must be distinct labels and directed true or false")
+    except (KeyError, TypeError, ValueError) as error:
+        raise PrivcutError(f"{path}: malformed oracle state ({error})") from None
+    return nodes, directed
+
+
+def _saved_order(
+    nodes: tuple, directed: bool, path: Path, G, declared: dict, weight: str | None
+) -> tuple[EdgeUniverse, sp.csr_array]:
+    """The universe a state was saved for (``nodes``, ``directed``) and G's checked 0/1
+    adjacency in its order.
+
+    G must have the saved node set and kind. A sparse G's ``nodes`` and ``directed``
+    default to the saved ones (a NetworkX G has its own, and refuses them); G is read in
+    its own order (canonical, or the given labels') and permuted into the saved one,
+    O(n + |E|)."""
+    if is_array_graph(G):
+        if declared["nodes"] is None and G.shape[0] != len(nodes):
+            raise PrivcutError(
+                f"{path}: saved for another node set ({len(nodes)} nodes) than G's "
+                f"({G.shape[0]} rows)"
+            )
+        declared = {
+            "nodes": nodes if declared["nodes"] is None else declared["nodes"],
+            "directed": directed if declared["directed"] is None else declared["directed"],
+        }
+    universe, adjacency, _ = private_adjacency(G, weight, "CutOracle", **declared)
+    if set(universe.nodes) != set(nodes) or universe.n != len(nodes):
+        raise PrivcutError(f"{path}: saved for another node set than G's")
+    if universe.directed is not directed:
+        kind = "a DiGraph (directed=True)" if directed else "a Graph (directed=False)"
+        raise PrivcutError(f"{path}: saved for {kind}")
+    if universe.nodes == nodes:
+        return universe, adjacency
+    saved = EdgeUniverse(nodes, directed)
+    position = universe.index()
+    order = np.array([position[node] for node in nodes], dtype=np.intp)
+    return saved, sp.csr_array(adjacency[order][:, order])
 
 
 def _checked_engine(

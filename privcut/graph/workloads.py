@@ -557,13 +557,15 @@ def _consistent(workload: CutWorkload, answers: np.ndarray) -> np.ndarray:
 
 
 def answer_cuts(
-    G: nx.Graph,
+    G: nx.Graph | sp.sparray | sp.spmatrix,
     queries: Sequence[tuple[Iterable[Hashable], Iterable[Hashable]]] | CutWorkload,
     epsilon: float,
     *,
     delta: float = 0.0,
     strategy: str = "auto",
     weight: str | None = None,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
     rng: RandomState = None,
 ) -> CutAnswers:
     """Privately answer a given set of cut queries ``G(S, T)``.
@@ -599,11 +601,15 @@ def answer_cuts(
 
     Parameters
     ----------
-    G : networkx.Graph or networkx.DiGraph
-        The private graph.
+    G : networkx.Graph, networkx.DiGraph or scipy.sparse array
+        The private graph; its node set is public. A square ``scipy.sparse`` adjacency
+        (any format; row and column i are node ``nodes[i]``; symmetric unless
+        ``directed``) is read in O(n + nnz) by
+        :func:`~privcut.graph.arrays.read_adjacency`, never through NetworkX.
     queries : sequence of (S, T), or CutWorkload
         The workload: pairs of node sets, or a :class:`CutWorkload` already analysed
-        (with ``CutWorkload.of``) to answer it repeatedly without redoing the analysis.
+        (with ``CutWorkload.of`` on ``EdgeUniverse.of(G, nodes=..., directed=...)``) to
+        answer it repeatedly without redoing the analysis.
     epsilon : float
         Privacy parameter > 0.
     delta : float, default 0.0
@@ -612,6 +618,15 @@ def answer_cuts(
     weight : str or None, default None
         None: every edge counts 1 (any weight attribute ignored, as in NetworkX); an edge
         attribute name: its values are the data, and must each be 0 or 1.
+    nodes : sequence of hashable, optional
+        Only with a sparse G (refused for a NetworkX graph, which has its own): the public
+        labels of its rows, one per row, distinct; default ``range(n)``. Kept in the
+        given order, which is public: the report lists each query's labels in it. It must
+        not follow the edges (e.g. the order in which nodes first appear in an edge
+        list), or the release reveals them: sort the labels, or use a fixed public order.
+    directed : bool, optional
+        Only with a sparse G: the public declaration that it is directed (default False:
+        G must then be symmetric); never inferred from G.
     rng : None, int or numpy.random.Generator, optional
         ``None`` (secure randomness) for real releases; seeds are for tests only.
 
@@ -630,12 +645,23 @@ def answer_cuts(
     >>> karate = nx.karate_club_graph()  # interaction counts in 'weight': ignored
     >>> answer_cuts(karate, [({0, 1}, {2, 3})], 1.0, rng=0).values.shape
     (1,)
+
+    A sparse adjacency with public labels, and a directed one:
+
+    >>> A = nx.to_scipy_sparse_array(nx.path_graph(4))
+    >>> labels = ("a", "b", "c", "d")
+    >>> answer_cuts(A, [({"a", "b"}, {"c", "d"})], 1.0, nodes=labels, rng=0).queries
+    ((('a', 'b'), ('c', 'd')),)
+    >>> D = sp.csr_array([[0, 1, 0], [0, 0, 1], [0, 0, 0]])
+    >>> answer_cuts(D, [({0}, {1, 2})], 1.0, directed=True, rng=0).values.shape
+    (1,)
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     strategy = check_option(strategy, "strategy", ("auto", *STRATEGIES))
-    universe = check_pairs(EdgeUniverse.of(G, weight), "answer_cuts")
-    adjacency = check_zero_one(universe.adjacency(G, weight), "answer_cuts")
+    universe, adjacency = EdgeUniverse.read(G, weight, nodes=nodes, directed=directed)
+    check_pairs(universe, "answer_cuts")
+    adjacency = check_zero_one(adjacency, "answer_cuts")
     if isinstance(queries, CutWorkload):
         if queries.universe != universe:
             raise ValueError("the CutWorkload was analysed for another node set")
