@@ -317,11 +317,6 @@ def test_dense_release_above_the_dense_limit_is_refused_before_any_draw():
     assert state(generator) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug (pre-existing): CutOracle checks calibration='paper' against delta = 0 "
-    "only after drawing the noisy edge count",
-)
 def test_oracle_refuses_paper_calibration_without_delta_before_any_draw():
     generator = np.random.default_rng(0)
     before = state(generator)

@@ -59,11 +59,11 @@ from privcut.graph.arrays import SyntheticArray, edge_array, is_array_graph
 from privcut.graph.cutnorm import cut_norm
 from privcut.graph.hypotheses import (
     EdgeBounds,
-    check_dense_idc,
     pair_hypothesis,
     private_adjacency,
     update_bound,
 )
+from privcut.graph.limits import check_dense_nodes
 from privcut.graph.noisy import randomized_response
 from privcut.graph.rounding import independent_rounding
 from privcut.graph.timing import log_timings
@@ -615,7 +615,8 @@ def iterative_construction(
     universe, adjacency, count = private_adjacency(
         G, weight, "iterative_construction", nodes=nodes, directed=directed
     )
-    check_dense_idc(idc, universe.n)  # before the noisy count: public n only
+    # before the noisy count, public n only: the construction holds n x n matrices
+    check_dense_nodes(universe.n, "iterative_construction", "synthetic_graph(method='sparse')")
     generator = check_random_state(rng)
     count_beta = beta / 4.0 if max_edges is None else 0.0
     edges = EdgeBounds.measure(count, max_edges, count_epsilon, count_beta, generator)

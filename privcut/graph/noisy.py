@@ -12,6 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.graph.cuts import check_node_set
+from privcut.graph.limits import check_dense_nodes
 from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one, multiplicity
 from privcut.privacy import Noise, check_beta, check_epsilon, effective_delta
 from privcut.privacy.random import RandomState, check_random_state
@@ -340,6 +341,7 @@ def noisy_graph(
     epsilon = check_epsilon(epsilon)
     universe, adjacency = EdgeUniverse.read(G, weight, nodes=nodes, directed=directed)
     check_pairs(universe, "noisy_graph")
+    check_dense_nodes(universe.n, "noisy_graph", "synthetic_graph(method='sparse') or answer_cuts")
     # weight=None: the adjacency is 0/1 by construction, and the noise is integer.
     return randomized_response(universe, adjacency, epsilon, rng, weight=weight)
 

@@ -269,6 +269,11 @@ class CutOracle:
         self.max_queries = check_scalar(max_queries, "max_queries", int)
         self.idc_name = check_option(idc, "idc", IDCS)
         check_option(calibration, "calibration", CALIBRATIONS)
+        if calibration == "paper" and self.delta <= 0.0:  # public: before the noisy count
+            raise ValueError(
+                "calibration='paper' is Algorithm 1, which needs delta > 0 (its sigma has "
+                "log(4/delta)); use calibration='tight' for delta = 0"
+            )
         sparse_vector = check_sparse_vector(sparse_vector)
         if max_edges is not None:
             max_edges = check_positive(max_edges, "max_edges")

@@ -378,3 +378,19 @@ def test_answer_cuts_on_directed_arrays_passes_its_audit_and_a_quartered_twin_is
     broken = audit(release(Quartered), (base, neighbour), 1.0, samples=1000, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
+
+
+@pytest.mark.parametrize("release", ["noisy_graph", "iterative_construction"])
+def test_dense_releases_refuse_above_the_dense_limit_before_any_draw(release):
+    """Both hold n x n matrices: above DENSE_NODES they refuse from the public n alone."""
+    from privcut.graph.construction import iterative_construction
+    from privcut.graph.limits import DENSE_NODES
+
+    function = {"noisy_graph": noisy_graph, "iterative_construction": iterative_construction}
+    privacy = (1.0,) if release == "noisy_graph" else (1.0, 1e-6)
+    n = DENSE_NODES + 1
+    generator = np.random.default_rng(0)
+    before = generator.bit_generator.state
+    with pytest.raises(ValueError, match="synthetic_graph"):
+        function[release](sp.csr_array((n, n)), *privacy, rng=generator)
+    assert generator.bit_generator.state == before
