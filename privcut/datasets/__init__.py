@@ -76,7 +76,7 @@ def _entry(name: str):
     return bundled[check_option(name, "the bundled graph name", tuple(sorted(bundled)))]
 
 
-def load(name: str, *, as_sparse: bool = False, progress: bool = False) -> nx.Graph | EdgeArray:
+def load(name: str, *, as_sparse: bool = False) -> nx.Graph | EdgeArray:
     """Load a bundled graph by name (node labels are strings, edges unweighted).
 
     Parameters
@@ -86,8 +86,6 @@ def load(name: str, *, as_sparse: bool = False, progress: bool = False) -> nx.Gr
     as_sparse : bool, default False
         Return an :class:`EdgeArray` (a CSR adjacency with the nodes in canonical order,
         read by :func:`read_edge_array`, no NetworkX graph) instead of a NetworkX graph.
-    progress : bool, default False
-        With ``as_sparse``, show a progress bar over the bytes read.
 
     Examples
     --------
@@ -102,7 +100,7 @@ def load(name: str, *, as_sparse: bool = False, progress: bool = False) -> nx.Gr
         raise TypeError(f"as_sparse must be True or False, got {as_sparse!r}")
     with resources.as_file(_entry(name)) as path:
         if as_sparse:
-            return read_edge_array(path, progress=progress)
+            return read_edge_array(path)
         G = read_edgelist(path)
     G.graph["name"] = name
     return G
