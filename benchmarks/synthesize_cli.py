@@ -6,9 +6,9 @@ A generated graph (``community_graph(n, 50, average_degree, as_sparse=True)``) i
 with :func:`write_edge_array`. Each row runs as its own process (``python -m privcut.cli
 synthesize FILE --epsilon 1 --seed 0 --quiet -o OUT --report R``, and a process that only
 calls :func:`read_edge_array`; both times include starting Python and the imports):
-wall-clock seconds, best of ``--repeat``, and the peak
-resident memory of the process (``ru_maxrss`` of the finished child). The release is read
-back and checked to hold every node of the input.
+wall-clock seconds, best of ``--repeat``, and the peak resident memory of the process
+(``ru_maxrss`` of the finished child). The release is read back and checked to hold every
+node of the input.
 
 Run: ``python benchmarks/synthesize_cli.py`` (10^5 nodes, 10^6 edges); ``--large``.
 """
