@@ -231,7 +231,9 @@ def _read_array(arguments: argparse.Namespace):
     the columnar reader (no NetworkX graph; a progress bar over the bytes, unless
     ``--quiet``, for a file read in more than one chunk): a bundled dataset, or an edge
     list whose node order is the canonical order of the public node set (``--nodes``,
-    else the labels read), as the release's would be."""
+    else the labels read), as the release's would be. The bar is shown to the data
+    holder while reading, like the solver's; it is not part of the release, which is the
+    written edge list and report."""
     from privcut.datasets import load, read_edge_array, read_nodelist
     from privcut.datasets.edges import CHUNK_BYTES
     from privcut.graph.universe import canonical_order
@@ -489,7 +491,11 @@ def _add_synthesize(commands) -> None:
         nargs="?",
         help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV), read by a columnar reader",
     )
-    synthesize.add_argument("--dataset", help="a bundled graph instead of INPUT (see demo)")
+    synthesize.add_argument(
+        "--dataset",
+        help="a bundled graph instead of INPUT (see demo; undirected and unweighted, so not "
+        "with --nodes, --directed or --weight)",
+    )
     synthesize.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
     synthesize.add_argument("-o", "--output", required=True, help="edge list to write")
     _add_graph_input(synthesize, "that appear in the edge list")
