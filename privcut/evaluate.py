@@ -16,10 +16,18 @@ attribute ignored; an attribute name reads it, values in [0, 1]):
 
 :func:`cut_errors` and :class:`WorkloadClasses` read graphs as CSR matrices and build
 nothing n x n (a NoisyGraph is n x n already); :func:`max_cut_error` is dense (the cut
-norm). The structural statistics (:func:`structure`, :func:`structure_of`) are sparse, for graphs
-of 10^6 edges and more, and also take square ``scipy.sparse`` arrays (node i is row i);
-they describe the undirected 0/1 pattern, so the weight arguments only choose what is read
-and checked.
+norm). The structural statistics (:func:`structure`, :func:`structure_of`) are sparse, for
+graphs of 10^6 edges and more; they describe the undirected 0/1 pattern, so the weight
+arguments only choose what is read and checked.
+
+Every function takes G and H each as a NetworkX graph or a square ``scipy.sparse``
+adjacency (a :class:`~privcut.graph.arrays.SyntheticArray`, what ``synthetic_graph``
+returns for a sparse input, among them), read by
+:func:`~privcut.graph.arrays.read_adjacency` in O(n + |E|): a sparse G's rows are the
+nodes ``nodes`` (default: a SyntheticArray's ``.nodes``, else ``range(n)``) of the
+declared kind ``directed`` (default False); a sparse H's rows are ``release_nodes``
+(the same defaults), and H is read as G's kind (a release has its original's). The nodes
+of G and H are matched by label, so H may list them in another order.
 """
 
 from __future__ import annotations
@@ -35,8 +43,9 @@ from scipy import stats
 from scipy.sparse.linalg import eigsh
 
 from privcut.exceptions import GraphInputError
+from privcut.graph.arrays import is_array_graph, read_adjacency
 from privcut.graph.cutnorm import cut_norm
-from privcut.graph.limits import CHUNK, cut_sums
+from privcut.graph.limits import CHUNK, check_dense_nodes, cut_sums
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse, check_graph
@@ -88,15 +97,53 @@ MAX_DRAWS = 10**6
 """Most random cuts or bisections one evaluation draws (evaluate in batches beyond)."""
 
 
+def _read(
+    G: object, weight: str | None, nodes: Sequence | None, directed: bool | None
+) -> tuple[EdgeUniverse, sp.csr_array]:
+    """G's universe and checked CSR adjacency read with ``weight`` (n x n, also for
+    n = 0), O(n + |E|): a NetworkX graph in :func:`~privcut.graph.universe.canonical_order`,
+    a sparse G on ``nodes`` (default: a SyntheticArray's ``.nodes``, else ``range(n)``)
+    in that order."""
+    if is_array_graph(G):
+        return EdgeUniverse.read(G, weight, nodes=_labels_of(G, nodes), directed=directed)
+    if not isinstance(G, nx.Graph):
+        raise GraphInputError(
+            "G must be a networkx graph or a square scipy.sparse adjacency (with nodes= and "
+            f"directed=), got {type(G).__name__}"
+        )
+    universe = EdgeUniverse.of(G, weight, nodes=nodes, directed=directed)
+    return universe, _sparse(universe, G, weight)
+
+
+def _labels_of(A: sp.sparray, nodes: Sequence | None) -> Sequence | None:
+    """The row labels of a sparse graph: ``nodes`` if given, else a SyntheticArray's."""
+    return getattr(A, "nodes", None) if nodes is None else nodes
+
+
 def _matrix(
-    universe: EdgeUniverse, H: nx.Graph | NoisyGraph, release_weight: str | None
+    universe: EdgeUniverse,
+    H: object,
+    release_weight: str | None,
+    release_nodes: Sequence | None = None,
 ) -> np.ndarray | sp.csr_array:
-    """H's adjacency matrix in the universe's node order: a graph's CSR matrix read with
-    ``release_weight`` (its weights checked first; O(|E|), nothing n x n), or a
-    NoisyGraph's dense noisy matrix (itself, or a reordered copy if its node order
-    differs: a noisy graph is n x n already)."""
+    """H's adjacency matrix in the universe's node order, its nodes matched by label: a
+    graph's CSR matrix read with ``release_weight`` (its weights checked first; O(|E|),
+    nothing n x n), a sparse H's CSR on ``release_nodes`` (default: a SyntheticArray's
+    ``.nodes``, else ``range(n)``; read with the universe's kind) permuted into the
+    universe's order in O(n + |E|), or a NoisyGraph's dense noisy matrix (itself, or a
+    reordered copy if its node order differs: a noisy graph is n x n already)."""
+    if is_array_graph(H):
+        return _array_matrix(universe, H, release_weight, _labels_of(H, release_nodes))
+    if release_nodes is not None:
+        raise GraphInputError(
+            "release_nodes labels the rows of a sparse H; a networkx graph or a NoisyGraph "
+            "H carries its own nodes: drop release_nodes"
+        )
     if not isinstance(H, (nx.Graph, NoisyGraph)):
-        raise GraphInputError(f"H must be a networkx graph or a NoisyGraph, got {type(H).__name__}")
+        raise GraphInputError(
+            "H must be a networkx graph, a NoisyGraph or a square scipy.sparse adjacency, "
+            f"got {type(H).__name__}"
+        )
     if set(H.nodes) != set(universe.nodes):
         raise GraphInputError("G and H must have the same node set")
     if isinstance(H, NoisyGraph):
@@ -116,6 +163,42 @@ def _matrix(
     return _sparse(universe, H, release_weight)
 
 
+def _array_matrix(
+    universe: EdgeUniverse, H: sp.sparray, release_weight: str | None, labels: Sequence | None
+) -> sp.csr_array:
+    """A sparse H's checked CSR (read as the universe's kind) in the universe's order."""
+    kind = getattr(H, "directed", None)
+    if kind is not None and kind != universe.directed:
+        raise GraphInputError(
+            f"G is {'directed' if universe.directed else 'undirected'} and the release H "
+            f"{'directed' if kind else 'undirected'}: compare graphs of one kind"
+        )
+    if H.ndim == 2 and H.shape[0] != universe.n:
+        raise GraphInputError(
+            f"G and H must have the same node set: G has {universe.n} nodes and H has "
+            f"{H.shape[0]} rows"
+        )
+    try:
+        read = read_adjacency(H, release_weight, nodes=labels, directed=universe.directed)
+    except GraphInputError as error:
+        weights = release_weight is not None and "[0, 1]" in str(error)
+        hint = " (for H, pass release_weight=None)" if weights else ""
+        raise GraphInputError(
+            f"the release H, read with release_weight={release_weight!r}: {error}{hint}"
+        ) from None
+    if read.nodes == universe.nodes:
+        return read.matrix
+    position = {node: i for i, node in enumerate(read.nodes)}
+    try:
+        order = np.fromiter((position[v] for v in universe.nodes), np.intp, universe.n)
+    except KeyError:
+        raise GraphInputError(
+            "G and H must have the same node set: label H's rows with release_nodes= (a "
+            "SyntheticArray's .nodes are used by default; else they are 0..n-1)"
+        ) from None
+    return sp.csr_array(read.matrix[order][:, order])
+
+
 def _sparse(universe: EdgeUniverse, G: nx.Graph, weight: str | None) -> sp.csr_array:
     """G's CSR adjacency matrix read with ``weight`` (n x n, also for n = 0), O(|E|)."""
     if universe.n == 0:
@@ -128,14 +211,16 @@ def _dense(matrix: np.ndarray | sp.sparray) -> np.ndarray:
     return matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix)
 
 
-def _adjacency(
-    G: nx.Graph, H: nx.Graph | NoisyGraph, weight: str | None, release_weight: str | None
-) -> tuple[EdgeUniverse, np.ndarray]:
-    """The dense difference ``A_H - A_G`` in G's node order (G read with ``weight``, H with
-    ``release_weight``), after checking the node sets: n x n, for the cut norm only."""
-    universe = EdgeUniverse.of(G, weight)
-    H_matrix = _matrix(universe, H, release_weight)
-    return universe, _dense(H_matrix) - _dense(_sparse(universe, G, weight))
+def _group_map(groups: Mapping | Sequence | None, nodes: tuple) -> Mapping | None:
+    """Groups as a mapping node -> group: a mapping as given, or a sequence (or array)
+    of one group per node in the universe's order (for a sparse G: per row)."""
+    if groups is None or isinstance(groups, Mapping):
+        return groups
+    if isinstance(groups, (str, bytes)) or not isinstance(groups, (Sequence, np.ndarray)):
+        raise TypeError(f"groups must be a mapping or a sequence, got {groups!r}")
+    if len(groups) != len(nodes):
+        raise GraphInputError(f"groups has {len(groups)} entries for {len(nodes)} nodes")
+    return dict(zip(nodes, np.asarray(groups).tolist(), strict=True))
 
 
 def _row_sums(matrix: np.ndarray | sp.sparray) -> np.ndarray:
@@ -153,7 +238,12 @@ class WorkloadClasses:
     balanced bisections (``"bisection"``, S a uniformly random half, T the rest). G is
     read with ``weight`` (None: every edge counts 1), every graph H evaluated with the
     ``release_weight`` of :meth:`answers` and :meth:`errors` (default ``"weight"``: a
-    privcut release's weights; see the module docstring).
+    privcut release's weights; see the module docstring). G and H may each be a NetworkX
+    graph or a square ``scipy.sparse`` adjacency (a SyntheticArray among them): a sparse G
+    on the public ``nodes`` (default: its ``.nodes`` if a SyntheticArray, else
+    ``range(n)``), of the declared kind ``directed`` (default False); ``groups`` a mapping
+    node -> group or a sequence of one group per node (in G's node order: per row for a
+    sparse G); H's nodes are matched to G's by label.
 
     Sparse: G and a graph H are read as CSR matrices; evaluating a graph takes
     O((|E| + n) b) time for b bisections, and the bisections are kept as an n x b boolean
@@ -165,34 +255,48 @@ class WorkloadClasses:
     >>> work = WorkloadClasses(G, {v: len(v) % 2 for v in G}, bisections=10, rng=0)
     >>> sorted(work.errors(G, release_weight=None).values())  # G answers its own exactly
     [0.0, 0.0, 0.0, 0.0, 0.0]
+    >>> A = nx.to_scipy_sparse_array(G, nodelist=work.universe.nodes)  # the same, as sparse
+    >>> sparse = WorkloadClasses(A, work.partition.labels, nodes=work.universe.nodes,
+    ...                          bisections=10, rng=0)
+    >>> all((sparse.truth[c] == work.truth[c]).all() for c in work.truth)
+    True
     """
 
     def __init__(
         self,
-        G: nx.Graph,
-        groups: dict | None = None,
+        G: nx.Graph | sp.sparray,
+        groups: Mapping | Sequence | None = None,
         *,
         bisections: int = 1000,
         weight: str | None = None,
         rng: RandomState = None,
+        nodes: Sequence[Hashable] | None = None,
+        directed: bool | None = None,
     ):
         bisections = check_scalar(bisections, "bisections", int, low=1, high=MAX_DRAWS)
         self.weight = weight
-        self.universe = EdgeUniverse.of(G, weight)
+        self.universe, adjacency = _read(G, weight, nodes, directed)
+        groups = _group_map(groups, self.universe.nodes)
         self.partition = None if groups is None else Partition.of(self.universe, groups)
         generator = check_random_state(rng)
         n = self.universe.n
         self.sides = np.zeros((bisections, n), dtype=bool)
         for row in self.sides:
             row[generator.permutation(n)[: n // 2]] = True
-        self.truth = self._answers(_sparse(self.universe, G, weight))
+        self.truth = self._answers(adjacency)
 
     def answers(
-        self, H: nx.Graph | NoisyGraph, release_weight: str | None = "weight"
+        self,
+        H: nx.Graph | NoisyGraph | sp.sparray,
+        release_weight: str | None = "weight",
+        *,
+        release_nodes: Sequence[Hashable] | None = None,
     ) -> dict[str, np.ndarray]:
         """H's answers to every workload class, a graph H read with ``release_weight``
-        (default: a privcut release's ``"weight"``, in [0, 1]; None counts every edge 1)."""
-        return self._answers(_matrix(self.universe, H, release_weight))
+        (default: a privcut release's ``"weight"``, in [0, 1]; None counts every edge 1).
+        A sparse H's rows are the nodes ``release_nodes`` (default: a SyntheticArray's
+        ``.nodes``, else ``range(n)``), matched to G's by label."""
+        return self._answers(_matrix(self.universe, H, release_weight, release_nodes))
 
     def _answers(self, matrix: np.ndarray | sp.csr_array) -> dict[str, np.ndarray]:
         """The answers of the graph with this sparse (or dense noisy) adjacency matrix:
@@ -246,22 +350,31 @@ class WorkloadClasses:
 
     def errors(
         self,
-        H: nx.Graph | NoisyGraph | dict[str, np.ndarray],
+        H: nx.Graph | NoisyGraph | sp.sparray | dict[str, np.ndarray],
         release_weight: str | None = "weight",
+        *,
+        release_nodes: Sequence[Hashable] | None = None,
     ) -> dict[str, float]:
-        """Mean absolute error per class, of a graph (read with ``release_weight``, as in
-        :meth:`answers`), a noisy graph, or answers by class."""
-        found = H if isinstance(H, dict) else self.answers(H, release_weight)
+        """Mean absolute error per class, of a graph or a sparse adjacency (read with
+        ``release_weight`` on ``release_nodes``, as in :meth:`answers`), a noisy graph, or
+        answers by class."""
+        if isinstance(H, dict):
+            found = H
+        else:
+            found = self.answers(H, release_weight, release_nodes=release_nodes)
         return {c: float(np.mean(np.abs(found[c] - self.truth[c]))) for c in found}
 
 
 def cut_errors(
-    G: nx.Graph,
-    H: nx.Graph | NoisyGraph,
+    G: nx.Graph | sp.sparray,
+    H: nx.Graph | NoisyGraph | sp.sparray,
     queries: Sequence[Cut],
     weight: str | None = None,
     *,
     release_weight: str | None = "weight",
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+    release_nodes: Sequence[Hashable] | None = None,
 ) -> np.ndarray:
     """``|H(S, T) - G(S, T)|`` for each query (S, T).
 
@@ -271,12 +384,12 @@ def cut_errors(
 
     Parameters
     ----------
-    G : networkx.Graph or networkx.DiGraph
-        The private graph.
-    H : networkx.Graph, networkx.DiGraph or NoisyGraph
-        A release on the same nodes.
+    G : networkx.Graph, networkx.DiGraph or scipy.sparse array
+        The private graph (a square sparse adjacency: row i is node ``nodes[i]``).
+    H : networkx.Graph, networkx.DiGraph, NoisyGraph or scipy.sparse array
+        A release on the same nodes (matched by label; a SyntheticArray carries its own).
     queries : sequence of (S, T)
-        Node sets.
+        Node sets (labels).
     weight : str or None, default None
         How G is read: None counts every edge 1 (any weight attribute ignored, as in
         NetworkX); an edge attribute name reads its values (in [0, 1]).
@@ -284,6 +397,13 @@ def cut_errors(
         How a graph H is read: ``"weight"`` reads a privcut release's weights (in [0, 1];
         a rounded release has none, so each of its edges counts 1); None counts every
         edge of H as 1. Ignored for a NoisyGraph.
+    nodes : sequence of hashable, optional
+        The labels of a sparse G's rows: default its ``.nodes`` for a SyntheticArray,
+        else ``range(n)`` (refused for a NetworkX G, which carries its own).
+    directed : bool, optional
+        A sparse G's declared kind (default False: G symmetric); H is read as the same.
+    release_nodes : sequence of hashable, optional
+        The labels of a sparse H's rows, as ``nodes`` for G (in any order).
 
     Examples
     --------
@@ -294,11 +414,13 @@ def cut_errors(
     >>> H[0][3]["weight"] = 0.5  # a fractional release's edge
     >>> cut_errors(G, H, [({0}, {3})]).tolist()
     [0.5]
+    >>> A = nx.to_scipy_sparse_array(G, nodelist=[3, 2, 1, 0])  # G's rows in another order
+    >>> cut_errors(A, H, [({0}, {3})], nodes=[3, 2, 1, 0]).tolist()
+    [0.5]
     """
     queries = check_queries(queries)
-    universe = EdgeUniverse.of(G, weight)
-    H_matrix = _matrix(universe, H, release_weight)
-    G_matrix = _sparse(universe, G, weight)
+    universe, G_matrix = _read(G, weight, nodes, directed)
+    H_matrix = _matrix(universe, H, release_weight, release_nodes)
     errors = np.zeros(len(queries))
     for start in range(0, len(queries), CHUNK):
         part = queries[start : start + CHUNK]
@@ -310,8 +432,18 @@ def cut_errors(
     return errors
 
 
-def random_cuts(G: nx.Graph, k: int, *, rng: RandomState = None) -> list[tuple[set, set]]:
+def random_cuts(
+    G: nx.Graph | sp.sparray,
+    k: int,
+    *,
+    rng: RandomState = None,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+) -> list[tuple[set, set]]:
     """k random cuts: S and T independent uniformly random node subsets (each node 1/2).
+
+    G is a NetworkX graph or a square sparse adjacency on ``nodes`` of the kind
+    ``directed`` (as in :func:`cut_errors`); the cuts are sets of labels. O(n k) time.
 
     Examples
     --------
@@ -320,7 +452,7 @@ def random_cuts(G: nx.Graph, k: int, *, rng: RandomState = None) -> list[tuple[s
     (3, True)
     """
     k = check_scalar(k, "k", int, low=1, high=MAX_DRAWS)
-    nodes = list(EdgeUniverse.of(G).nodes)
+    nodes = list(_read(G, None, nodes, directed)[0].nodes)
     generator = check_random_state(rng)
     draws = generator.random((k, 2, len(nodes))) < 0.5
     return [
@@ -330,13 +462,16 @@ def random_cuts(G: nx.Graph, k: int, *, rng: RandomState = None) -> list[tuple[s
 
 
 def max_cut_error(
-    G: nx.Graph,
-    H: nx.Graph | NoisyGraph,
+    G: nx.Graph | sp.sparray,
+    H: nx.Graph | NoisyGraph | sp.sparray,
     *,
     method: str = "auto",
     weight: str | None = None,
     release_weight: str | None = "weight",
     rng: RandomState = None,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+    release_nodes: Sequence[Hashable] | None = None,
 ) -> MaxCutError:
     """The largest cut error ``||A_G - A_H||_C``: exact for at most 20 nodes, else an interval.
 
@@ -344,8 +479,10 @@ def max_cut_error(
     matrices: the cut it finds gives ``lower``, its certificate gives ``upper``. G is read
     with ``weight`` (None: every edge counts 1, as in NetworkX), a graph H with
     ``release_weight`` (default ``"weight"``: a privcut release's weights in [0, 1]; None
-    counts every edge of H as 1), as in :func:`cut_errors`. The cut norm works on the
-    dense n x n difference: for graphs of up to some 10^4 nodes (:func:`cut_errors` and
+    counts every edge of H as 1), as in :func:`cut_errors`; G and H may be sparse
+    adjacencies (``nodes``, ``directed`` and ``release_nodes`` as in :func:`cut_errors`,
+    nodes matched by label). The cut norm works on the dense n x n difference: it
+    refuses more than :data:`~privcut.graph.limits.DENSE_NODES` nodes (:func:`cut_errors` and
     :class:`WorkloadClasses` are sparse).
 
     Examples
@@ -354,7 +491,13 @@ def max_cut_error(
     >>> result.lower, result.upper
     (20.0, 20.0)
     """
-    universe, difference = _adjacency(G, H, weight, release_weight)
+    universe, G_matrix = _read(G, weight, nodes, directed)
+    check_dense_nodes(
+        universe.n,
+        "max_cut_error (the cut norm of the dense difference)",
+        "cut_errors on random_cuts, or WorkloadClasses (both sparse)",
+    )
+    difference = _dense(_matrix(universe, H, release_weight, release_nodes)) - _dense(G_matrix)
     if universe.n == 0:  # no cut has any pair: every error is 0
         return MaxCutError(lower=0.0, upper=0.0, S=set(), T=set(), method="exact")
     found = cut_norm(difference, method=method, rng=rng)
@@ -458,30 +601,40 @@ class StructureComparison(Record):
 
 
 def structure_of(
-    G: nx.Graph | sp.sparray, *, groups: Mapping | Sequence | None = None, weight: str | None = None
+    G: nx.Graph | sp.sparray,
+    *,
+    groups: Mapping | Sequence | None = None,
+    weight: str | None = None,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
 ) -> GraphStructure:
     """Structural statistics of a graph, computed sparsely (non-private, for evaluation).
 
-    Statistics are of the undirected 0/1 pattern: a DiGraph (or a non-symmetric matrix)
-    is read as its undirected view (an edge wherever either direction is), and any
-    nonzero weight counts as an edge (``weight`` only chooses which attribute is read and
-    checked, as elsewhere in this module; a weight of 0 is no edge). Triangles per node
-    come from two sparse products of the degree-ordered orientation U of the edges
-    (Schank & Wagner 2005), ``(U @ U) * U`` and ``(U.T @ U) * U``, over chunks of rows (at
+    Statistics are of the undirected 0/1 pattern: a DiGraph (or a sparse adjacency
+    declared ``directed=True``) is read as its undirected view (an edge wherever either
+    direction is), and any nonzero weight counts as an edge (``weight`` only chooses which
+    attribute is read and checked, as elsewhere in this module; a weight of 0 is no edge).
+    Triangles per node come from two sparse products of the degree-ordered orientation U of the
+    edges (Schank & Wagner 2005), ``(U @ U) * U`` and ``(U.T @ U) * U``, over chunks of rows (at
     most about ``MAX_PRODUCT`` product entries at a time): O(|E| min(d_max, sqrt|E|)) time,
     O(n + |E| + MAX_PRODUCT) memory; everything else is O(n + |E|). Nothing is n x n.
 
     Parameters
     ----------
     G : networkx.Graph, networkx.DiGraph or scipy.sparse array
-        The graph, or a square sparse adjacency matrix (entries in [0, 1], zero diagonal;
-        node i is row i).
-    groups : mapping node -> group, optional
-        A partition whose modularity to report (for a sparse matrix, a mapping from row
-        index or a sequence of one group per row).
+        The graph, or a square sparse adjacency (zero diagonal, symmetric unless declared
+        directed; row i is node ``nodes[i]``; a SyntheticArray among them).
+    groups : mapping node -> group or sequence, optional
+        A partition whose modularity to report: a mapping from node label, or a sequence
+        of one group per node in G's order (for a sparse matrix: per row).
     weight : str or None, default None
-        How a NetworkX G is read (None: every edge counts 1; a name reads that attribute,
-        values in [0, 1]). Ignored for a sparse matrix.
+        How G is read (None: every edge, or stored nonzero, counts 1; a name reads that
+        attribute, or the stored values, checked to lie in [0, 1]).
+    nodes : sequence of hashable, optional
+        A sparse G's row labels (default: a SyntheticArray's ``.nodes``, else
+        ``range(n)``); refused for a NetworkX G.
+    directed : bool, optional
+        A sparse G's declared kind (default False); refused for a NetworkX G.
 
     Examples
     --------
@@ -489,8 +642,8 @@ def structure_of(
     >>> found.edges, found.triangles, round(found.transitivity, 4)
     (78, 45, 0.2557)
     """
-    A, nodes = _pattern(G, weight, "G")
-    return _structure(A, _labels(groups, nodes))
+    universe, adjacency = _read(G, weight, nodes, directed)
+    return _structure(_symmetric(adjacency), _labels(groups, universe))
 
 
 def structure(
@@ -501,13 +654,18 @@ def structure(
     weight: str | None = None,
     release_weight: str | None = "weight",
     top: float = 0.01,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+    release_nodes: Sequence[Hashable] | None = None,
 ) -> StructureComparison:
     """What a release H preserves of G's structure: :func:`structure_of` for both, the
     degree-histogram KL divergence and the overlap of their most central nodes.
 
-    G and H are both NetworkX graphs on one node set (G read with ``weight``, H with
-    ``release_weight``, as in :func:`cut_errors`) or both square sparse matrices of one
-    shape (row i is node i in both). Statistics are of the undirected 0/1 patterns (see
+    G and H are each a NetworkX graph or a square sparse adjacency (a SyntheticArray among
+    them) on one node set, matched by label (G read with ``weight``, H with
+    ``release_weight``; ``nodes``, ``directed`` and ``release_nodes`` as in
+    :func:`cut_errors`: a sparse H is read as G's kind). Statistics are of the
+    undirected 0/1 patterns (see
     :func:`structure_of`). Eigenvector centrality is the leading eigenvector of the
     symmetric adjacency (``scipy.sparse.linalg.eigsh``, largest algebraic, started from
     the square roots of the degrees, tolerance 1e-8), as
@@ -519,12 +677,15 @@ def structure(
     ----------
     G, H : networkx.Graph, networkx.DiGraph or scipy.sparse array
         The original and the release.
-    groups : mapping node -> group, optional
-        A public partition whose modularity to report for both.
+    groups : mapping node -> group or sequence, optional
+        A public partition whose modularity to report for both (as in
+        :func:`structure_of`).
     weight, release_weight : str or None
-        How a NetworkX G and H are read (see the module docstring).
+        How G and H are read (see the module docstring).
     top : float, default 0.01
         Fraction of the nodes in the top sets, in (0, 1].
+    nodes, directed, release_nodes : optional
+        For a sparse G and H, as in :func:`cut_errors`.
 
     Examples
     --------
@@ -534,9 +695,10 @@ def structure(
     (0.0, 4, 1.0)
     """
     top = check_scalar(top, "top", low=0.0, high=1.0, closed="right")
-    A, nodes = _pattern(G, weight, "G")
-    B = _release_pattern(G, H, nodes, release_weight)
-    labels = _labels(groups, nodes)
+    universe, adjacency = _read(G, weight, nodes, directed)
+    A = _symmetric(adjacency)
+    B = _symmetric(_release_matrix(universe, H, release_weight, release_nodes))
+    labels = _labels(groups, universe)
     original, release = _structure(A, labels), _structure(B, labels)
     p, q = _histogram(original), _histogram(release)
     size = max(p.size, q.size)
@@ -570,66 +732,17 @@ def _spearman(first: np.ndarray, second: np.ndarray) -> float:
     return float(stats.spearmanr(first, second).statistic)
 
 
-def _pattern(G: object, weight: str | None, name: str) -> tuple[sp.csr_array, tuple | int]:
-    """The symmetric 0/1 CSR pattern of a graph or sparse matrix (zero entries dropped),
-    and its node labels (or, for a matrix, its size)."""
-    if sp.issparse(G):
-        return _symmetric(_check_sparse(G, name)), G.shape[0]
-    if not isinstance(G, nx.Graph):
+def _release_matrix(
+    universe: EdgeUniverse, H: object, weight: str | None, nodes: Sequence | None
+) -> sp.csr_array:
+    """H's CSR adjacency in the universe's order (a NetworkX H read as its own kind)."""
+    if isinstance(H, NoisyGraph) or not (is_array_graph(H) or isinstance(H, nx.Graph)):
         raise GraphInputError(
-            f"{name} must be a networkx graph or a square scipy.sparse array, got "
-            f"{type(G).__name__}"
+            f"H must be a networkx graph or a square scipy.sparse adjacency, got {type(H).__name__}"
         )
-    universe = EdgeUniverse.of(G, weight)
-    return _symmetric(_sparse_adjacency(universe, G, weight)), universe.nodes
-
-
-def _release_pattern(G: object, H: object, nodes: tuple | int, weight: str | None):
-    """H's pattern, checked to be on G's nodes (a graph read with ``release_weight``)."""
-    if sp.issparse(G) or sp.issparse(H):
-        if not (sp.issparse(G) and sp.issparse(H)):
-            raise GraphInputError(
-                "G and H must both be networkx graphs or both scipy.sparse arrays (got "
-                f"{type(G).__name__} and {type(H).__name__}); convert one"
-            )
-        if H.shape != G.shape:
-            raise GraphInputError(f"G and H must have one shape, got {G.shape} and {H.shape}")
-        return _pattern(H, None, "H")[0]
-    if not isinstance(H, nx.Graph):
-        raise GraphInputError(f"H must be a networkx graph, got {type(H).__name__}")
-    if set(H.nodes) != set(nodes):
-        raise GraphInputError("G and H must have the same node set")
-    check_graph(H)
-    try:
-        check_graph(H, weight)
-    except GraphInputError as error:
-        raise GraphInputError(
-            f"the release H, read with release_weight={weight!r}: {error} (for H, pass "
-            "release_weight=None)"
-        ) from None
-    return _symmetric(_sparse_adjacency(EdgeUniverse(nodes, H.is_directed()), H, weight))
-
-
-def _sparse_adjacency(universe: EdgeUniverse, G: nx.Graph, weight: str | None) -> sp.csr_array:
-    """G's sparse adjacency matrix in the universe's order (also for n = 0)."""
-    if universe.n == 0:
-        return sp.csr_array((0, 0))
-    return universe.adjacency(G, weight)
-
-
-def _check_sparse(A: sp.sparray, name: str) -> sp.csr_array:
-    """A square sparse matrix with entries in [0, 1] and a zero diagonal, as CSR."""
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise GraphInputError(f"{name} must be a square sparse matrix, got shape {A.shape}")
-    A = sp.csr_array(A)
-    if not np.issubdtype(A.dtype, np.number) or np.iscomplexobj(A.data):
-        raise GraphInputError(f"{name} must hold real numbers, got dtype {A.dtype}")
-    data = A.data.astype(float)
-    if not np.all((data >= 0) & (data <= 1)):
-        raise GraphInputError(f"{name}'s entries must lie in [0, 1] (an edge's weight)")
-    if np.any(A.diagonal() != 0):
-        raise GraphInputError(f"{name} has self-loops (nonzero diagonal entries); remove them")
-    return A
+    if isinstance(H, nx.Graph):
+        universe = EdgeUniverse(universe.nodes, H.is_directed())
+    return _matrix(universe, H, weight, nodes)
 
 
 def _symmetric(A: sp.sparray) -> sp.csr_array:
@@ -643,19 +756,11 @@ def _symmetric(A: sp.sparray) -> sp.csr_array:
     return pattern
 
 
-def _labels(groups: Mapping | Sequence | None, nodes: tuple | int) -> np.ndarray | None:
+def _labels(groups: Mapping | Sequence | None, universe: EdgeUniverse) -> np.ndarray | None:
     """Each node's group as an int array in node order (None without groups)."""
     if groups is None:
         return None
-    if isinstance(nodes, int):
-        if not isinstance(groups, Mapping):
-            if isinstance(groups, (str, bytes)) or not isinstance(groups, (Sequence, np.ndarray)):
-                raise TypeError(f"groups must be a mapping or a sequence, got {groups!r}")
-            if len(groups) != nodes:
-                raise GraphInputError(f"groups has {len(groups)} entries for {nodes} nodes")
-            groups = dict(enumerate(np.asarray(groups).tolist()))
-        nodes = tuple(range(nodes))
-    return Partition.of(EdgeUniverse(nodes, False), groups).labels
+    return Partition.of(universe, _group_map(groups, universe.nodes)).labels
 
 
 def _structure(A: sp.csr_array, labels: np.ndarray | None) -> GraphStructure:

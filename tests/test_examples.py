@@ -17,6 +17,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
         ("interactive_cut_queries.py", "resumed from"),
         ("compare_mechanisms.py", "per-query Laplace"),
         ("linear_queries.py", "K-norm"),
+        ("structure_of_a_release.py", "degree KL"),
     ],
 )
 def test_example_runs_fast_and_writes_its_png(script, expected, tmp_path):

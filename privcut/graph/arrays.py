@@ -14,7 +14,7 @@ to CSR, checks on its stored entries only, nothing n x n.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,10 +56,11 @@ class ArrayGraph:
 def _check_nodes(nodes: Iterable[Hashable] | None, n: int) -> tuple:
     if nodes is None:
         return tuple(range(n))
-    if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
+    ordered = hasattr(nodes, "__getitem__") and hasattr(nodes, "__len__")  # arrays too
+    if isinstance(nodes, (str, bytes, Mapping)) or not ordered:
         raise GraphInputError(
-            f"nodes must be a sequence of {n} node labels (one per row of G), got "
-            f"{type(nodes).__name__}"
+            f"nodes must be a sequence of {n} node labels (one per row of G, in the rows' "
+            f"order; a list or tuple, not a set), got {type(nodes).__name__}"
         )
     nodes = tuple(nodes)
     if len(nodes) != n:
@@ -103,7 +104,7 @@ def _as_csr(G) -> sp.csr_array:
             f"a sparse adjacency must hold real numbers, got dtype {G.dtype}; convert it, "
             "e.g. G.astype(float)"
         )
-    matrix = sp.csr_array(G, dtype=float, copy=True)
+    matrix = sp.csr_array(G.astype(float))  # cast first: duplicates sum as floats, not wrapped
     matrix.sum_duplicates()  # also sorts the indices
     if not np.all(np.isfinite(matrix.data)):
         raise GraphInputError(
@@ -237,17 +238,19 @@ class SyntheticArray(sp.csr_array):
         As NetworkX's ``G.graph``: the release's report is ``graph["privcut"]``.
     nodes : tuple or None
         The public node labels of the rows (and columns), in order.
+    directed : bool or None
+        Whether the release is a directed graph (the input's public declaration).
 
     Arrays that scipy derives from a SyntheticArray (copies, sums, products, slices;
     some keep the class, because scipy rebuilds them through ``self.__class__``) do not
-    keep the report or the nodes: theirs are an empty dict and None. Keep the release
-    itself, or copy ``graph`` and ``nodes`` over.
+    keep the report, the nodes or the kind: theirs are an empty dict and None. Keep the
+    release itself, or copy ``graph``, ``nodes`` and ``directed`` over.
 
     Examples
     --------
     >>> H = SyntheticArray.of(sp.csr_array([[0.0, 1.0], [1.0, 0.0]]), ("a", "b"), {"k": 1})
-    >>> H.nodes, H.graph, H.nnz
-    (('a', 'b'), {'k': 1}, 2)
+    >>> H.nodes, H.graph, H.nnz, H.directed
+    (('a', 'b'), {'k': 1}, 2, False)
     >>> (H + H).graph, (H + H).nodes
     ({}, None)
     """
@@ -256,10 +259,13 @@ class SyntheticArray(sp.csr_array):
         super().__init__(*args, **kwargs)
         self.graph: dict = {}
         self.nodes: tuple | None = None
+        self.directed: bool | None = None
 
     @classmethod
-    def of(cls, matrix: sp.csr_array, nodes: Sequence[Hashable], graph: dict) -> SyntheticArray:
+    def of(
+        cls, matrix: sp.csr_array, nodes: Sequence[Hashable], graph: dict, directed: bool = False
+    ) -> SyntheticArray:
         """Wrap a square CSR on ``nodes`` (shared, not copied) with the dict ``graph``."""
         array = cls((matrix.data, matrix.indices, matrix.indptr), shape=matrix.shape)
-        array.nodes, array.graph = tuple(nodes), graph
+        array.nodes, array.graph, array.directed = tuple(nodes), graph, bool(directed)
         return array

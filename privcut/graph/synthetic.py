@@ -125,6 +125,8 @@ def _choose(method: str, n: int, named: frozenset, memory: float | None) -> tupl
             "drop 'randomized-response' from measurements (e.g. measurements='auto' or "
             "['edge-count', 'blocks', 'degrees']), or use method='dense'"
         )
+    if method == "dense" or (method == "auto" and randomized):
+        _check_dense(n, budget, "method='dense'" if method == "dense" else "randomized response")
     if method != "auto":
         return method, ""
     if randomized:
@@ -136,6 +138,18 @@ def _choose(method: str, n: int, named: frozenset, memory: float | None) -> tupl
     if need > budget:
         return "sparse", f" (method 'auto': sparse, {why} > the {_bytes(budget)} budget)"
     return "dense", f" (method 'auto': dense, {why} <= the {_bytes(budget)} budget)"
+
+
+def _check_dense(n: int, budget: float, what: str) -> None:
+    """Refuse the dense generator when its predicted memory exceeds the budget (public
+    sizes only; before any work or spend)."""
+    need = dense_memory(n)
+    if need > budget:
+        raise ValueError(
+            f"{what} needs the dense generator, predicted {_bytes(need)} on {n} nodes > the "
+            f"{_bytes(budget)} memory budget: use method='sparse' (or 'auto' without "
+            "randomized response), or raise the budget with memory= if the machine has it"
+        )
 
 
 def _bytes(size: float) -> str:
@@ -171,7 +185,8 @@ def _release(
     )
     if array:
         report = {"privcut": release.to_dict()}
-        H = SyntheticArray.of(generated.array(), measured.universe.nodes, report)
+        universe = measured.universe
+        H = SyntheticArray.of(generated.array(), universe.nodes, report, universe.directed)
     else:
         H = generated.graph()
         H.graph["privcut"] = release.to_dict()
@@ -221,6 +236,7 @@ def synthetic_from_noisy(
     beta: float = 0.05,
     tau: float | None = None,
     max_iterations: int = 100,
+    memory: float | None = None,
     rng: RandomState = None,
     progress: bool = False,
 ) -> nx.Graph:
@@ -250,6 +266,9 @@ def synthetic_from_noisy(
         Constraint level; default the oracle's median value on fresh noise matrices.
     max_iterations : int, default 100
         Most separation rounds.
+    memory : float, optional
+        The memory budget in bytes (public) the dense generator's predicted footprint must
+        fit, as for :func:`synthetic_graph`; default :data:`DENSE_MEMORY`.
     rng : None, int or numpy.random.Generator, optional
         ``None`` (secure randomness) for real releases; seeds are for tests only.
     progress : bool, default False
@@ -277,7 +296,7 @@ def synthetic_from_noisy(
         )
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
     named = frozenset([RANDOMIZED_RESPONSE])
-    setup = _setup(method, beta, len(noisy.nodes), named, progress=progress, **generation)
+    setup = _setup(method, beta, len(noisy.nodes), named, memory, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
     plan = plan_measurements(
         noisy.nodes,
@@ -375,8 +394,10 @@ def synthetic_graph(
         :data:`SPARSE_NODES` nodes at the default budget). The report's ``method`` and
         ``mechanism`` say which ran and why.
     memory : float, optional
-        The memory budget in bytes for ``method="auto"`` (public); default
-        :data:`DENSE_MEMORY` (2 GB).
+        The memory budget in bytes (public); default :data:`DENSE_MEMORY` (2 GB).
+        ``method="auto"`` takes the dense generator only if its predicted footprint fits;
+        the dense generator (``method="dense"``, or randomized response named) is refused
+        with a ValueError, before any work, when it does not.
     oracle : {"spectral", "alon-naor"}
         Constraint family and separation for randomized response: the normalized cut
         norm by spectral sweeps (§6.2) or the cut norm by the low-rank Alon–Naor solver

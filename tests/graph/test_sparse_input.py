@@ -229,10 +229,13 @@ def test_auto_is_the_default_and_chooses_at_the_memory_threshold():
     above = synthetic_graph(G, 1.0, memory=budget - 1, rng=0).graph["privcut"]
     assert above["method"] == "sparse" and "method 'auto': sparse" in above["mechanism"]
     assert "MB budget" in above["mechanism"] and "40 nodes" in above["mechanism"]
-    named = synthetic_graph(G, 1.0, memory=1.0, measurements=None, rng=0).graph["privcut"]
+    named = synthetic_graph(G, 1.0, memory=budget, measurements=None, rng=0).graph["privcut"]
     assert named["method"] == "dense" and "randomized response requested" in named["mechanism"]
-    explicit = synthetic_graph(G, 1.0, method="dense", memory=1.0, rng=0).graph["privcut"]
+    explicit = synthetic_graph(G, 1.0, method="dense", memory=budget, rng=0).graph["privcut"]
     assert explicit["method"] == "dense" and "method 'auto'" not in explicit["mechanism"]
+    for dense in (dict(measurements=None), dict(method="dense")):  # refused above the budget
+        with pytest.raises(ValueError, match="memory budget: use method='sparse'"):
+            synthetic_graph(G, 1.0, memory=budget - 1, rng=0, **dense)
 
 
 @pytest.mark.parametrize("memory", [0, -1.0, float("nan"), "2GB", True])
