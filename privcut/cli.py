@@ -522,7 +522,8 @@ def _add_synthesize(commands) -> None:
         "--memory",
         type=_size,
         metavar="BYTES",
-        help="memory budget for --method auto, e.g. 8e9 or 8G (default 2G)",
+        help="memory budget the dense generator must fit (auto takes sparse above it, dense "
+        "refuses), e.g. 8e9 or 8G (default 2G)",
     )
     synthesize.add_argument("--oracle", default="spectral", choices=["spectral", "alon-naor"])
     synthesize.add_argument(

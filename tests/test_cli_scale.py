@@ -178,12 +178,15 @@ def test_bad_method_and_memory_options_are_one_line_errors(tmp_path, capsys, ext
     assert not output.exists()
 
 
-def test_memory_chooses_the_generator_for_auto(tmp_path):
+def test_memory_chooses_the_generator_for_auto_and_bounds_dense(tmp_path, capsys):
     graph = tmp_path / "g.txt"
     graph.write_text("".join(f"{i} {i + 1}\n" for i in range(30)))
     assert run(tmp_path, graph)[1]["method"] == "dense"
     assert run(tmp_path, graph, "--memory", "1K")[1]["method"] == "sparse"
-    assert run(tmp_path, graph, "--memory", "1e3", "--method", "dense")[1]["method"] == "dense"
+    with pytest.raises(SystemExit) as exit_info:
+        run(tmp_path, graph, "--memory", "1e3", "--method", "dense")
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "memory budget" in err and err.count("\n") == 1
 
 
 def test_a_bundled_dataset_takes_the_same_path(tmp_path, capsys):
