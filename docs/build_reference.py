@@ -67,6 +67,9 @@ PUBLIC = {
         "read_edgelist",
         "read_nodelist",
         "read_groups",
+        "read_edge_array",
+        "write_edge_array",
+        "EdgeArray",
         "community_graph",
     ],
     "privcut.evaluate": [

@@ -194,32 +194,19 @@ def _line_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
 
 
 def _read_graph(arguments: argparse.Namespace):
-    """The input graph: a bundled dataset or an edge list (its third column, if any, in the
-    edge attribute ``--weight`` names, else in ``weight`` and ignored), with the public
-    node list added when given."""
-    from privcut.datasets import load, read_edgelist, read_nodelist
+    """The input graph of ``cuts``: an edge list (its third column, if any, in the edge
+    attribute ``--weight`` names, else in ``weight`` and ignored), with the public node
+    list added when given."""
+    from privcut.datasets import read_edgelist, read_nodelist
 
-    if getattr(arguments, "dataset", None):
-        if arguments.input:
-            raise privcut.PrivcutError("give either an input edge list or --dataset, not both")
-        try:
-            return load(arguments.dataset)
-        except ValueError as error:
-            raise privcut.PrivcutError(str(error)) from None
-    if not arguments.input:
-        raise privcut.PrivcutError("give an input edge list or --dataset NAME")
     try:
         G = read_edgelist(
             arguments.input, directed=arguments.directed, weight=arguments.weight or "weight"
         )
-        nodes = read_nodelist(arguments.nodes) if getattr(arguments, "nodes", None) else None
+        nodes = read_nodelist(arguments.nodes) if arguments.nodes else None
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
-    if G.number_of_nodes() + len(set(nodes or ()) - set(G.nodes)) < 2:
-        raise privcut.PrivcutError(
-            f"{arguments.input}: the graph has fewer than 2 nodes (no vertex pairs, nothing "
-            "to release); give an edge list with edges, or the public node set with --nodes"
-        )
+    _check_pairs(arguments.input, G.number_of_nodes() + len(set(nodes or ()) - set(G.nodes)))
     if nodes is not None:
         unknown = set(G.nodes) - set(nodes)
         if unknown:
@@ -231,36 +218,66 @@ def _read_graph(arguments: argparse.Namespace):
     return G
 
 
-def _edge_list(H, report: dict) -> str:
-    """The synthetic graph as an edge list (``u v`` or ``u v weight``), headed by the
-    guarantee; nodes without edges are listed in a comment so the node set survives.
-    Nodes, edges and each edge's orientation come in H's order: the canonical order of
-    the node set (``privcut.graph.universe.canonical_order``), never the input's."""
-    lines = [
-        f"# privcut synthetic graph: ({report['epsilon']:g}, {report['delta']:g})-DP, "
+def _check_pairs(path: str, n: int) -> None:
+    if n < 2:
+        raise privcut.PrivcutError(
+            f"{path}: the graph has fewer than 2 nodes (no vertex pairs, nothing to release); "
+            "give an edge list with edges, or the public node set with --nodes"
+        )
+
+
+def _read_array(arguments: argparse.Namespace):
+    """The input graph of ``synthesize`` as a :class:`~privcut.datasets.EdgeArray`, read by
+    the columnar reader (no NetworkX graph; a progress bar over the bytes, unless
+    ``--quiet``, for a file read in more than one chunk): a bundled dataset, or an edge
+    list whose node order is the canonical order of the public node set (``--nodes``,
+    else the labels read), as the release's would be. The bar is shown to the data
+    holder while reading, like the solver's; it is not part of the release, which is the
+    written edge list and report."""
+    from privcut.datasets import load, read_edge_array, read_nodelist
+    from privcut.datasets.edges import CHUNK_BYTES
+    from privcut.graph.universe import canonical_order
+
+    if arguments.dataset:
+        if arguments.input:
+            raise privcut.PrivcutError("give either an input edge list or --dataset, not both")
+        given = [
+            f"--{name}" for name in ("nodes", "directed", "weight") if getattr(arguments, name)
+        ]
+        if given:
+            raise privcut.PrivcutError(
+                f"{', '.join(given)} describe an input edge list; the bundled graph "
+                f"{arguments.dataset!r} is undirected and unweighted on its own nodes"
+            )
+        try:
+            return load(arguments.dataset, as_sparse=True)
+        except ValueError as error:
+            raise privcut.PrivcutError(str(error)) from None
+    if not arguments.input:
+        raise privcut.PrivcutError("give an input edge list or --dataset NAME")
+    try:
+        nodes = read_nodelist(arguments.nodes) if arguments.nodes else None
+        large = os.path.getsize(arguments.input) > CHUNK_BYTES  # read in more than one chunk
+        edges = read_edge_array(
+            arguments.input,
+            directed=arguments.directed,
+            weight=arguments.weight,
+            nodes=None if nodes is None else canonical_order(dict.fromkeys(nodes)),
+            progress=large and not arguments.quiet,
+        )
+    except OSError as error:
+        raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
+    _check_pairs(arguments.input, len(edges.nodes))
+    return edges
+
+
+def _guarantee(report: dict) -> str:
+    """The written edge list's first line (without ``# ``): the release's guarantee."""
+    return (
+        f"privcut synthetic graph: ({report['epsilon']:g}, {report['delta']:g})-DP, "
         f"edge-level; cut_error_bound {report['cut_error_bound']:.6g} "
-        f"(probability {1 - report['beta']:g})",
-    ]
-    isolated = [str(node) for node in H.nodes if H.degree(node) == 0]
-    if isolated:
-        lines.append("# nodes: " + json.dumps(isolated))
-    weighted = report["rounding"] is None
-    plain = all(_is_plain(str(node)) for node in H.nodes)
-    for u, v, weight in H.edges(data="weight"):
-        fields = [str(u), str(v)] + ([f"{weight:.6g}"] if weighted else [])
-        lines.append(" ".join(fields) if plain else ",".join(map(_csv_field, fields)))
-    return "\n".join(lines) + "\n"
-
-
-def _is_plain(label: str) -> bool:
-    """Whether a label can be written bare in a whitespace-separated edge line and read
-    back as itself by ``read_edgelist`` (no blank, comma or quote; no comment marker first)."""
-    return bool(label) and label[0] not in "#%" and not any(c.isspace() or c in ',"' for c in label)
-
-
-def _csv_field(label: str) -> str:
-    """A label in CSV form, quoted unless it is plain."""
-    return label if _is_plain(label) else '"' + label.replace('"', '""') + '"'
+        f"(probability {1 - report['beta']:g})"
+    )
 
 
 def _measurements(arguments: argparse.Namespace) -> str | list[str]:
@@ -271,17 +288,21 @@ def _measurements(arguments: argparse.Namespace) -> str | list[str]:
 
 
 def _synthesize(arguments: argparse.Namespace) -> int:
-    from privcut.datasets import read_groups
+    from privcut.datasets import read_groups, write_edge_array
     from privcut.privacy import check_epsilon
 
     epsilon = check_epsilon(arguments.epsilon)
-    G = _read_graph(arguments)
+    edges = _read_array(arguments)
     groups = read_groups(arguments.groups) if arguments.groups else None
     rounding = None if arguments.rounding == "none" else arguments.rounding
     try:
         H = privcut.synthetic_graph(
-            G,
+            edges.adjacency,
             epsilon,
+            nodes=edges.nodes,
+            directed=edges.directed,
+            method=arguments.method,
+            memory=arguments.memory,
             oracle=arguments.oracle,
             rounding=rounding,
             measurements=_measurements(arguments),
@@ -294,13 +315,21 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     except ValueError as error:  # option errors, raised before the graph is read
         raise privcut.PrivcutError(str(error)) from None
     report = H.graph["privcut"]  # the release's to_dict(): the --report JSON as it is
-    write_atomically(arguments.output, _edge_list(H, report))
+    write_edge_array(
+        arguments.output,
+        H,
+        H.nodes,  # the canonical order of the public node set, never the input's
+        header=[_guarantee(report)],
+        weighted=report["rounding"] is None,
+        directed=edges.directed,
+    )
     if arguments.report:
         write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
     if not arguments.quiet:
+        count = H.nnz if edges.directed else H.nnz // 2
         print(
-            f"wrote {H.number_of_edges()} edges on {H.number_of_nodes()} nodes to "
-            f"{arguments.output}: ({report['epsilon']:g}, {report['delta']:g})-DP "
+            f"wrote {count} edges on {H.shape[0]} nodes to {arguments.output} (the "
+            f"{report['method']} generator): ({report['epsilon']:g}, {report['delta']:g})-DP "
             f"({_shares(report)}); with probability {1 - report['beta']:g} each:",
             file=sys.stderr,
         )
@@ -364,6 +393,26 @@ def _seed(text: str) -> int:
     if seed < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
     return seed
+
+
+SIZE_UNITS = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+"""The suffixes ``--memory`` takes (decimal, as :data:`privcut.graph.synthetic.DENSE_MEMORY`)."""
+
+
+def _size(text: str) -> float:
+    """An argparse type: a positive size in bytes, ``8e9`` or ``8G`` (K, M, G, T; a
+    trailing ``B`` allowed)."""
+    number = text.strip().upper().removesuffix("B")
+    unit = number[-1:] if number[-1:] in SIZE_UNITS else ""
+    try:
+        size = float(number.removesuffix(unit)) * SIZE_UNITS[unit]
+    except ValueError:
+        size = -1.0
+    if not 0 < size < float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"must be a positive size in bytes like 8e9 or 8G, got {text!r}"
+        )
+    return size
 
 
 def _add_seed(command: argparse.ArgumentParser) -> None:
@@ -438,9 +487,15 @@ def _add_synthesize(commands) -> None:
         "synthesize", help="release a synthetic graph whose cuts match an edge-list graph"
     )
     synthesize.add_argument(
-        "input", nargs="?", help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV)"
+        "input",
+        nargs="?",
+        help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV), read by a columnar reader",
     )
-    synthesize.add_argument("--dataset", help="a bundled graph instead of INPUT (see demo)")
+    synthesize.add_argument(
+        "--dataset",
+        help="a bundled graph instead of INPUT (see demo; undirected and unweighted, so not "
+        "with --nodes, --directed or --weight)",
+    )
     synthesize.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
     synthesize.add_argument("-o", "--output", required=True, help="edge list to write")
     _add_graph_input(synthesize, "that appear in the edge list")
@@ -454,6 +509,21 @@ def _add_synthesize(commands) -> None:
     synthesize.add_argument(
         "--groups",
         help="file with a PUBLIC partition, 'node group' per line, for the blocks measurement",
+    )
+    synthesize.add_argument(
+        "--method",
+        default="auto",
+        choices=["auto", "dense", "sparse"],
+        help="the generator: 'dense' (n x n projection), 'sparse' (O(|V| + |E|) block model, "
+        "0/1 graphs from low-dimensional measurements), or 'auto' (default: dense when its "
+        "predicted memory fits --memory, from the public node count)",
+    )
+    synthesize.add_argument(
+        "--memory",
+        type=_size,
+        metavar="BYTES",
+        help="memory budget the dense generator must fit (auto takes sparse above it, dense "
+        "refuses), e.g. 8e9 or 8G (default 2G)",
     )
     synthesize.add_argument("--oracle", default="spectral", choices=["spectral", "alon-naor"])
     synthesize.add_argument(

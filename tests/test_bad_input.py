@@ -486,6 +486,7 @@ RESULTS = {
     "privcut.graph.FilteredNoisyGraph",
     "privcut.graph.NoisyGraphReport",
     "privcut.graph.OracleStatus",
+    "privcut.datasets.EdgeArray",
     "privcut.evaluate.GraphStructure",
     "privcut.evaluate.StructureComparison",
     "privcut.graph.SyntheticRelease",
@@ -500,9 +501,11 @@ READERS = {
     "privcut.datasets.read_edgelist": datasets.read_edgelist,
     "privcut.datasets.read_nodelist": datasets.read_nodelist,
     "privcut.datasets.read_groups": datasets.read_groups,
+    "privcut.datasets.read_edge_array": datasets.read_edge_array,
 }
-ELSEWHERE = set(READERS)
-"""Driven by test_readers_on_malformed_files (they need generated files)."""
+ELSEWHERE = set(READERS) | {"privcut.datasets.write_edge_array"}
+"""Driven by test_readers_on_malformed_files (they need generated files); the writer by
+tests/test_edges.py's test_bad_writer_arguments_get_a_clear_error."""
 
 
 def test_every_public_name_is_driven():
@@ -650,3 +653,4 @@ def test_readers_on_malformed_files(tmp_path_factory, content, directed):
     check_call(datasets.read_edgelist, path, directed=directed)
     check_call(datasets.read_nodelist, path)
     check_call(datasets.read_groups, path)
+    check_call(datasets.read_edge_array, path, directed=directed)

@@ -8,7 +8,6 @@ provenance and licence (:func:`provenance`); they load offline.
 from __future__ import annotations
 
 import csv
-import json
 import os
 import re
 from importlib import resources
@@ -22,6 +21,13 @@ from privcut.datasets.generators import (
     dense_gnp,
     planted_partition,
     stochastic_block_model,
+)
+from privcut.datasets.lines import (
+    NODES,
+    declared_nodes,
+    is_comment,
+    parse_weight,
+    split_fields,
 )
 from privcut.exceptions import GraphInputError
 from privcut.privacy.validation import check_option
@@ -41,9 +47,6 @@ __all__ = [
     "stochastic_block_model",
     "write_edge_array",
 ]
-
-_NODES = "# nodes:"
-"""A comment declaring nodes (a JSON list) that belong to the graph even without edges."""
 
 
 def _bundled() -> dict[str, resources.abc.Traversable]:
@@ -73,16 +76,31 @@ def _entry(name: str):
     return bundled[check_option(name, "the bundled graph name", tuple(sorted(bundled)))]
 
 
-def load(name: str) -> nx.Graph:
+def load(name: str, *, as_sparse: bool = False) -> nx.Graph | EdgeArray:
     """Load a bundled graph by name (node labels are strings, edges unweighted).
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+    as_sparse : bool, default False
+        Return an :class:`EdgeArray` (a CSR adjacency with the nodes in canonical order,
+        read by :func:`read_edge_array`, no NetworkX graph) instead of a NetworkX graph.
 
     Examples
     --------
     >>> G = load("karate")
     >>> G.number_of_nodes(), G.number_of_edges()
     (34, 78)
+    >>> edges = load("karate", as_sparse=True)
+    >>> len(edges.nodes), edges.adjacency.nnz // 2, edges.nodes[:3]
+    (34, 78, ('0', '1', '10'))
     """
+    if not isinstance(as_sparse, bool):
+        raise TypeError(f"as_sparse must be True or False, got {as_sparse!r}")
     with resources.as_file(_entry(name)) as path:
+        if as_sparse:
+            return read_edge_array(path)
         G = read_edgelist(path)
     G.graph["name"] = name
     return G
@@ -98,7 +116,7 @@ def provenance(name: str) -> str:
     """
     lines = _entry(name).read_text(encoding="utf-8").splitlines()
     return "\n".join(
-        line[2:] for line in lines if line.startswith("# ") and not line.startswith(_NODES)
+        line[2:] for line in lines if line.startswith("# ") and not line.startswith(NODES)
     )
 
 
@@ -158,12 +176,12 @@ def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "we
     path = Path(path)
     G = nx.DiGraph() if directed else nx.Graph()
     for number, text in _lines(path, "edge list"):
-        if text.startswith(_NODES):
-            G.add_nodes_from(_declared_nodes(text, path, number))
+        if text.startswith(NODES):
+            G.add_nodes_from(declared_nodes(text, path, number))
             continue
-        if _is_comment(text, path, number, len(_fields(text)) in (2, 3)):
+        if is_comment(text, path, number, len(split_fields(text)) in (2, 3)):
             continue
-        fields = _fields(text)
+        fields = split_fields(text)
         if len(fields) not in (2, 3) or not all(fields):
             raise GraphInputError(
                 f"{path}:{number}: expected 'u v' or 'u v weight' (or comma-separated), "
@@ -180,27 +198,7 @@ def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "we
 
 def _weight(fields: list[str], path: Path, number: int) -> float:
     """An edge line's weight: its third field, a number in [0, 1], or 1.0 without one."""
-    if len(fields) < 3:
-        return 1.0
-    try:
-        value = float(fields[2])
-    except ValueError:
-        raise GraphInputError(f"{path}:{number}: weight {fields[2]!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise GraphInputError(
-            f"{path}:{number}: weight {value} is outside [0, 1]; rescale the weights"
-        )
-    return value
-
-
-def _fields(text: str) -> list[str]:
-    """The fields of an edge line: comma-separated (CSV quoting) or whitespace-separated
-    (a line CSV cannot parse, e.g. with a NUL byte, has no fields)."""
-    try:
-        fields = next(csv.reader([text])) if "," in text else text.split()
-    except csv.Error:
-        return []
-    return [field.strip() for field in fields]
+    return parse_weight(fields[2], f"{path}:{number}") if len(fields) == 3 else 1.0
 
 
 def read_nodelist(path: str | Path) -> list[str]:
@@ -230,7 +228,7 @@ def read_nodelist(path: str | Path) -> list[str]:
     path = Path(path)
     nodes = []
     for number, text in _lines(path, "node list"):
-        if _is_comment(text, path, number, True):
+        if is_comment(text, path, number, True):
             continue
         nodes.append(_unquoted(text, path, number) if text[0] == '"' else text)
     return nodes
@@ -259,8 +257,8 @@ def read_groups(path: str | Path) -> dict[str, str]:
     path = Path(path)
     groups = {}
     for number, text in _lines(path, "groups file"):
-        fields = _fields(text)
-        if _is_comment(text, path, number, len(fields) == 2):
+        fields = split_fields(text)
+        if is_comment(text, path, number, len(fields) == 2):
             continue
         if len(fields) != 2 or not all(fields):
             raise GraphInputError(f"{path}:{number}: expected 'node group', got {text!r}")
@@ -291,28 +289,3 @@ def _lines(path: Path, what: str) -> list[tuple[int, str]]:
         ) from None
     lines = enumerate((line.strip() for line in re.split(r"\r\n?|\n", text)), start=1)
     return [(number, line) for number, line in lines if line]
-
-
-def _is_comment(text: str, path: Path, number: int, record: bool) -> bool:
-    """Whether a stripped, non-blank line is a comment (see :func:`read_edgelist`);
-    ``record`` says whether it also has the form of a data line, which makes a marker
-    followed by text ambiguous."""
-    if text[0] not in "#%":
-        return False
-    if len(text) == 1 or text[1].isspace() or text[1] in "#%" or not record:
-        return True
-    raise GraphInputError(
-        f"{path}:{number}: {text!r} is ambiguous: a comment, or a line whose first label "
-        f"starts with {text[0]!r}? Write '{text[0]} {text[1:]}' for a comment, or the label "
-        "quoted in CSV form"
-    )
-
-
-def _declared_nodes(text: str, path: Path, number: int) -> list[str]:
-    try:
-        nodes = json.loads(text[len(_NODES) :])
-    except json.JSONDecodeError:
-        nodes = None
-    if not isinstance(nodes, list):
-        raise GraphInputError(f"{path}:{number}: '# nodes:' must be followed by a JSON list")
-    return [str(node) for node in nodes]

@@ -33,6 +33,15 @@ import pandas as pd
 import scipy.sparse as sp
 from tqdm.auto import tqdm
 
+from privcut.datasets.lines import (
+    NODES,
+    csv_field,
+    declared_nodes,
+    is_comment,
+    is_plain,
+    parse_weight,
+    split_fields,
+)
 from privcut.exceptions import GraphInputError
 from privcut.files import open_atomically
 from privcut.graph.universe import canonical_order
@@ -44,7 +53,6 @@ CHUNK_BYTES = 1 << 25
 BLOCK_EDGES = 1 << 17
 """Edges formatted at a time by the writer (bounds its working memory)."""
 
-_NODES = "# nodes:"
 _COMMENT = re.compile(rb"\n[ \t]*[#%]")
 _CONTROL = re.compile(rb'["\r\x00\x0b\x0c\x1c-\x1f]')
 _UNICODE = re.compile(
@@ -355,11 +363,11 @@ def _read_line(text: str, path: Path, number: int, rows: tuple, columns: _Column
     append its edge to ``rows``."""
     if not text:
         return
-    if text.startswith(_NODES):
-        columns.declared.extend(_declared_nodes(text, path, number))
+    if text.startswith(NODES):
+        columns.declared.extend(declared_nodes(text, path, number))
         return
-    fields = _fields(text)
-    if _is_comment(text, path, number, len(fields) in (2, 3)):
+    fields = split_fields(text)
+    if is_comment(text, path, number, len(fields) in (2, 3)):
         return
     if len(fields) not in (2, 3) or not all(fields):
         raise GraphInputError(
@@ -368,39 +376,9 @@ def _read_line(text: str, path: Path, number: int, rows: tuple, columns: _Column
     if fields[0] == fields[1]:
         raise GraphInputError(f"{path}:{number}: self-loop {fields[0]!r}; remove it")
     if len(fields) == 3:
-        _check_weight(fields[2], f"{path}:{number}")
+        parse_weight(fields[2], f"{path}:{number}")
     for column, field in zip(rows, (*fields, "")[:3], strict=True):
         column.append(field)
-
-
-def _fields(text: str) -> list[str]:
-    try:
-        fields = next(csv.reader([text])) if "," in text else text.split()
-    except csv.Error:
-        return []
-    return [field.strip() for field in fields]
-
-
-def _is_comment(text: str, path: Path, number: int, record: bool) -> bool:
-    if text[0] not in "#%":
-        return False
-    if len(text) == 1 or text[1].isspace() or text[1] in "#%" or not record:
-        return True
-    raise GraphInputError(
-        f"{path}:{number}: {text!r} is ambiguous: a comment, or a line whose first label "
-        f"starts with {text[0]!r}? Write '{text[0]} {text[1:]}' for a comment, or the label "
-        "quoted in CSV form"
-    )
-
-
-def _declared_nodes(text: str, path: Path, number: int) -> list[str]:
-    try:
-        declared = json.loads(text[len(_NODES) :])
-    except json.JSONDecodeError:
-        declared = None
-    if not isinstance(declared, list):
-        raise GraphInputError(f"{path}:{number}: '# nodes:' must be followed by a JSON list")
-    return [str(node) for node in declared]
 
 
 def _add(columns: _Columns, sources, targets, weights, *, numeric: bool = False) -> None:
@@ -456,7 +434,7 @@ def _weights(columns: _Columns, path: Path, sources, targets) -> np.ndarray:
             values[given] = texts[given].astype(float)
         except ValueError:
             for text in texts[given]:
-                _check_weight(text, str(path))
+                parse_weight(text, str(path))
         parts.append(values)
     values = _concatenated(parts).astype(float)
     outside = ~((values >= 0.0) & (values <= 1.0))
@@ -468,16 +446,6 @@ def _weights(columns: _Columns, path: Path, sources, targets) -> np.ndarray:
             "the weights"
         )
     return values
-
-
-def _check_weight(text: str, where: str) -> None:
-    """Refuse a weight text that is not a number in [0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise GraphInputError(f"{where}: weight {text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise GraphInputError(f"{where}: weight {value} is outside [0, 1]; rescale the weights")
 
 
 def _node_order(columns: _Columns, order: tuple | None, path: Path) -> tuple[tuple, np.ndarray]:
@@ -601,9 +569,9 @@ def write_edge_array(
     isolated = [labels[i] for i in np.flatnonzero(degree == 0)]
     lines = [f"# {text}" for text in header]
     if isolated:
-        lines.append("# nodes: " + json.dumps(isolated))
-    plain = all(_is_plain(label) for label in labels)
-    fields = [label if plain else _csv_field(label) for label in labels]
+        lines.append(f"{NODES} {json.dumps(isolated)}")
+    plain = all(is_plain(label) for label in labels)
+    fields = [label if plain else csv_field(label) for label in labels]
     keep = slice(None) if directed else rows < A.indices
     rows, columns, values = rows[keep], A.indices[keep], A.data[keep]
     with open_atomically(path) as write:
@@ -646,15 +614,6 @@ def _check_write_arguments(adjacency, nodes, header, directed) -> tuple[sp.csr_a
             "directed=True for a directed graph"
         )
     return A, labels
-
-
-def _is_plain(label: str) -> bool:
-    """Whether a label reads back as itself bare in a whitespace-separated line."""
-    return bool(label) and label[0] not in "#%" and not any(c.isspace() or c in ',"' for c in label)
-
-
-def _csv_field(label: str) -> str:
-    return label if _is_plain(label) else '"' + label.replace('"', '""') + '"'
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,151 @@
+"""The line rules of privcut's text formats, in one place: how an edge, node or groups line
+splits into fields, which lines are comments, the ``# nodes: [...]`` line of isolated
+nodes, weights, and how a label is written so that it reads back as itself.
+
+:func:`privcut.datasets.read_edgelist`, :func:`~privcut.datasets.read_nodelist`,
+:func:`~privcut.datasets.read_groups`, :func:`~privcut.datasets.read_edge_array` (for the
+lines its fast path leaves to the rules) and :func:`~privcut.datasets.write_edge_array`
+all use these, so the readers and the writer cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+
+from privcut.exceptions import GraphInputError
+
+__all__ = [
+    "NODES",
+    "csv_field",
+    "declared_nodes",
+    "is_comment",
+    "is_plain",
+    "parse_weight",
+    "split_fields",
+]
+
+NODES = "# nodes:"
+"""A comment declaring nodes (a JSON list) that belong to the graph even without edges."""
+
+
+def split_fields(text: str) -> list[str]:
+    """The fields of a stripped line: comma-separated (CSV quoting) if it holds a comma,
+    else whitespace-separated; each field stripped. A line that CSV cannot parse (e.g.
+    with a NUL byte) has no fields.
+
+    Examples
+    --------
+    >>> split_fields('"x y", b ,0.5'), split_fields("1\\t2"), split_fields("a")
+    (['x y', 'b', '0.5'], ['1', '2'], ['a'])
+    """
+    try:
+        found = next(csv.reader([text])) if "," in text else text.split()
+    except csv.Error:
+        return []
+    return [field.strip() for field in found]
+
+
+def is_comment(text: str, path: str | os.PathLike, number: int, record: bool) -> bool:
+    """Whether a stripped, non-blank line is a comment: it starts with ``#`` or ``%``
+    followed by a blank, the end of the line, another marker, or (``record`` False) text
+    that does not have the form of a data line. A marker followed by text that has that
+    form (``record`` True), like ``#a b``, is ambiguous and refused.
+
+    Raises
+    ------
+    GraphInputError
+        For an ambiguous line, naming ``path:number`` and both ways to fix it.
+
+    Examples
+    --------
+    >>> is_comment("# a header", "g.txt", 1, True), is_comment("1 2", "g.txt", 2, True)
+    (True, False)
+    >>> is_comment("#a b", "g.txt", 3, True)
+    Traceback (most recent call last):
+    ...
+    privcut.exceptions.GraphInputError: g.txt:3: '#a b' is ambiguous: ...
+    """
+    if text[0] not in "#%":
+        return False
+    if len(text) == 1 or text[1].isspace() or text[1] in "#%" or not record:
+        return True
+    raise GraphInputError(
+        f"{path}:{number}: {text!r} is ambiguous: a comment, or a line whose first label "
+        f"starts with {text[0]!r}? Write '{text[0]} {text[1:]}' for a comment, or the label "
+        "quoted in CSV form"
+    )
+
+
+def declared_nodes(text: str, path: str | os.PathLike, number: int) -> list[str]:
+    """The labels (as str) of a ``# nodes: [...]`` line (``text`` starts with
+    :data:`NODES`).
+
+    Raises
+    ------
+    GraphInputError
+        If a JSON list does not follow the marker.
+
+    Examples
+    --------
+    >>> declared_nodes('# nodes: ["a", 3]', "g.txt", 1)
+    ['a', '3']
+    """
+    try:
+        declared = json.loads(text[len(NODES) :])
+    except json.JSONDecodeError:
+        declared = None
+    if not isinstance(declared, list):
+        raise GraphInputError(f"{path}:{number}: '# nodes:' must be followed by a JSON list")
+    return [str(node) for node in declared]
+
+
+def parse_weight(text: str, where: str) -> float:
+    """A weight field's value: a number (as ``float`` reads it) in [0, 1].
+
+    Raises
+    ------
+    GraphInputError
+        Naming ``where`` (e.g. ``path:line``): not a number, or outside [0, 1].
+
+    Examples
+    --------
+    >>> parse_weight("0.25", "g.txt:4")
+    0.25
+    >>> parse_weight("2", "g.txt:5")
+    Traceback (most recent call last):
+    ...
+    privcut.exceptions.GraphInputError: g.txt:5: weight 2.0 is outside [0, 1]; ...
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise GraphInputError(f"{where}: weight {text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise GraphInputError(f"{where}: weight {value} is outside [0, 1]; rescale the weights")
+    return value
+
+
+def is_plain(label: str) -> bool:
+    """Whether a label can be written bare in a whitespace-separated edge line and read
+    back as itself (no blank, comma or quote; no comment marker first).
+
+    Examples
+    --------
+    >>> is_plain("a1"), is_plain("x y"), is_plain("#t"), is_plain("b#2")
+    (True, False, False, True)
+    """
+    return bool(label) and label[0] not in "#%" and not any(c.isspace() or c in ',"' for c in label)
+
+
+def csv_field(label: str) -> str:
+    """A label as a CSV field: bare if :func:`is_plain`, else double-quoted with its
+    quotes doubled.
+
+    Examples
+    --------
+    >>> csv_field("a"), csv_field("x y"), csv_field('q"r')
+    ('a', '"x y"', '"q""r"')
+    """
+    return label if is_plain(label) else '"' + label.replace('"', '""') + '"'
