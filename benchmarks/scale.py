@@ -35,6 +35,8 @@ nothing else). ``--cli-timeout`` bounds it (default 900 s).
     python benchmarks/scale.py --large         # adds 10^6 nodes / 10^7 edges
     python benchmarks/scale.py --rows wiki-vote --no-cli
     python benchmarks/scale.py --small         # a quick check: 10^4 nodes / 10^5 edges
+    python benchmarks/scale.py --repeat 3      # best of 3 runs per step (idle machine)
+    python benchmarks/scale.py --profile --no-cli   # also cProfile each row's release
 """
 
 from __future__ import annotations
@@ -79,15 +81,52 @@ def _reset_peak() -> bool:
     return True
 
 
+REPEAT = int(os.environ.get("SCALE_REPEAT", "1"))
+"""Runs of each step in a row's process (``--repeat``): best seconds, peak over all runs."""
+
+
 def _step(function):
-    """Run one step: (result, seconds, peak MiB, increase MiB over the RSS at its start)."""
+    """Run one step REPEAT times: (last result, {best seconds, peak MiB, increase MiB over
+    the RSS at its start, whether the peak was reset})."""
     reset = _reset_peak()
     before = _status("VmRSS")
-    start = time.perf_counter()
-    result = function()
-    seconds = time.perf_counter() - start
+    best = float("inf")
+    for _ in range(REPEAT):
+        result = None
+        start = time.perf_counter()
+        result = function()
+        best = min(best, time.perf_counter() - start)
     peak = _status("VmHWM")
-    return result, {"seconds": seconds, "peak": peak, "increase": peak - before, "reset": reset}
+    return result, {"seconds": best, "peak": peak, "increase": peak - before, "reset": reset}
+
+
+def profile(path: str, labels_path: str | None, symmetrise: bool) -> None:
+    """cProfile of the row's release (with the groups when given): top 25 by own time."""
+    import cProfile
+    import pstats
+
+    import numpy as np
+
+    from privcut import synthetic_graph
+    from privcut.datasets import read_edge_array
+
+    edges = read_edge_array(path, directed=symmetrise)
+    A = (
+        ((edges.adjacency + edges.adjacency.T) > 0).astype(float).tocsr()
+        if symmetrise
+        else (edges.adjacency)
+    )
+    options = {}
+    if labels_path is not None:
+        labels = np.load(labels_path)
+        codes = labels[np.array(edges.nodes, dtype=np.int64)].tolist()
+        options["groups"] = dict(zip(edges.nodes, codes, strict=True))
+    profiler = cProfile.Profile()
+    profiler.enable()
+    synthetic_graph(A, 1.0, nodes=edges.nodes, method="auto", rng=0, **options)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=sys.stderr)
+    stats.sort_stats("tottime").print_stats(25)
 
 
 def run_row(path: str, labels_path: str | None, symmetrise: bool) -> dict:
@@ -140,14 +179,17 @@ def run_cli(path: str, out: str, timeout: float) -> dict:
     return {"seconds": seconds, "peak": peak, "code": code, "error": error}
 
 
-def child(arguments: list[str]) -> dict:
-    """Run this script's ``--child`` mode in a fresh process; its JSON result."""
-    env = {**os.environ, **THREADS, "PYTHONPATH": str(ROOT)}
+def child(arguments: list[str], repeat: int = 1) -> dict:
+    """Run this script's ``--child`` mode in a fresh process; its JSON result (a profile's
+    statistics, on its stderr, are printed)."""
+    env = {**os.environ, **THREADS, "PYTHONPATH": str(ROOT), "SCALE_REPEAT": str(repeat)}
     done = subprocess.run(
         [sys.executable, __file__, "--child", *arguments], capture_output=True, text=True, env=env
     )
     if done.returncode != 0:
         raise RuntimeError(f"child {arguments} failed:\n{done.stderr[-2000:]}")
+    if arguments[0] == "profile":
+        print(done.stderr)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -203,10 +245,17 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=50, help="planted groups (default 50)")
     parser.add_argument("--no-cli", dest="cli", action="store_false", help="skip the CLI row")
     parser.add_argument("--cli-timeout", type=float, default=900.0)
+    parser.add_argument("--repeat", type=int, default=1, help="runs per step, best time")
+    parser.add_argument("--profile", action="store_true", help="cProfile each row's release")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.child:
         mode, *rest = arguments.child
+        if mode == "profile":
+            path, labels, symmetrise = rest
+            profile(path, None if labels == "-" else labels, symmetrise == "1")
+            print(json.dumps({}))
+            return
         if mode == "row":
             path, labels, symmetrise = rest
             result = run_row(path, None if labels == "-" else labels, symmetrise == "1")
@@ -227,13 +276,16 @@ def main() -> None:
                 if not WIKI.exists():
                     print(f"\nwiki-vote: skipped, {WIKI} is absent")
                     continue
-                found = child(["row", str(WIKI), "-", "1"])
+                spec = [str(WIKI), "-", "1"]
             else:
                 path, labels = write_graph(row, folder, arguments.groups)
-                found = child(["row", str(path), str(labels), "0"])
+                spec = [str(path), str(labels), "0"]
                 if row in ("1e4", "1e5"):
                     cli_file = path
+            found = child(["row", *spec], arguments.repeat)
             print_row(row, found)
+            if arguments.profile:
+                child(["profile", *spec])
             sys.stdout.flush()
         if arguments.cli and cli_file is not None:
             out = folder / "release.edges"
