@@ -160,7 +160,8 @@ def run_row(path: str, labels_path: str | None, symmetrise: bool) -> dict:
         )
         found["groups"]["method"] = H.graph["privcut"]["method"]
         del H
-    found["process_peak"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    steps = [found[k] for k in ("floor", "release", "groups") if k in found]
+    found["process_peak"] = max(step["peak"] for step in steps)  # ru_maxrss is reset too
     return found
 
 
