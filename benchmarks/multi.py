@@ -37,11 +37,17 @@ WORKLOADS = ("between-group", "within-group", "group-vs-rest", "bisection")
 """The issue's four workloads (WorkloadClasses also answers degrees)."""
 
 
+def build(graph: str):
+    """The benchmark's graph by name (a key of GRAPHS): 20 groups x 50 nodes, seed 0."""
+    p_in, p_out = GRAPHS[graph]
+    return planted_partition(20, 50, p_in, p_out, seed=0)
+
+
 def accuracy(seeds: int, groups: bool) -> None:
     header = "graph   eps   workload        release   single  ratio      RR  below RR"
     print(header if groups else "graph   eps   bisections: release       RR  RR/release")
-    for graph, (p_in, p_out) in GRAPHS.items():
-        G = planted_partition(20, 50, p_in, p_out, seed=0)
+    for graph in GRAPHS:
+        G = build(graph)
         work = WorkloadClasses(G, G.graph["groups"], bisections=1000, rng=0)
         for epsilon in EPSILONS if groups else (1.0,):
             totals = {name: dict.fromkeys(WORKLOADS, 0.0) for name in ("release", "single", "rr")}
