@@ -409,15 +409,18 @@ def synthetic_graph(
         ``"auto"`` (default): the edge count, the blocks of ``groups`` (if given) and
         randomized response, split by :func:`~privcut.graph.planning.plan_measurements`
         on ``workload``; for the sparse generator, its
-        :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` (the edge
-        count and the blocks with groups, the edge count and the degrees without).
-        ``None`` or ``["randomized-response"]``: randomized response alone (GRU12 Lemma
-        6.2; dense generator only); with ``None``, ``groups`` are refused (ValueError: the
-        blocks are not measured). A list from ``"edge-count"``, ``"degrees"``,
-        ``"degree-sequence"``, ``"blocks"``, ``"randomized-response"``: those, split the
-        same way (``"degree-sequence"``, each group's sorted degrees, serves no workload
-        class: in a list it takes :data:`~privcut.graph.planning.SEQUENCE_SHARE`). A
-        mapping: the caller's shares (summing to 1).
+        :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` (fixed
+        shares: the edge count, the degrees and the degree sequence, plus the blocks,
+        which keep 0.8 of epsilon, with groups). ``None`` or ``["randomized-response"]``:
+        randomized response alone (GRU12 Lemma 6.2; dense generator only); with ``None``,
+        ``groups`` are refused (ValueError: the blocks are not measured). A list from
+        ``"edge-count"``, ``"degrees"``, ``"degree-sequence"``, ``"blocks"``,
+        ``"randomized-response"``, ``"filtered-randomized-response"``: those, split the
+        same way (``"degree-sequence"``, each group's sorted degrees, and the filtered
+        survivors, sparse generator only, Cormode et al. 2012, serve no workload class:
+        in a list they take :data:`~privcut.graph.planning.SEQUENCE_SHARE` and
+        :data:`~privcut.graph.planning.FILTERED_SHARE`). A mapping: the caller's shares
+        (summing to 1).
     groups : mapping node -> group, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
         the edges (or its privacy cost is not counted).
