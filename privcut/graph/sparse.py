@@ -324,79 +324,142 @@ def _accepted(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> np.ndar
     return mask
 
 
-def _paired(ends, source, target, n, directed, generator, taken) -> np.ndarray:
-    """A block pair's edges from its dealt stubs ``ends = (rows, columns)``, every node
-    meeting its dealt degree exactly unless the last step is needed: the configuration
-    model (Molloy & Reed 1995; :func:`_joined`), then double-edge swaps (:func:`_swapped`)
-    for the stubs it leaves, then :func:`_rejection` with the stubs still left as weights.
-    Pairs among the sorted ``taken`` keys are never formed. Returns the keys and how many
-    came from that last step. O(|E| log |E|) per round."""
-    rows, columns = ends
-    count, same = rows.size, source.members is target.members
-    pooled = same and not directed
-    edges, left = _joined(rows, columns, n, directed, pooled, generator, taken)
-    edges, left = _swapped(edges, left, n, directed, generator, taken)
+def _ranks(segments: np.ndarray) -> np.ndarray:
+    """Each entry's position within its run of a sorted segment array."""
+    return np.arange(segments.size) - np.searchsorted(segments, segments)
+
+
+def _spans(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The indices ``starts[k] .. starts[k] + sizes[k] - 1`` of every k, in order. O(sum)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    ends = np.cumsum(sizes)
+    return np.repeat(np.asarray(starts, dtype=np.int64) - ends + sizes, sizes) + np.arange(
+        ends[-1] if ends.size else 0
+    )
+
+
+def _paired(dealt, blocks: _Blocks, chosen: np.ndarray, generator):
+    """The chosen block pairs' edges from their dealt stubs ``dealt = (rows, columns,
+    block)`` (sorted by block pair), every node meeting its dealt degree exactly unless
+    the last step is needed: the configuration model (Molloy & Reed 1995;
+    :func:`_joined`), then double-edge swaps (:func:`_swapped`) for the stubs it leaves,
+    then :func:`_rejection` with the stubs still left as weights. All block pairs at once
+    (a pair key names its block pair, so repeats are found globally); only block pairs
+    with stubs still left after the swaps (rare) are drawn one by one. Pairs among the
+    ``taken`` keys are never formed. Returns the keys and how many came from that last
+    step. O(|E| log |E|) per round."""
+    n, directed = blocks.n, blocks.directed
+    inside = chosen[dealt[2]]
+    rows, columns, block = (part[inside] for part in dealt)
+    taken = blocks.taken_keys(chosen)
+    pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
+    edges, left = _joined((rows, columns, block), pooled, n, directed, generator, taken)
+    edges, left = _swapped(edges, left, blocks.counts.size, n, directed, generator, taken)
     have = _keys(edges[0], edges[1], n, directed)
-    if have.size == count:
+    if left[0].size == 0:
         return have, 0
-    left_out = np.bincount(left[0], minlength=n).astype(float)
-    left_in = np.bincount(left[1], minlength=n).astype(float)
-    if pooled:
-        left_out = left_in = left_out + left_in
-    sides = _Side.of(source.members, left_out), _Side.of(target.members, left_in)
-    excluded = np.sort(np.concatenate([have, taken]))
-    rest = _rejection(*sides, count - have.size, n, directed, generator, excluded)
+    order = np.argsort(edges[2], kind="stable")
+    have, block = have[order], edges[2][order]
+    rest = []
+    for k in np.unique(left[2]):
+        mine = left[2] == k
+        u, v = left[0][mine], left[1][mine]
+        left_out = np.bincount(u, minlength=n).astype(float)
+        left_in = np.bincount(v, minlength=n).astype(float)
+        if pooled[k]:
+            left_out = left_in = left_out + left_in
+        a, b = blocks.first[k], blocks.second[k]
+        sides = _Side.of(blocks.members[a], left_out), _Side.of(blocks.members[b], left_in)
+        lo, hi = np.searchsorted(block, [k, k + 1])
+        excluded = np.sort(np.concatenate([have[lo:hi], blocks.excluded(k)]))
+        rest.append(_rejection(*sides, u.size, n, directed, generator, excluded))
+    rest = np.concatenate(rest)
     return np.concatenate([have, rest]), int(rest.size)
 
 
-def _joined(rows, columns, n, directed, pooled, generator, taken):
-    """The configuration model on dealt stubs: the i-th row stub joins the i-th column
-    stub; a self-loop or repeat returns both stubs, which are shuffled and joined again,
-    for up to :data:`MAX_ROUNDS` rounds (``pooled``: a Graph's block (a, a), whose two
-    sides are one pile). Returns the edges and the stubs left, as (rows, columns)."""
-    kept_rows, kept_columns = [], []
+def _reshuffled(rows, columns, block, pooled, generator):
+    """The stubs shuffled again within their block pairs (sorted by block pair): the
+    columns, or for a Graph's block (a, a) (``pooled``) both sides as one pile."""
+    rows, columns = rows.copy(), columns.copy()
+    pool = pooled[block]
+    apart = ~pool
+    if apart.any():
+        order = np.lexsort((generator.random(int(apart.sum())), block[apart]))
+        columns[apart] = columns[apart][order]
+    if pool.any():
+        both = np.concatenate([rows[pool], columns[pool]])
+        segment = np.concatenate([block[pool], block[pool]])
+        order = np.lexsort((generator.random(both.size), segment))
+        both, segment = both[order], segment[order]
+        half = np.bincount(block[pool], minlength=pooled.size)[segment]
+        low = _ranks(segment) < half
+        rows[pool], columns[pool] = both[low], both[~low]
+    return rows, columns
+
+
+def _joined(stubs, pooled, n, directed, generator, taken):
+    """The configuration model on dealt stubs ``(rows, columns, block)`` (sorted by block
+    pair): the i-th row stub joins the i-th column stub; a self-loop or repeat returns
+    both stubs, which are shuffled within their block pair (:func:`_reshuffled`) and
+    joined again, for up to :data:`MAX_ROUNDS` rounds. Returns the edges and the stubs
+    left, each as (rows, columns, block)."""
+    rows, columns, block = stubs
+    kept = []
     have = taken
     for _ in range(MAX_ROUNDS):
         keys = _keys(rows, columns, n, directed)
         joined = _accepted(keys, rows != columns, have)
         have = np.sort(np.concatenate([have, keys[joined]]))
-        kept_rows.append(rows[joined])
-        kept_columns.append(columns[joined])
-        rows, columns = rows[~joined], columns[~joined]
+        kept.append((rows[joined], columns[joined], block[joined]))
+        rows, columns, block = rows[~joined], columns[~joined], block[~joined]
         if rows.size == 0:
             break
-        if pooled:
-            both = generator.permutation(np.concatenate([rows, columns]))
-            rows, columns = both[: rows.size], both[rows.size :]
-        else:
-            columns = generator.permutation(columns)
-    return (np.concatenate(kept_rows), np.concatenate(kept_columns)), (rows, columns)
+        rows, columns = _reshuffled(rows, columns, block, pooled, generator)
+    edges = tuple(np.concatenate(part) for part in zip(*kept, strict=True))
+    return edges, (rows, columns, block)
 
 
-def _swapped(edges, left, n, directed, generator, taken):
+def _partners(block: np.ndarray, need: np.ndarray, generator) -> np.ndarray:
+    """For every block pair k, ``need[k]`` distinct random edges of those whose block
+    pair is ``block``, uniformly without replacement, grouped by block pair."""
+    order = np.lexsort((generator.random(block.size), block))
+    sorted_ = block[order]
+    return order[_ranks(sorted_) < need[sorted_]]
+
+
+def _swapped(edges, left, size, n, directed, generator, taken):
     """Stubs the configuration model left, joined by double-edge swaps (every degree
-    kept): a left pair (u, v) and a random edge (x, y) of the block pair become the edges
+    kept): a left pair (u, v) and a random edge (x, y) of its block pair become the edges
     (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
-    swap a round), for up to :data:`MAX_ROUNDS` rounds. Returns edges and stubs left."""
-    (rows, columns), (u, v) = edges, left
+    swap a round), for up to :data:`MAX_ROUNDS` rounds; a block pair with fewer edges
+    than left pairs is not swapped. All block pairs at once (``size`` of them); the left
+    stubs sorted by block pair. Returns edges and stubs left, as (rows, columns, block)."""
+    (rows, columns, block), (u, v, mine) = edges, left
     for _ in range(MAX_ROUNDS):
-        if u.size == 0 or rows.size < u.size:
+        need = np.bincount(mine, minlength=size)
+        able = (need > 0) & (np.bincount(block, minlength=size) >= need)
+        if not able.any():
             break
-        pick = generator.choice(rows.size, size=u.size, replace=False)
+        pick = _partners(block, np.where(able, need, 0), generator)
+        active = np.flatnonzero(able[mine])
         x, y = rows[pick], columns[pick]
-        first, second = _keys(u, y, n, directed), _keys(x, v, n, directed)
+        first, second = _keys(u[active], y, n, directed), _keys(x, v[active], n, directed)
         have = np.sort(np.concatenate([_keys(rows, columns, n, directed), taken]))
         new = np.concatenate([first, second])
         unique, counts = np.unique(new, return_counts=True)
         spot = np.minimum(np.searchsorted(have, new), have.size - 1)
         clear = (have[spot] != new) & (counts[np.searchsorted(unique, new)] == 1)
-        ok = (u != y) & (x != v) & clear[: u.size] & clear[u.size :]
+        ok = (u[active] != y) & (x != v[active]) & clear[: active.size] & clear[active.size :]
         keep = np.ones(rows.size, dtype=bool)
         keep[pick[ok]] = False
-        rows = np.concatenate([rows[keep], u[ok], x[ok]])
-        columns = np.concatenate([columns[keep], y[ok], v[ok]])
-        u, v = u[~ok], v[~ok]
-    return (rows, columns), (u, v)
+        done = active[ok]
+        rows = np.concatenate([rows[keep], u[done], x[ok]])
+        columns = np.concatenate([columns[keep], y[ok], v[done]])
+        block = np.concatenate([block[keep], mine[done], block[pick[ok]]])
+        stay = np.ones(u.size, dtype=bool)
+        stay[done] = False
+        u, v, mine = u[stay], v[stay], mine[stay]
+    return (rows, columns, block), (u, v, mine)
 
 
 def stub_degrees(degrees, members, first, second, counts, n: int) -> np.ndarray:
@@ -427,33 +490,49 @@ def stub_degrees(degrees, members, first, second, counts, n: int) -> np.ndarray:
     return result
 
 
-def _deal(stubs: np.ndarray, blocks: _Blocks, generator) -> list:
-    """Every block pair's (rows, columns) stubs: each group's stubs (node a repeated
-    ``stubs[a]`` times; out-stubs for rows, in-stubs for columns of a DiGraph), shuffled,
-    dealt in block order, 2 c to a Graph's block (a, a) (halved into its two sides)."""
-    n, directed, g = blocks.n, blocks.directed, len(blocks.members)
-    halves = (stubs[:n], stubs[n:]) if directed else (stubs, stubs)
-    piles = [
-        [generator.permutation(np.repeat(nodes, half[nodes])) for nodes in blocks.members]
-        for half in (halves if directed else halves[:1])
-    ]
-    piles = piles if directed else piles * 2
-    used = [np.zeros(g, dtype=np.int64), np.zeros(g, dtype=np.int64)]
-    dealt = []
-    for a, b, count in zip(blocks.first, blocks.second, blocks.counts, strict=True):
-        if not directed and a == b:
-            ends = piles[0][a][used[0][a] : used[0][a] + 2 * count]
-            used[0][a] += 2 * count
-            used[1][a] = used[0][a]
-            dealt.append((ends[:count], ends[count:]))
-            continue
-        rows = piles[0][a][used[0][a] : used[0][a] + count]
-        used[0][a] += count
-        side = 1 if directed else 0
-        columns = piles[side][b][used[side][b] : used[side][b] + count]
-        used[side][b] += count
-        dealt.append((rows, columns))
-    return dealt
+def _deal(stubs: np.ndarray, blocks: _Blocks, generator) -> tuple:
+    """Every block pair's stubs as ``(rows, columns, block)``, sorted by block pair: each
+    group's stubs (node a repeated ``stubs[a]`` times; out-stubs for rows, in-stubs for
+    columns of a DiGraph), shuffled, dealt in block order, 2 c to a Graph's block (a, a)
+    (halved into its two sides). O(n + |E| log |E| + block pairs), no loop over them."""
+    n, directed = blocks.n, blocks.directed
+    first, second = np.asarray(blocks.first), np.asarray(blocks.second)
+    counts = np.asarray(blocks.counts, dtype=np.int64)
+    nodes = np.concatenate(blocks.members) if blocks.members else np.zeros(0, np.intp)
+    labels = np.repeat(np.arange(len(blocks.members)), [m.size for m in blocks.members])
+    halves = (stubs[:n], stubs[n:]) if directed else (stubs,)
+    piles, starts = [], []
+    for half in halves:
+        group = np.repeat(labels, half[nodes])
+        pile = np.repeat(nodes, half[nodes])[np.lexsort((generator.random(group.size), group))]
+        piles.append(pile)
+        starts.append(np.searchsorted(group, np.arange(len(blocks.members))))
+    if directed:
+        row_start = starts[0][first] + _offsets(first, counts)
+        column_start = starts[1][second] + _offsets(second, counts)
+        rows, columns = piles[0][_spans(row_start, counts)], piles[1][_spans(column_start, counts)]
+    else:
+        same = first == second
+        groups = np.concatenate([first, second[~same]])
+        offsets = _offsets(
+            groups, np.concatenate([np.where(same, 2 * counts, counts), counts[~same]])
+        )
+        row_start = starts[0][first] + offsets[: first.size]
+        column_start = row_start + counts
+        column_start[~same] = starts[0][second[~same]] + offsets[first.size :]
+        rows, columns = piles[0][_spans(row_start, counts)], piles[0][_spans(column_start, counts)]
+    return rows, columns, np.repeat(np.arange(counts.size), counts)
+
+
+def _offsets(groups: np.ndarray, amounts: np.ndarray) -> np.ndarray:
+    """Where each take starts in its group's pile when the takes are served in order."""
+    order = np.argsort(groups, kind="stable")
+    taken = np.cumsum(amounts[order]) - amounts[order]
+    sorted_ = groups[order]
+    base = taken[np.searchsorted(sorted_, sorted_)]
+    result = np.empty(groups.size, dtype=np.int64)
+    result[order] = taken - base
+    return result
 
 
 def _rejection_uniform(source, target, count, have, n, directed, generator) -> np.ndarray:
@@ -680,41 +759,53 @@ class _Blocks:
         """The sorted keys block pair k's edges are drawn without."""
         return np.zeros(0, dtype=np.int64) if self.taken is None else self.taken[k]
 
+    def enumerates(self) -> np.ndarray:
+        """Per block pair, whether it is small or dense enough to draw by enumeration
+        (:func:`_enumerated`; counting its ``taken`` keys). O(block pairs)."""
+        sizes = np.array([members.size for members in self.members], dtype=np.int64)
+        first, second = np.asarray(self.first), np.asarray(self.second)
+        size_a, size_b, same = sizes[first], sizes[second], first == second
+        pairs = np.where(
+            same, size_a * (size_a - 1) // (1 if self.directed else 2), size_a * size_b
+        )
+        taken = [0] * first.size if self.taken is None else [keys.size for keys in self.taken]
+        wanted = np.asarray(self.counts, dtype=np.int64) + np.asarray(taken, dtype=np.int64)
+        return (pairs <= ENUMERATE_PAIRS) | (wanted > ENUMERATE_FRACTION * pairs)
+
+    def taken_keys(self, chosen: np.ndarray) -> np.ndarray:
+        """The sorted keys the chosen block pairs' edges are drawn without."""
+        if self.taken is None:
+            return np.zeros(0, dtype=np.int64)
+        keys = [self.taken[k] for k in np.flatnonzero(chosen)]
+        return np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+
     @property
     def enumerated(self) -> bool:
         """Whether some block pair with edges is drawn by enumeration (:func:`_enumerated`)."""
-        return any(
-            count > 0
-            and _enumerates(
-                self.members[a].size,
-                self.members[b].size,
-                count + self.excluded(k).size,
-                a == b,
-                self.directed,
-            )
-            for k, (a, b, count) in enumerate(
-                zip(self.first, self.second, self.counts, strict=True)
-            )
-        )
+        return bool(np.any(self.enumerates() & (np.asarray(self.counts) > 0)))
 
     def draw(self, out, into, rng: np.random.Generator, stubs=None) -> tuple[np.ndarray, int]:
         """Every block pair's edges, as sorted pair keys: by these weights, or with
         integer ``stubs`` (degrees, out then in for a DiGraph) by pairing the stubs
-        :func:`_deal` hands the block pair (:func:`_paired`); and how many edges the
-        pairing's last step drew by weight (0 without stubs)."""
-        dealt = None if stubs is None else _deal(stubs, self, rng)
+        :func:`_deal` hands the block pairs (:func:`_paired`, all at once); and how many
+        edges the pairing's last step drew by weight (0 without stubs). Block pairs drawn
+        by weight go one by one (:func:`_block_pair`)."""
+        counts = np.asarray(self.counts)
+        alone = counts > 0
+        if stubs is not None:
+            alone &= self.enumerates()
         keys, unmatched = [], 0
-        for k, (a, b, count) in enumerate(zip(self.first, self.second, self.counts, strict=True)):
-            if count == 0:
-                continue
+        for k in np.flatnonzero(alone):
+            a, b, count = self.first[k], self.second[k], int(counts[k])
             source, target = _Side.of(self.members[a], out), _Side.of(self.members[b], into)
-            same, size_a, size_b = a == b, self.members[a].size, self.members[b].size
-            taken, n, directed = self.excluded(k), self.n, self.directed
-            if dealt is None or _enumerates(size_a, size_b, count + taken.size, same, directed):
-                pair = _block_pair(source, target, int(count), same, n, directed, rng, taken)
-            else:
-                pair, missed = _paired(dealt[k], source, target, n, directed, rng, taken)
-                unmatched += missed
+            keys.append(
+                _block_pair(
+                    source, target, count, a == b, self.n, self.directed, rng, self.excluded(k)
+                )
+            )
+        if stubs is not None:
+            dealt = _deal(stubs, self, rng)
+            pair, unmatched = _paired(dealt, self, (counts > 0) & ~alone, rng)
             keys.append(pair)
         pairs = np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
         return pairs, unmatched
