@@ -384,12 +384,11 @@ def _reshuffled(rows, columns, block, pooled, generator):
     pool = pooled[block]
     apart = ~pool
     if apart.any():
-        order = np.lexsort((generator.random(int(apart.sum())), block[apart]))
-        columns[apart] = columns[apart][order]
+        columns[apart] = columns[apart][_within(block[apart], generator)]
     if pool.any():
         both = np.concatenate([rows[pool], columns[pool]])
         segment = np.concatenate([block[pool], block[pool]])
-        order = np.lexsort((generator.random(both.size), segment))
+        order = _within(segment, generator)
         both, segment = both[order], segment[order]
         half = np.bincount(block[pool], minlength=pooled.size)[segment]
         low = _ranks(segment) < half
@@ -409,7 +408,7 @@ def _joined(stubs, pooled, n, directed, generator, taken):
     for _ in range(MAX_ROUNDS):
         keys = _keys(rows, columns, n, directed)
         joined = _accepted(keys, rows != columns, have)
-        have = np.sort(np.concatenate([have, keys[joined]]))
+        have = np.sort(np.concatenate([have, keys[joined]]), kind="stable")  # merge runs
         kept.append((rows[joined], columns[joined], block[joined]))
         rows, columns, block = rows[~joined], columns[~joined], block[~joined]
         if rows.size == 0:
@@ -419,12 +418,30 @@ def _joined(stubs, pooled, n, directed, generator, taken):
     return edges, (rows, columns, block)
 
 
-def _partners(block: np.ndarray, need: np.ndarray, generator) -> np.ndarray:
-    """For every block pair k, ``need[k]`` distinct random edges of those whose block
-    pair is ``block``, uniformly without replacement, grouped by block pair."""
-    order = np.lexsort((generator.random(block.size), block))
-    sorted_ = block[order]
-    return order[_ranks(sorted_) < need[sorted_]]
+def _within(segment: np.ndarray, generator) -> np.ndarray:
+    """A uniformly random order within each segment, the segments kept in ascending order
+    (a random permutation, then a stable sort by segment: radix for few segments)."""
+    shuffled = generator.permutation(segment.size)
+    labels = segment[shuffled]
+    if labels.size and labels.max() < 2**16:
+        labels = labels.astype(np.uint16)
+    return shuffled[np.argsort(labels, kind="stable")]
+
+
+def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
+    """For every entry i an index in ``starts[i] .. starts[i] + sizes[i] - 1``, distinct
+    where the ranges are shared: uniform draws, a repeat drawn again until none is left
+    (symmetric in the indices, so a uniformly random injection). ``sizes[i]`` at least
+    the entries sharing the range."""
+    picks = starts + (generator.random(starts.size) * sizes).astype(np.int64)
+    while True:
+        _, first = np.unique(picks, return_index=True)
+        again = np.ones(picks.size, dtype=bool)
+        again[first] = False
+        if not again.any():
+            return picks
+        draws = generator.random(int(again.sum()))
+        picks[again] = starts[again] + (draws * sizes[again]).astype(np.int64)
 
 
 def _swapped(edges, left, size, n, directed, generator, taken):
@@ -432,32 +449,39 @@ def _swapped(edges, left, size, n, directed, generator, taken):
     kept): a left pair (u, v) and a random edge (x, y) of its block pair become the edges
     (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
     swap a round), for up to :data:`MAX_ROUNDS` rounds; a block pair with fewer edges
-    than left pairs is not swapped. All block pairs at once (``size`` of them); the left
-    stubs sorted by block pair. Returns edges and stubs left, as (rows, columns, block)."""
+    than left pairs is not swapped. All block pairs at once (``size`` of them; edges kept
+    sorted by block pair, the pair keys sorted, each round merging its few changes in
+    O(|E|)). Returns edges and stubs left, as (rows, columns, block)."""
     (rows, columns, block), (u, v, mine) = edges, left
+    order = np.argsort(block, kind="stable")
+    rows, columns, block = rows[order], columns[order], block[order]
+    have = np.sort(np.concatenate([_keys(rows, columns, n, directed), taken]))
     for _ in range(MAX_ROUNDS):
-        need = np.bincount(mine, minlength=size)
-        able = (need > 0) & (np.bincount(block, minlength=size) >= need)
+        sizes, need = np.bincount(block, minlength=size), np.bincount(mine, minlength=size)
+        able = (need > 0) & (sizes >= need)
         if not able.any():
             break
-        pick = _partners(block, np.where(able, need, 0), generator)
         active = np.flatnonzero(able[mine])
-        x, y = rows[pick], columns[pick]
-        first, second = _keys(u[active], y, n, directed), _keys(x, v[active], n, directed)
-        have = np.sort(np.concatenate([_keys(rows, columns, n, directed), taken]))
-        new = np.concatenate([first, second])
+        ends = (np.cumsum(sizes) - sizes)[mine[active]], sizes[mine[active]]
+        pick = _partners(*ends, generator)
+        x, y, ua, va = rows[pick], columns[pick], u[active], v[active]
+        new = np.concatenate([_keys(ua, y, n, directed), _keys(x, va, n, directed)])
         unique, counts = np.unique(new, return_counts=True)
         spot = np.minimum(np.searchsorted(have, new), have.size - 1)
         clear = (have[spot] != new) & (counts[np.searchsorted(unique, new)] == 1)
-        ok = (u[active] != y) & (x != v[active]) & clear[: active.size] & clear[active.size :]
-        keep = np.ones(rows.size, dtype=bool)
-        keep[pick[ok]] = False
-        done = active[ok]
-        rows = np.concatenate([rows[keep], u[done], x[ok]])
-        columns = np.concatenate([columns[keep], y[ok], v[done]])
-        block = np.concatenate([block[keep], mine[done], block[pick[ok]]])
+        ok = (ua != y) & (x != va) & clear[: active.size] & clear[active.size :]
+        gone = np.searchsorted(have, _keys(x[ok], y[ok], n, directed))
+        stays = np.ones(have.size, dtype=bool)
+        stays[gone] = False
+        made = np.concatenate([new[: active.size][ok], new[active.size :][ok]])
+        have = np.sort(np.concatenate([have[stays], made]), kind="stable")
+        rows[pick[ok]], columns[pick[ok]] = ua[ok], y[ok]  # (u, y) takes (x, y)'s place
+        rows, columns = np.concatenate([rows, x[ok]]), np.concatenate([columns, va[ok]])
+        block = np.concatenate([block, mine[active[ok]]])
+        order = np.argsort(block, kind="stable")  # one sorted run and a short tail
+        rows, columns, block = rows[order], columns[order], block[order]
         stay = np.ones(u.size, dtype=bool)
-        stay[done] = False
+        stay[active[ok]] = False
         u, v, mine = u[stay], v[stay], mine[stay]
     return (rows, columns, block), (u, v, mine)
 
@@ -504,7 +528,7 @@ def _deal(stubs: np.ndarray, blocks: _Blocks, generator) -> tuple:
     piles, starts = [], []
     for half in halves:
         group = np.repeat(labels, half[nodes])
-        pile = np.repeat(nodes, half[nodes])[np.lexsort((generator.random(group.size), group))]
+        pile = np.repeat(nodes, half[nodes])[_within(group, generator)]
         piles.append(pile)
         starts.append(np.searchsorted(group, np.arange(len(blocks.members))))
     if directed:
