@@ -403,12 +403,15 @@ def _joined(stubs, pooled, n, directed, generator, taken):
     joined again, for up to :data:`MAX_ROUNDS` rounds. Returns the edges and the stubs
     left, each as (rows, columns, block)."""
     rows, columns, block = stubs
-    kept = []
-    have = taken
+    kept, have, none = [], None, np.zeros(0, dtype=np.int64)
     for _ in range(MAX_ROUNDS):
         keys = _keys(rows, columns, n, directed)
-        joined = _accepted(keys, rows != columns, have)
-        have = np.sort(np.concatenate([have, keys[joined]]), kind="stable")  # merge runs
+        if have is None:  # the first round: the taken keys, then its own in one sort
+            joined = _accepted(keys, rows != columns, taken)
+            have = _KeySet(np.sort(np.concatenate([taken, keys[joined]])))
+        else:
+            joined = _accepted(keys, (rows != columns) & ~have.has(keys), none)
+            have.add(keys[joined])
         kept.append((rows[joined], columns[joined], block[joined]))
         rows, columns, block = rows[~joined], columns[~joined], block[~joined]
         if rows.size == 0:
@@ -416,6 +419,41 @@ def _joined(stubs, pooled, n, directed, generator, taken):
         rows, columns = _reshuffled(rows, columns, block, pooled, generator)
     edges = tuple(np.concatenate(part) for part in zip(*kept, strict=True))
     return edges, (rows, columns, block)
+
+
+def _member(keys: np.ndarray, sorted_: np.ndarray) -> np.ndarray:
+    """Whether each key is in the sorted array. O(keys log sorted)."""
+    if sorted_.size == 0:
+        return np.zeros(keys.size, dtype=bool)
+    spot = np.minimum(np.searchsorted(sorted_, keys), sorted_.size - 1)
+    return sorted_[spot] == keys
+
+
+@dataclass
+class _KeySet:
+    """A set of pair keys: a large sorted ``base`` with few keys ``added`` and
+    ``removed`` (sorted), so a change costs O(changes log |E|), not O(|E|)."""
+
+    base: np.ndarray
+    added: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    removed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def has(self, keys: np.ndarray) -> np.ndarray:
+        """Whether each key is in the set."""
+        inside = _member(keys, self.base) & ~_member(keys, self.removed)
+        return inside | _member(keys, self.added)
+
+    def add(self, keys: np.ndarray) -> None:
+        """Add keys not in the set."""
+        back = _member(keys, self.removed)
+        self.removed = self.removed[~_member(self.removed, np.sort(keys[back]))]
+        self.added = np.sort(np.concatenate([self.added, keys[~back]]))
+
+    def drop(self, keys: np.ndarray) -> None:
+        """Remove keys in the set."""
+        extra = _member(keys, self.added)
+        self.added = self.added[~_member(self.added, np.sort(keys[extra]))]
+        self.removed = np.sort(np.concatenate([self.removed, keys[~extra]]))
 
 
 def _within(segment: np.ndarray, generator) -> np.ndarray:
@@ -449,41 +487,71 @@ def _swapped(edges, left, size, n, directed, generator, taken):
     kept): a left pair (u, v) and a random edge (x, y) of its block pair become the edges
     (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
     swap a round), for up to :data:`MAX_ROUNDS` rounds; a block pair with fewer edges
-    than left pairs is not swapped. All block pairs at once (``size`` of them; edges kept
-    sorted by block pair, the pair keys sorted, each round merging its few changes in
-    O(|E|)). Returns edges and stubs left, as (rows, columns, block)."""
-    (rows, columns, block), (u, v, mine) = edges, left
-    order = np.argsort(block, kind="stable")
-    rows, columns, block = rows[order], columns[order], block[order]
-    have = np.sort(np.concatenate([_keys(rows, columns, n, directed), taken]))
+    than left pairs is not swapped. All block pairs with stubs left at once (``size``
+    block pairs; :class:`_Slots` holds their edges, the pair keys kept sorted, each round
+    merging its few changes in O(their edges)). Returns edges and stubs left, as (rows,
+    columns, block)."""
+    (u, v, mine), need = left, np.bincount(left[2], minlength=size)
+    involved = need[edges[2]] > 0
+    slots = _Slots.of([part[involved] for part in edges], need)
+    have = _KeySet(np.sort(np.concatenate([_keys(*slots.edges()[:2], n, directed), taken])))
     for _ in range(MAX_ROUNDS):
-        sizes, need = np.bincount(block, minlength=size), np.bincount(mine, minlength=size)
-        able = (need > 0) & (sizes >= need)
+        need = np.bincount(mine, minlength=size)
+        able = (need > 0) & (slots.sizes >= need)
         if not able.any():
             break
         active = np.flatnonzero(able[mine])
-        ends = (np.cumsum(sizes) - sizes)[mine[active]], sizes[mine[active]]
-        pick = _partners(*ends, generator)
-        x, y, ua, va = rows[pick], columns[pick], u[active], v[active]
+        pick = _partners(slots.starts[mine[active]], slots.sizes[mine[active]], generator)
+        x, y, ua, va = slots.rows[pick], slots.columns[pick], u[active], v[active]
         new = np.concatenate([_keys(ua, y, n, directed), _keys(x, va, n, directed)])
         unique, counts = np.unique(new, return_counts=True)
-        spot = np.minimum(np.searchsorted(have, new), have.size - 1)
-        clear = (have[spot] != new) & (counts[np.searchsorted(unique, new)] == 1)
+        clear = ~have.has(new) & (counts[np.searchsorted(unique, new)] == 1)
         ok = (ua != y) & (x != va) & clear[: active.size] & clear[active.size :]
-        gone = np.searchsorted(have, _keys(x[ok], y[ok], n, directed))
-        stays = np.ones(have.size, dtype=bool)
-        stays[gone] = False
-        made = np.concatenate([new[: active.size][ok], new[active.size :][ok]])
-        have = np.sort(np.concatenate([have[stays], made]), kind="stable")
-        rows[pick[ok]], columns[pick[ok]] = ua[ok], y[ok]  # (u, y) takes (x, y)'s place
-        rows, columns = np.concatenate([rows, x[ok]]), np.concatenate([columns, va[ok]])
-        block = np.concatenate([block, mine[active[ok]]])
-        order = np.argsort(block, kind="stable")  # one sorted run and a short tail
-        rows, columns, block = rows[order], columns[order], block[order]
+        have.drop(_keys(x[ok], y[ok], n, directed))
+        have.add(np.concatenate([new[: active.size][ok], new[active.size :][ok]]))
+        slots.rows[pick[ok]], slots.columns[pick[ok]] = ua[ok], y[ok]  # (u, y) for (x, y)
+        slots.append(x[ok], va[ok], mine[active[ok]])
         stay = np.ones(u.size, dtype=bool)
         stay[active[ok]] = False
         u, v, mine = u[stay], v[stay], mine[stay]
-    return (rows, columns, block), (u, v, mine)
+    rest = [part[~involved] for part in edges]
+    edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
+    return edges, (u, v, mine)
+
+
+@dataclass
+class _Slots:
+    """Block pairs' edges in fixed regions (block pair k's ``sizes[k]`` edges first from
+    ``starts[k]``, room for ``room[k]`` more after them), so a swap writes in place."""
+
+    rows: np.ndarray
+    columns: np.ndarray
+    starts: np.ndarray
+    sizes: np.ndarray
+
+    @classmethod
+    def of(cls, edges, room: np.ndarray) -> _Slots:
+        rows, columns, block = edges
+        sizes = np.bincount(block, minlength=room.size)
+        starts = np.cumsum(sizes + room) - sizes - room
+        order = np.argsort(block, kind="stable")
+        where = starts[block[order]] + _ranks(block[order])
+        total = int((sizes + room).sum())
+        buffers = np.zeros(total, np.int64), np.zeros(total, np.int64)
+        buffers[0][where], buffers[1][where] = rows[order], columns[order]
+        return cls(buffers[0], buffers[1], starts, sizes)
+
+    def append(self, rows: np.ndarray, columns: np.ndarray, block: np.ndarray) -> None:
+        """Add edges after their block pairs' (``block`` sorted)."""
+        where = self.starts[block] + self.sizes[block] + _ranks(block)
+        self.rows[where], self.columns[where] = rows, columns
+        self.sizes += np.bincount(block, minlength=self.sizes.size)
+
+    def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The edges held, as (rows, columns, block), sorted by block pair."""
+        block = np.repeat(np.arange(self.sizes.size), self.sizes)
+        where = self.starts[block] + _ranks(block)
+        return self.rows[where], self.columns[where], block
 
 
 def stub_degrees(degrees, members, first, second, counts, n: int) -> np.ndarray:
