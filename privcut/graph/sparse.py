@@ -343,38 +343,73 @@ def _paired(dealt, blocks: _Blocks, chosen: np.ndarray, generator):
     block)`` (sorted by block pair), every node meeting its dealt degree exactly unless
     the last step is needed: the configuration model (Molloy & Reed 1995;
     :func:`_joined`), then double-edge swaps (:func:`_swapped`) for the stubs it leaves,
-    then :func:`_rejection` with the stubs still left as weights. All block pairs at once
-    (a pair key names its block pair, so repeats are found globally); only block pairs
-    with stubs still left after the swaps (rare) are drawn one by one. Pairs among the
-    ``taken`` keys are never formed. Returns the keys and how many came from that last
-    step. O(|E| log |E|) per round."""
+    then successive draws with the stubs still left as weights (:func:`_rest`). All block
+    pairs at once (a pair key names its block pair, so repeats are found globally).
+    Pairs among the ``taken`` keys are never formed. Returns the keys and how many came
+    from that last step. O(|E| log |E|) plus O(stubs left) per round."""
     n, directed = blocks.n, blocks.directed
     inside = chosen[dealt[2]]
     rows, columns, block = (part[inside] for part in dealt)
     taken = blocks.taken_keys(chosen)
     pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
     edges, left = _joined((rows, columns, block), pooled, n, directed, generator, taken)
-    edges, left = _swapped(edges, left, blocks.counts.size, n, directed, generator, taken)
-    have = _keys(edges[0], edges[1], n, directed)
+    swapped = _swapped(edges, left, blocks.counts.size, n, directed, generator, taken)
+    (rows, columns, block), left, have = swapped
+    keys = _keys(rows, columns, n, directed)
     if left[0].size == 0:
-        return have, 0
-    order = np.argsort(edges[2], kind="stable")
-    have, block = have[order], edges[2][order]
-    rest = []
-    for k in np.unique(left[2]):
-        mine = left[2] == k
-        u, v = left[0][mine], left[1][mine]
-        left_out = np.bincount(u, minlength=n).astype(float)
-        left_in = np.bincount(v, minlength=n).astype(float)
-        if pooled[k]:
-            left_out = left_in = left_out + left_in
-        a, b = blocks.first[k], blocks.second[k]
-        sides = _Side.of(blocks.members[a], left_out), _Side.of(blocks.members[b], left_in)
-        lo, hi = np.searchsorted(block, [k, k + 1])
-        excluded = np.sort(np.concatenate([have[lo:hi], blocks.excluded(k)]))
-        rest.append(_rejection(*sides, u.size, n, directed, generator, excluded))
-    rest = np.concatenate(rest)
-    return np.concatenate([have, rest]), int(rest.size)
+        return keys, 0
+    rest, short = _rest(left, pooled, have, n, directed, generator)
+    if short.any():  # still short after MAX_ROUNDS rounds: uniformly in the block pair
+        more = np.bincount(left[2], minlength=short.size) - np.bincount(
+            rest[1], minlength=short.size
+        )
+        for k in np.flatnonzero(short):
+            a, b = blocks.first[k], blocks.second[k]
+            sides = [_Side(blocks.members[c], np.ones(blocks.members[c].size)) for c in (a, b)]
+            mine = np.concatenate([keys[block == k], rest[0][rest[1] == k], blocks.excluded(k)])
+            found = _rejection_uniform(*sides, int(more[k]), mine, n, directed, generator)
+            rest = (
+                np.concatenate([rest[0], found]),
+                np.concatenate([rest[1], np.full(found.size, k)]),
+            )
+    return np.concatenate([keys, rest[0]]), int(rest[0].size)
+
+
+def _rest(left, pooled, have: _KeySet, n, directed, generator):
+    """Block pairs' last edges, one per left stub pair, by successive sampling without
+    replacement with the left stubs as weights (a node by its left stubs in the block
+    pair: a uniform pick among them), self-loops and keys in ``have`` rejected, in draw
+    order, for up to :data:`MAX_ROUNDS` rounds, all block pairs at once. Returns the keys
+    with their block pairs, and which block pairs are still short. O(stubs left) per
+    round."""
+    u, v, mine = left
+    pool = pooled[mine]
+    sources = np.concatenate([u, v[pool]]), np.concatenate([mine, mine[pool]])
+    targets = np.concatenate([v, u[pool]]), np.concatenate([mine, mine[pool]])
+    sides = []
+    for nodes, block in (sources, targets):
+        order = np.argsort(block, kind="stable")
+        sizes = np.bincount(block, minlength=pooled.size)
+        sides.append((nodes[order], np.cumsum(sizes) - sizes, sizes))
+    need = np.bincount(mine, minlength=pooled.size)
+    found, where = [], []
+    for _ in range(MAX_ROUNDS):
+        if not need.any():
+            break
+        draws = np.where(need > 0, np.maximum(need, 16), 0)
+        block = np.repeat(np.arange(need.size), draws)
+        rows, columns = (
+            nodes[starts[block] + (generator.random(block.size) * sizes[block]).astype(np.int64)]
+            for nodes, starts, sizes in sides
+        )
+        keys = _keys(rows, columns, n, directed)
+        fresh = np.flatnonzero(_accepted(keys, (rows != columns) & ~have.has(keys), keys[:0]))
+        fresh = fresh[_ranks(block[fresh]) < need[block[fresh]]]
+        have.add(keys[fresh])
+        found.append(keys[fresh])
+        where.append(block[fresh])
+        need -= np.bincount(block[fresh], minlength=need.size)
+    return (np.concatenate(found), np.concatenate(where)), need > 0
 
 
 def _reshuffled(rows, columns, block, pooled, generator):
@@ -490,7 +525,7 @@ def _swapped(edges, left, size, n, directed, generator, taken):
     than left pairs is not swapped. All block pairs with stubs left at once (``size``
     block pairs; :class:`_Slots` holds their edges, the pair keys kept sorted, each round
     merging its few changes in O(their edges)). Returns edges and stubs left, as (rows,
-    columns, block)."""
+    columns, block), and the keys of the block pairs with stubs left (with ``taken``)."""
     (u, v, mine), need = left, np.bincount(left[2], minlength=size)
     involved = need[edges[2]] > 0
     slots = _Slots.of([part[involved] for part in edges], need)
@@ -516,7 +551,7 @@ def _swapped(edges, left, size, n, directed, generator, taken):
         u, v, mine = u[stay], v[stay], mine[stay]
     rest = [part[~involved] for part in edges]
     edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
-    return edges, (u, v, mine)
+    return edges, (u, v, mine), have
 
 
 @dataclass
