@@ -26,7 +26,10 @@ and c_ab to a block (a, b) from each side; within a block pair the stubs are joi
 random (the configuration model, Molloy & Reed 1995), a self-loop or repeat sends its two
 stubs back to be shuffled and joined again, the stubs still left are joined by
 double-edge swaps with the block pair's edges (every degree kept), and the rare rest are
-drawn by weight (their count is the generator's ``terms["unmatched"]``). Enumerated block
+drawn by weight (their count is the generator's ``terms["unmatched"]``); all block pairs
+go through these steps together (segment operations: a pair key names its block pair, so
+repeats are found globally, and stubs are shuffled and swap partners picked within their
+block pair), so the cost is per round, not per block pair. Enumerated block
 pairs keep the weighted draw, corrected :data:`CORRECTIONS` times by
 ``(fitted + 1) / (drawn + 1)`` against Chung–Lu saturation. Time O(n + |E| log |E|) per
 round, memory O(n + |E|).
