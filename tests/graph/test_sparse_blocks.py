@@ -33,12 +33,7 @@ def _released(n, groups, directed, seed=0):
 
 @pytest.mark.parametrize(
     ("n", "groups", "directed"),
-    [
-        (3000, 300, False),
-        pytest.param(3000, 300, True, marks=pytest.mark.slow),
-        (4000, 40, False),
-        pytest.param(4000, 40, True, marks=pytest.mark.slow),
-    ],
+    [(3000, 300, False), (3000, 300, True), (4000, 40, False), (4000, 40, True)],
 )
 def test_many_groups_keep_every_block_count_exactly(n, groups, directed):
     # 300 groups of 10: every block pair is small (enumerated); 40 groups of 100: every
