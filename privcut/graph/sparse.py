@@ -103,7 +103,8 @@ iterations)."""
 
 MECHANISM = (
     "degree-corrected block model with the fitted integer counts "
-    "(Karrer & Newman 2011, Chung & Lu 2002)"
+    "(Karrer & Newman 2011; fitted integer degrees by the configuration model, Molloy & "
+    "Reed 1995, weights by Chung & Lu 2002)"
 )
 
 
