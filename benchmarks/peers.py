@@ -5,10 +5,11 @@ papers' descriptions (not from their authors' code), with privcut's noise sample
 they get the same noise quality as privcut:
 
 * :func:`privgraph` — PrivGraph (**Yuan et al. 2023**, USENIX Security; docs/references.md):
-  private community detection (initialisation on a noisy super-graph, 'Community Initialization'; adjustment
-  by the exponential mechanism, 'Community Adjustment'), noisy inter-community edge counts and noisy
-  intra-community degree sequences (information extraction, 'Information Extraction'), then reconstruction
-  (Chung–Lu within communities, uniformly random edges between them, 'Graph Reconstruction').
+  private community detection (the paper's "Community Initialization" on a noisy
+  super-graph, then "Community Adjustment" by the exponential mechanism), noisy
+  inter-community edge counts and intra-community degree sequences ("Information
+  Extraction"), then "Graph Reconstruction" (Chung–Lu within communities, uniformly random
+  edges between them). Quoted names are the paper's method subsections.
 * :func:`top_m_filter` — Top-m Filter, TmF (**Nguyen et al. 2015**, ASONAM): a noisy edge
   count, the true edges kept when their Laplace-noised value passes a threshold, and the
   rest of the noisy edge count filled with uniformly random non-edges.
@@ -39,7 +40,7 @@ Where the papers are ambiguous, the reading taken:
 
 * PrivGraph's published code draws every inter-community edge's first end from the last
   community through a stale loop variable; here it is drawn from the right community of
-  the pair (the paper, 'Graph Reconstruction': edges placed at random between the two communities).
+  the pair (the paper, "Graph Reconstruction": edges placed at random between the two communities).
 * PrivGraph's super-graph self-loops: the intra-group edge count, each edge once, with
   Laplace noise of scale 1/eps1 (the published code adds scale 2/eps1 to twice the count,
   which is the same mechanism scaled by two; counting each edge once is the weight an
@@ -47,7 +48,7 @@ Where the papers are ambiguous, the reading taken:
 * PrivGraph's candidate communities in the adjustment: every community of the
   initialisation (fixed, public after phase 1), one pass over the nodes in random order.
 * PrivGraph's consistency post-processing ("norm_sub"): subtract the integer shift that
-  brings the sum of the clipped-at-zero noisy values nearest the noisy sum ('Information Extraction').
+  brings the sum of the clipped-at-zero noisy values nearest the noisy sum.
 * TmF's fill: ``round(m~) - n1`` non-edges of the input graph, uniformly at random
   (``fill="count"``, the paper's Algorithm). The alternative ``fill="binomial"`` draws the
   number of passing non-edges as Binomial(N - m, e^(-eps1 theta) / 2), exactly the
@@ -102,7 +103,7 @@ def _from_edges(n: int, rows: np.ndarray, cols: np.ndarray) -> sp.csr_array:
 
 
 def norm_sub(values: np.ndarray) -> np.ndarray:
-    """PrivGraph's consistency step (Yuan et al. 2023, 'Information Extraction'): non-negative, same sum.
+    """PrivGraph's consistency step (Yuan et al. 2023): non-negative, about the same sum.
 
     Subtracts the integer shift ``delta`` in ``[0, -min]`` whose clipped result
     ``max(values - delta, 0)`` sums nearest to ``values.sum()``; post-processing.
@@ -148,7 +149,7 @@ def _noisy_super_graph(A, n: int, epsilon1: float, group_size: int, rng) -> tupl
 def privgraph_partition(
     A, epsilon1: float, epsilon2: float, rng, *, group_size: int = 20, resolution: float = 1.0
 ) -> np.ndarray:
-    """PrivGraph's private communities: initialisation ('Community Initialization') and adjustment ('Community Adjustment').
+    """PrivGraph's private communities: "Community Initialization" and "Community Adjustment".
 
     Initialisation (eps1): the nodes are split uniformly at random into groups of
     ``group_size`` (the paper's N1 = 20) nodes; the number of edges between every two
@@ -175,7 +176,9 @@ def privgraph_partition(
     graph = nx.Graph()
     graph.add_nodes_from(range(k))
     positive = counts > 0
-    graph.add_weighted_edges_from(zip(iu[positive], ju[positive], counts[positive].tolist()))
+    graph.add_weighted_edges_from(
+        zip(iu[positive], ju[positive], counts[positive].tolist(), strict=True)
+    )
     seed = int(rng.integers(2**31))
     found = nx.community.louvain_communities(
         graph, weight="weight", resolution=resolution, seed=seed
@@ -187,13 +190,15 @@ def privgraph_partition(
     A = sp.csr_array(A)
     indptr, indices, communities = A.indptr, A.indices, len(found)
     for node in rng.permutation(n):
-        scores = np.bincount(labels[indices[indptr[node] : indptr[node + 1]]], minlength=communities)
+        scores = np.bincount(
+            labels[indices[indptr[node] : indptr[node + 1]]], minlength=communities
+        )
         labels[node] = exponential_mechanism(scores, epsilon2 / 2.0, 1.0, rng=rng)
     return np.unique(labels, return_inverse=True)[1]
 
 
 def privgraph_extract(A, labels: np.ndarray, epsilon3: float, rng) -> tuple:
-    """PrivGraph's information extraction ('Information Extraction') on a given partition, at eps3.
+    """PrivGraph's "Information Extraction" on a given partition, at eps3.
 
     The number of edges between every two communities gets discrete Laplace noise of
     scale 1/eps3 (sensitivity 1), made consistent by :func:`norm_sub`; every node's
@@ -239,7 +244,7 @@ def privgraph_extract(A, labels: np.ndarray, epsilon3: float, rng) -> tuple:
 def privgraph_reconstruct(
     labels: np.ndarray, degrees: np.ndarray, pairs: np.ndarray, counts: np.ndarray, rng
 ) -> sp.csr_array:
-    """PrivGraph's graph reconstruction ('Graph Reconstruction'), post-processing of the noisy statistics.
+    """PrivGraph's "Graph Reconstruction": post-processing of the noisy statistics.
 
     Inside each community a Chung–Lu graph on the noisy degrees (pair ``i, j`` an edge
     with probability ``min(1, d_i d_j / sum d)``; Miller & Hagberg's O(n + m) sampler).
@@ -299,11 +304,11 @@ def privgraph(
 ) -> sp.csr_array:
     """PrivGraph (Yuan et al. 2023): edge-level epsilon-DP synthetic graph via communities.
 
-    The budget is split as in the paper's default (its experimental setup): eps1 = ``share_partition``
-    epsilon = epsilon / 3 for community initialisation ('Community Initialization', N1 = ``group_size`` =
-    20 nodes per initial group, Louvain resolution ``t = 1``), eps2 = ``share_adjust``
-    epsilon = epsilon / 3 for community adjustment ('Community Adjustment') and eps3 = the rest for
-    information extraction ('Information Extraction'); reconstruction ('Graph Reconstruction') is post-processing.
+    The budget is split as in the paper's default setting: eps1 = ``share_partition``
+    epsilon = epsilon / 3 for "Community Initialization" (N1 = ``group_size`` = 20 nodes
+    per initial group, Louvain resolution ``t = 1``), eps2 = ``share_adjust`` epsilon =
+    epsilon / 3 for "Community Adjustment" and eps3 = the rest for "Information
+    Extraction"; "Graph Reconstruction" is post-processing.
     Privacy: edge-level epsilon-DP (one node pair differs, same public node set) by
     sequential composition, Yuan et al. 2023's privacy analysis; see the module docstring.
 

@@ -13,9 +13,9 @@ import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import peers  # noqa: E402
+import peers
 
-from privcut.datasets import read_edge_array  # noqa: E402
+from privcut.datasets import read_edge_array
 
 
 def main(argv: list[str]) -> None:

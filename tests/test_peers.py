@@ -1,0 +1,123 @@
+"""Smoke tests of the peer generators in benchmarks/peers.py (PrivGraph, Top-m Filter)."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics import normalized_mutual_info_score
+
+from privcut.datasets import community_graph
+
+PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "peers.py"
+SPEC = importlib.util.spec_from_file_location("benchmark_peers", PATH)
+peers = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(peers)
+
+
+@pytest.fixture(scope="module")
+def planted():
+    return community_graph(300, 5, 10, seed=1, as_sparse=True)
+
+
+def assert_simple_graph(out, n):
+    assert isinstance(out, sp.csr_array)
+    assert out.shape == (n, n)
+    assert (abs(out - out.T)).nnz == 0
+    assert out.diagonal().sum() == 0
+    assert set(np.unique(out.data).tolist()) <= {1}
+
+
+@pytest.mark.parametrize("name", ["privgraph", "top_m_filter"])
+@pytest.mark.parametrize("epsilon", [0.5, 5.0])
+def test_release_is_a_simple_graph(planted, name, epsilon):
+    A, _ = planted
+    out = getattr(peers, name)(A, epsilon, np.random.default_rng(1))
+    assert_simple_graph(out, A.shape[0])
+    assert out.nnz > 0
+
+
+def test_tmf_edge_count_near_truth_at_large_epsilon(planted):
+    A, _ = planted
+    m = A.nnz // 2
+    out = peers.top_m_filter(A, 50.0, np.random.default_rng(2))
+    assert abs(out.nnz // 2 - m) <= 0.02 * m
+    # theta tends to 1 - ln 2 / epsilon1 as epsilon grows: about 3/4 of the true edges pass
+    assert (out.multiply(A)).nnz // 2 >= 0.6 * m
+
+
+def test_tmf_binomial_fill_adds_few_non_edges_at_large_epsilon(planted):
+    A, _ = planted
+    out = peers.top_m_filter(A, 50.0, np.random.default_rng(2), fill="binomial")
+    kept = (out.multiply(A)).nnz // 2
+    assert out.nnz // 2 - kept <= 5
+    assert kept >= 0.6 * (A.nnz // 2)
+
+
+def test_tmf_small_epsilon_mostly_random(planted):
+    A, _ = planted
+    out = peers.top_m_filter(A, 0.1, np.random.default_rng(3))
+    kept = (out.multiply(A)).nnz // 2
+    assert kept < 0.2 * (A.nnz // 2)
+
+
+def test_privgraph_communities_recover_planted(planted):
+    A, truth = planted
+    scores, chance = [], []
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        labels = peers.privgraph_partition(A, 30.0, 30.0, rng)
+        scores.append(normalized_mutual_info_score(truth, labels))
+        chance.append(normalized_mutual_info_score(truth, rng.permutation(labels)))
+    assert np.mean(scores) > 0.15
+    assert np.mean(scores) > 5 * np.mean(chance)
+
+
+def test_privgraph_extract_is_accurate_at_large_epsilon(planted):
+    A, truth = planted
+    degrees, pairs, counts = peers.privgraph_extract(A, truth, 200.0, np.random.default_rng(4))
+    rows, cols = sp.triu(A, k=1).nonzero()
+    between = truth[rows] != truth[cols]
+    a, b = np.minimum(truth[rows], truth[cols]), np.maximum(truth[rows], truth[cols])
+    for i in range(pairs.shape[1]):
+        true = np.sum(between & (a == pairs[0, i]) & (b == pairs[1, i]))
+        assert abs(counts[i] - true) <= 1
+    inside = np.asarray((A.multiply(truth[:, None] == truth[None, :])).sum(axis=1)).ravel()
+    assert np.mean(np.abs(degrees - inside)) < 0.2
+
+
+def test_privgraph_inter_edges_go_to_their_own_pair():
+    """The published code's stale loop variable sent every inter edge's first end to the
+    last community; each pair's edges must join that pair's two communities."""
+    labels = np.repeat([0, 1, 2, 3], 50)
+    degrees = np.zeros(200, dtype=np.int64)
+    pairs = np.vstack(np.triu_indices(4, 1))
+    wanted = {(0, 1): 40, (0, 2): 0, (0, 3): 0, (1, 2): 25, (1, 3): 0, (2, 3): 10}
+    counts = np.array([wanted[(int(a), int(b))] for a, b in pairs.T])
+    out = peers.privgraph_reconstruct(labels, degrees, pairs, counts, np.random.default_rng(5))
+    assert_simple_graph(out, 200)
+    rows, cols = sp.triu(out, k=1).nonzero()
+    found = {}
+    for a, b in zip(labels[rows], labels[cols], strict=True):
+        key = (min(a, b), max(a, b))
+        found[key] = found.get(key, 0) + 1
+    assert set(found) == {pair for pair, count in wanted.items() if count}
+    for pair, count in found.items():
+        assert wanted[pair] - 3 <= count <= wanted[pair]  # repeats collapse, rarely
+
+
+def test_norm_sub_keeps_sum_and_sign():
+    rng = np.random.default_rng(6)
+    values = rng.integers(-20, 40, size=200)
+    out = peers.norm_sub(values)
+    assert out.min() >= 0
+    assert abs(int(out.sum()) - int(values.sum())) <= np.sum(out > 0) + 1
+
+
+def test_bad_epsilon_is_refused(planted):
+    A, _ = planted
+    with pytest.raises(ValueError, match="epsilon"):
+        peers.privgraph(A, 0.0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="epsilon"):
+        peers.top_m_filter(A, -1.0, np.random.default_rng(0))
