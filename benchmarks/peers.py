@@ -58,8 +58,8 @@ Where the papers are ambiguous, the reading taken:
 
 Complexity: TmF O(n + |E| + m~) time and memory. PrivGraph O(n + |E| + (n/N1)^2 + n K + K^2)
 for K communities: the (n/N1)^2 cells of the super-graph and the K^2 community pairs each
-get noise, which the algorithm needs; the Chung–Lu step is Miller & Hagberg's O(n + m)
-sampler (``networkx.expected_degree_graph``); no n x n array is built.
+get noise, which the algorithm needs; the Chung–Lu step is the O(n + m) sampler of
+**Miller & Hagberg 2011** (``networkx.expected_degree_graph``); no n x n array is built.
 """
 
 from __future__ import annotations
@@ -70,7 +70,12 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from privcut.privacy import discrete_laplace, exponential_mechanism, laplace
+from privcut.privacy import (
+    check_random_state,
+    discrete_laplace,
+    exponential_mechanism,
+    laplace,
+)
 
 __all__ = [
     "norm_sub",
@@ -152,14 +157,14 @@ def privgraph_partition(
     """PrivGraph's private communities: "Community Initialization" and "Community Adjustment".
 
     Initialisation (eps1): the nodes are split uniformly at random into groups of
-    ``group_size`` (the paper's N1 = 20) nodes; the number of edges between every two
-    groups and inside every group gets discrete Laplace noise of scale 1/eps1 (one edge
-    is in one cell: sensitivity 1), made consistent by :func:`norm_sub`; Louvain
-    (resolution ``t = 1``) on that weighted super-graph merges the groups into K
+    ``group_size`` (the paper's N1 = 20) nodes; the number of edges between every two groups
+    and inside every group gets discrete Laplace noise of scale 1/eps1 (one edge is in one
+    cell: sensitivity 1), made consistent by :func:`norm_sub`; Louvain (**Blondel et al.
+    2008**, resolution ``t = 1``) on that weighted super-graph merges the groups into K
     communities (post-processing). Adjustment (eps2): one pass over the nodes in random
     order; each node moves to a community drawn by the exponential mechanism at eps2 / 2
-    with score its number of edges into the community (sensitivity 1; an edge changes
-    two nodes' scores, hence eps2 / 2 each). Edge-level (eps1 + eps2)-DP.
+    with score its number of edges into the community (sensitivity 1; an edge changes two
+    nodes' scores, hence eps2 / 2 each). Edge-level (eps1 + eps2)-DP.
 
     Returns the community of every node, labels ``0..K-1`` of the non-empty ones.
     O(n K + |E| + (n / group_size)^2).
@@ -283,13 +288,20 @@ def privgraph_reconstruct(
     return _from_edges(n, np.concatenate(rows), np.concatenate(cols))
 
 
-def _check_input(A, epsilon: float) -> sp.csr_array:
+def _check_input(A, epsilon: float, rng) -> tuple[sp.csr_array, np.random.Generator]:
+    """The checked CSR adjacency and generator; every failure before any noise is drawn."""
     if not (isinstance(epsilon, (int, float)) and math.isfinite(epsilon) and epsilon > 0):
         raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
-    A = sp.csr_array(A)
-    if A.shape[0] != A.shape[1]:
-        raise ValueError(f"A must be a square adjacency, got shape {A.shape}")
-    return A
+    if not sp.issparse(A) or A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError("A must be a square scipy.sparse adjacency; build one with csr_array")
+    A = sp.csr_array(A, dtype=np.int8)
+    A.eliminate_zeros()
+    if A.diagonal().any() or abs(A - A.T).nnz or (A.data != 1).any():
+        raise ValueError(
+            "A must be symmetric 0/1 with a zero diagonal (an undirected simple graph); "
+            "symmetrise with (A + A.T) > 0 and drop self-loops with A.setdiag(0)"
+        )
+    return A, check_random_state(rng)
 
 
 def privgraph(
@@ -335,7 +347,7 @@ def privgraph(
     >>> privgraph(A, 2.0, np.random.default_rng(0)).shape
     (34, 34)
     """
-    A = _check_input(A, epsilon)
+    A, rng = _check_input(A, epsilon, rng)
     share_extract = 1.0 - share_partition - share_adjust
     if min(share_partition, share_adjust, share_extract) <= 0:
         raise ValueError("share_partition and share_adjust must be > 0 and sum below 1")
@@ -409,7 +421,7 @@ def top_m_filter(
     >>> top_m_filter(A, 2.0, np.random.default_rng(0)).shape
     (34, 34)
     """
-    A = _check_input(A, epsilon)
+    A, rng = _check_input(A, epsilon, rng)
     if not 0 < share_count < 1 or fill not in ("count", "binomial"):
         raise ValueError("share_count must be in (0, 1) and fill 'count' or 'binomial'")
     n = A.shape[0]
