@@ -53,6 +53,11 @@ Where the papers are ambiguous, the reading taken:
   (``fill="count"``, the paper's Algorithm). The alternative ``fill="binomial"`` draws the
   number of passing non-edges as Binomial(N - m, e^(-eps1 theta) / 2), exactly the
   thresholded Laplace matrix (Cormode et al. 2012's filtering), then places them uniformly.
+* TmF's threshold: we solve the paper's defining condition (expected number of passing
+  cells = m~) in closed form, :func:`tmf_threshold`; it switches branch at
+  ``epsilon1 = ln(N / m~ - 1)`` where both give theta = 1. (A public third-party
+  implementation we read swaps the two branches and drops the ``+ 1/2``; its threshold
+  is discontinuous at the switch and does not meet the condition, so we did not follow it.)
 * TmF's default ``epsilon_t = epsilon / 10`` for the edge count (our reading of the
   paper's experiments; a keyword).
 
@@ -364,23 +369,27 @@ def privgraph(
 
 
 def tmf_threshold(n: int, edges: float, epsilon1: float) -> float:
-    """TmF's threshold theta (Nguyen et al. 2015, the TmF algorithm) for ``edges`` = m~ > 0.
+    """TmF's threshold theta (Nguyen et al. 2015) for ``edges`` = m~ in (0, N / 2].
 
-    With N = n (n - 1) / 2 cells: if ``epsilon1 < ln(N / m~ - 1)``,
-    ``theta = ln(N / m~ - 1) / (2 epsilon1)``, else
-    ``theta = ln(N / (2 m~) + (e^epsilon1 - 1) / 2) / epsilon1``: chosen so the expected
-    number of passing cells (noisy 1 + Lap for edges, Lap for non-edges) is about m~.
+    theta is the value at which the expected number of cells passing, ``1 + Lap(1 /
+    epsilon1)`` for the m~ edges and ``Lap(1 / epsilon1)`` for the other N - m~ of the N
+    = n (n - 1) / 2 cells, equals m~ (a "top-m~" cut). Its closed forms: with ``L = ln(N /
+    m~ - 1)``, ``theta = ln(N / (2 m~) + (e^epsilon1 - 1) / 2) / epsilon1`` (>= 1) when
+    ``epsilon1 < L``, else ``theta = L / (2 epsilon1) + 1/2`` (< 1); both give 1 at
+    ``epsilon1 = L``. Public: a function of n, m~ and epsilon1 only.
 
     Examples
     --------
     >>> round(tmf_threshold(1000, 5000, 0.9), 3)
-    2.552
+    4.362
+    >>> round(tmf_threshold(1000, 5000, 9.0), 3)
+    0.755
     """
     cells = n * (n - 1) / 2.0
-    ratio = math.log(cells / edges - 1.0)
-    if epsilon1 < ratio:
-        return ratio / (2.0 * epsilon1)
-    return math.log(cells / (2.0 * edges) + (math.exp(epsilon1) - 1.0) / 2.0) / epsilon1
+    switch = math.log(cells / edges - 1.0)
+    if epsilon1 < switch:
+        return math.log(cells / (2.0 * edges) + math.expm1(epsilon1) / 2.0) / epsilon1
+    return switch / (2.0 * epsilon1) + 0.5
 
 
 def _uniform_non_edges(n: int, count: int, taken: np.ndarray, rng) -> np.ndarray:

@@ -38,21 +38,26 @@ def test_release_is_a_simple_graph(planted, name, epsilon):
     assert out.nnz > 0
 
 
-def test_tmf_edge_count_near_truth_at_large_epsilon(planted):
+@pytest.mark.parametrize("fill", ["count", "binomial"])
+def test_tmf_edge_count_near_truth_at_large_epsilon(planted, fill):
     A, _ = planted
     m = A.nnz // 2
-    out = peers.top_m_filter(A, 50.0, np.random.default_rng(2))
-    assert abs(out.nnz // 2 - m) <= 0.02 * m
-    # theta tends to 1 - ln 2 / epsilon1 as epsilon grows: about 3/4 of the true edges pass
-    assert (out.multiply(A)).nnz // 2 >= 0.6 * m
+    out = peers.top_m_filter(A, 50.0, np.random.default_rng(2), fill=fill)
+    assert abs(out.nnz // 2 - m) <= 0.03 * m
+    assert (out.multiply(A)).nnz // 2 >= 0.97 * m  # the threshold keeps the true edges
 
 
-def test_tmf_binomial_fill_adds_few_non_edges_at_large_epsilon(planted):
-    A, _ = planted
-    out = peers.top_m_filter(A, 50.0, np.random.default_rng(2), fill="binomial")
-    kept = (out.multiply(A)).nnz // 2
-    assert out.nnz // 2 - kept <= 5
-    assert kept >= 0.6 * (A.nnz // 2)
+@pytest.mark.parametrize("n, m", [(300, 1500), (7115, 100762), (10**6, 5 * 10**6)])
+@pytest.mark.parametrize("epsilon1", [0.09, 0.45, 0.9, 1.8, 5.0, 45.0])
+def test_tmf_threshold_passes_m_cells_in_expectation(n, m, epsilon1):
+    """The paper's condition: edges (1 + Lap) and non-edges (Lap) above theta number m."""
+    theta = peers.tmf_threshold(n, m, epsilon1)
+
+    def above(t):  # P(Lap(1 / epsilon1) > t)
+        return 0.5 * np.exp(-epsilon1 * t) if t >= 0 else 1 - 0.5 * np.exp(epsilon1 * t)
+
+    expected = (n * (n - 1) / 2 - m) * above(theta) + m * above(theta - 1)
+    assert expected == pytest.approx(m, rel=1e-9)
 
 
 def test_tmf_small_epsilon_mostly_random(planted):
@@ -113,6 +118,14 @@ def test_norm_sub_keeps_sum_and_sign():
     out = peers.norm_sub(values)
     assert out.min() >= 0
     assert abs(int(out.sum()) - int(values.sum())) <= np.sum(out > 0) + 1
+
+
+def test_bad_graph_is_refused_before_noise(planted):
+    A, _ = planted
+    directed = sp.triu(A, k=1).tocsr()
+    for name in ("privgraph", "top_m_filter"):
+        with pytest.raises(ValueError, match="symmetric"):
+            getattr(peers, name)(directed, 1.0, np.random.default_rng(0))
 
 
 def test_bad_epsilon_is_refused(planted):
