@@ -53,6 +53,10 @@ Where the papers are ambiguous, the reading taken:
   (``fill="count"``, the paper's Algorithm). The alternative ``fill="binomial"`` draws the
   number of passing non-edges as Binomial(N - m, e^(-eps1 theta) / 2), exactly the
   thresholded Laplace matrix (Cormode et al. 2012's filtering), then places them uniformly.
+  Only the binomial fill is exactly the Laplace mechanism on every cell followed by
+  post-processing; the count fill's guarantee is the paper's theorem (a cell that is an
+  edge can enter the output only by passing, a non-edge only by the fill, and the two
+  probabilities are not tied to e^epsilon by that argument alone).
 * TmF's threshold: we solve the paper's defining condition (expected number of passing
   cells = m~) in closed form, :func:`tmf_threshold`; it switches branch at
   ``epsilon1 = ln(N / m~ - 1)`` where both give theta = 1. (A public third-party
