@@ -1,0 +1,372 @@
+"""The configuration-model pairing of integer stubs within block pairs (Molloy & Reed
+1995): integer degrees consistent with the block counts (:func:`stub_degrees`), every
+group's stubs shuffled and dealt to its block pairs (:func:`deal`), then joined at random,
+a self-loop or repeat sent back to be joined again, the stubs still left joined by
+double-edge swaps, the rare rest drawn by weight (:func:`paired`); all block pairs at once
+by segment operations. A step of :mod:`privcut.graph.sparse`; post-processing (reads no
+graph). Time O(n + |E| log |E|) per round, memory O(n + |E|).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from privcut.graph.blockdraw import MAX_ROUNDS, Side, pair_keys, rejection_uniform
+from privcut.graph.sequence import box_shift, round_keeping_sum
+
+if TYPE_CHECKING:
+    from privcut.graph.blockmodel import Blocks
+
+
+def stub_degrees(degrees, members, first, second, counts, n: int) -> np.ndarray:
+    """Integer degrees nearest the fitted ``degrees`` whose every group's sum is the
+    group's share of the integer block counts (``counts[k]`` edges between groups
+    ``first[k]`` and ``second[k]``): a Graph's group a needs ``2 c_aa + sum c_ab`` edge
+    ends, a DiGraph's (out- then in-degrees) ``sum_b c_ab`` out and ``sum_b c_ba`` in.
+    Per group, :func:`~privcut.graph.sequence.box_shift` to that sum in [0, n - 1] and
+    :func:`~privcut.graph.sequence.round_keeping_sum`. Post-processing; O(n) per group.
+
+    Examples
+    --------
+    >>> members = [np.array([0, 1]), np.array([2, 3])]
+    >>> stub_degrees(np.array([1.2, 0.9, 2.4, 1.6]), members, np.array([0, 0, 1]),
+    ...              np.array([0, 1, 1]), np.array([1, 1, 1]), 4).tolist()
+    [2, 1, 2, 1]
+    """
+    g, directed = len(members), np.asarray(degrees).size == 2 * n
+    needs = [np.bincount(first, counts, g), np.bincount(second, counts, g)]
+    needs = needs if directed else [needs[0] + needs[1]]
+    result = np.zeros(np.asarray(degrees).size, dtype=np.int64)
+    for h, need in enumerate(needs):
+        part = np.asarray(degrees, dtype=float)[h * n : (h + 1) * n]
+        for a, nodes in enumerate(members):
+            share = int(np.rint(need[a]))
+            fitted = box_shift(part[nodes], n - 1.0, float(share))
+            result[h * n + nodes] = round_keeping_sum(fitted, share, n - 1.0)
+    return result
+
+
+def deal(stubs: np.ndarray, blocks: Blocks, generator) -> tuple:
+    """Every block pair's stubs as ``(rows, columns, block)``, sorted by block pair: each
+    group's stubs (node a repeated ``stubs[a]`` times; out-stubs for rows, in-stubs for
+    columns of a DiGraph), shuffled, dealt in block order, 2 c to a Graph's block (a, a)
+    (halved into its two sides). O(n + |E| log |E| + block pairs), no loop over them."""
+    n, directed = blocks.n, blocks.directed
+    first, second = np.asarray(blocks.first), np.asarray(blocks.second)
+    counts = np.asarray(blocks.counts, dtype=np.int64)
+    nodes = np.concatenate(blocks.members) if blocks.members else np.zeros(0, np.intp)
+    labels = np.repeat(np.arange(len(blocks.members)), [m.size for m in blocks.members])
+    halves = (stubs[:n], stubs[n:]) if directed else (stubs,)
+    piles, starts = [], []
+    for half in halves:
+        group = np.repeat(labels, half[nodes])
+        pile = np.repeat(nodes, half[nodes])[_within(group, generator)]
+        piles.append(pile)
+        starts.append(np.searchsorted(group, np.arange(len(blocks.members))))
+    if directed:
+        row_start = starts[0][first] + _offsets(first, counts)
+        column_start = starts[1][second] + _offsets(second, counts)
+        rows, columns = piles[0][_spans(row_start, counts)], piles[1][_spans(column_start, counts)]
+    else:
+        same = first == second
+        groups = np.concatenate([first, second[~same]])
+        offsets = _offsets(
+            groups, np.concatenate([np.where(same, 2 * counts, counts), counts[~same]])
+        )
+        row_start = starts[0][first] + offsets[: first.size]
+        column_start = row_start + counts
+        column_start[~same] = starts[0][second[~same]] + offsets[first.size :]
+        rows, columns = piles[0][_spans(row_start, counts)], piles[0][_spans(column_start, counts)]
+    return rows, columns, np.repeat(np.arange(counts.size), counts)
+
+
+def _offsets(groups: np.ndarray, amounts: np.ndarray) -> np.ndarray:
+    """Where each take starts in its group's pile when the takes are served in order."""
+    order = np.argsort(groups, kind="stable")
+    taken = np.cumsum(amounts[order]) - amounts[order]
+    sorted_ = groups[order]
+    base = taken[np.searchsorted(sorted_, sorted_)]
+    result = np.empty(groups.size, dtype=np.int64)
+    result[order] = taken - base
+    return result
+
+
+def _accepted(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """The positions of the valid keys that are new (not in the sorted ``taken``), each
+    key's first valid position only."""
+    where = np.flatnonzero(valid)
+    _, first = np.unique(keys[where], return_index=True)
+    chosen = where[first]
+    spot = np.minimum(np.searchsorted(taken, keys[chosen]), max(taken.size - 1, 0))
+    fresh = taken[spot] != keys[chosen] if taken.size else np.ones(chosen.size, dtype=bool)
+    mask = np.zeros(keys.size, dtype=bool)
+    mask[chosen[fresh]] = True
+    return mask
+
+
+def _ranks(segments: np.ndarray) -> np.ndarray:
+    """Each entry's position within its run of a sorted segment array."""
+    return np.arange(segments.size) - np.searchsorted(segments, segments)
+
+
+def _spans(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The indices ``starts[k] .. starts[k] + sizes[k] - 1`` of every k, in order. O(sum)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    ends = np.cumsum(sizes)
+    return np.repeat(np.asarray(starts, dtype=np.int64) - ends + sizes, sizes) + np.arange(
+        ends[-1] if ends.size else 0
+    )
+
+
+def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
+    """The chosen block pairs' edges from their dealt stubs ``dealt = (rows, columns,
+    block)`` (sorted by block pair), every node meeting its dealt degree exactly unless
+    the last step is needed: the configuration model (Molloy & Reed 1995;
+    :func:`_joined`), then double-edge swaps (:func:`_swapped`) for the stubs it leaves,
+    then successive draws with the stubs still left as weights (:func:`_rest`). All block
+    pairs at once (a pair key names its block pair, so repeats are found globally).
+    Pairs among the ``taken`` keys are never formed. Returns the keys and how many came
+    from that last step. O(|E| log |E|) plus O(stubs left) per round."""
+    n, directed = blocks.n, blocks.directed
+    inside = chosen[dealt[2]]
+    rows, columns, block = (part[inside] for part in dealt)
+    taken = blocks.taken_keys(chosen)
+    pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
+    edges, left = _joined((rows, columns, block), pooled, n, directed, generator, taken)
+    swapped = _swapped(edges, left, blocks.counts.size, n, directed, generator, taken)
+    (rows, columns, block), left, have = swapped
+    keys = pair_keys(rows, columns, n, directed)
+    if left[0].size == 0:
+        return keys, 0
+    rest, short = _rest(left, pooled, have, n, directed, generator)
+    if short.any():  # still short after MAX_ROUNDS rounds: uniformly in the block pair
+        more = np.bincount(left[2], minlength=short.size) - np.bincount(
+            rest[1], minlength=short.size
+        )
+        for k in np.flatnonzero(short):
+            a, b = blocks.first[k], blocks.second[k]
+            sides = [Side(blocks.members[c], np.ones(blocks.members[c].size)) for c in (a, b)]
+            mine = np.concatenate([keys[block == k], rest[0][rest[1] == k], blocks.excluded(k)])
+            found = rejection_uniform(*sides, int(more[k]), mine, n, directed, generator)
+            rest = (
+                np.concatenate([rest[0], found]),
+                np.concatenate([rest[1], np.full(found.size, k)]),
+            )
+    return np.concatenate([keys, rest[0]]), int(rest[0].size)
+
+
+def _rest(left, pooled, have: _KeySet, n, directed, generator):
+    """Block pairs' last edges, one per left stub pair, by successive sampling without
+    replacement with the left stubs as weights (a node by its left stubs in the block
+    pair: a uniform pick among them), self-loops and keys in ``have`` rejected, in draw
+    order, for up to :data:`MAX_ROUNDS` rounds, all block pairs at once. Returns the keys
+    with their block pairs, and which block pairs are still short. O(stubs left) per
+    round."""
+    u, v, mine = left
+    pool = pooled[mine]
+    sources = np.concatenate([u, v[pool]]), np.concatenate([mine, mine[pool]])
+    targets = np.concatenate([v, u[pool]]), np.concatenate([mine, mine[pool]])
+    sides = []
+    for nodes, block in (sources, targets):
+        order = np.argsort(block, kind="stable")
+        sizes = np.bincount(block, minlength=pooled.size)
+        sides.append((nodes[order], np.cumsum(sizes) - sizes, sizes))
+    need = np.bincount(mine, minlength=pooled.size)
+    found, where = [], []
+    for _ in range(MAX_ROUNDS):
+        if not need.any():
+            break
+        draws = np.where(need > 0, np.maximum(need, 16), 0)
+        block = np.repeat(np.arange(need.size), draws)
+        rows, columns = (
+            nodes[starts[block] + (generator.random(block.size) * sizes[block]).astype(np.int64)]
+            for nodes, starts, sizes in sides
+        )
+        keys = pair_keys(rows, columns, n, directed)
+        fresh = np.flatnonzero(_accepted(keys, (rows != columns) & ~have.has(keys), keys[:0]))
+        fresh = fresh[_ranks(block[fresh]) < need[block[fresh]]]
+        have.add(keys[fresh])
+        found.append(keys[fresh])
+        where.append(block[fresh])
+        need -= np.bincount(block[fresh], minlength=need.size)
+    return (np.concatenate(found), np.concatenate(where)), need > 0
+
+
+def _reshuffled(rows, columns, block, pooled, generator):
+    """The stubs shuffled again within their block pairs (sorted by block pair): the
+    columns, or for a Graph's block (a, a) (``pooled``) both sides as one pile."""
+    rows, columns = rows.copy(), columns.copy()
+    pool = pooled[block]
+    apart = ~pool
+    if apart.any():
+        columns[apart] = columns[apart][_within(block[apart], generator)]
+    if pool.any():
+        both = np.concatenate([rows[pool], columns[pool]])
+        segment = np.concatenate([block[pool], block[pool]])
+        order = _within(segment, generator)
+        both, segment = both[order], segment[order]
+        half = np.bincount(block[pool], minlength=pooled.size)[segment]
+        low = _ranks(segment) < half
+        rows[pool], columns[pool] = both[low], both[~low]
+    return rows, columns
+
+
+def _joined(stubs, pooled, n, directed, generator, taken):
+    """The configuration model on dealt stubs ``(rows, columns, block)`` (sorted by block
+    pair): the i-th row stub joins the i-th column stub; a self-loop or repeat returns
+    both stubs, which are shuffled within their block pair (:func:`_reshuffled`) and
+    joined again, for up to :data:`MAX_ROUNDS` rounds. Returns the edges and the stubs
+    left, each as (rows, columns, block)."""
+    rows, columns, block = stubs
+    kept, have, none = [], None, np.zeros(0, dtype=np.int64)
+    for _ in range(MAX_ROUNDS):
+        keys = pair_keys(rows, columns, n, directed)
+        if have is None:  # the first round: the taken keys, then its own in one sort
+            joined = _accepted(keys, rows != columns, taken)
+            have = _KeySet(np.sort(np.concatenate([taken, keys[joined]])))
+        else:
+            joined = _accepted(keys, (rows != columns) & ~have.has(keys), none)
+            have.add(keys[joined])
+        kept.append((rows[joined], columns[joined], block[joined]))
+        rows, columns, block = rows[~joined], columns[~joined], block[~joined]
+        if rows.size == 0:
+            break
+        rows, columns = _reshuffled(rows, columns, block, pooled, generator)
+    edges = tuple(np.concatenate(part) for part in zip(*kept, strict=True))
+    return edges, (rows, columns, block)
+
+
+def _member(keys: np.ndarray, sorted_: np.ndarray) -> np.ndarray:
+    """Whether each key is in the sorted array. O(keys log sorted)."""
+    if sorted_.size == 0:
+        return np.zeros(keys.size, dtype=bool)
+    spot = np.minimum(np.searchsorted(sorted_, keys), sorted_.size - 1)
+    return sorted_[spot] == keys
+
+
+@dataclass
+class _KeySet:
+    """A set of pair keys: a large sorted ``base`` with few keys ``added`` and
+    ``removed`` (sorted), so a change costs O(changes log |E|), not O(|E|)."""
+
+    base: np.ndarray
+    added: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    removed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def has(self, keys: np.ndarray) -> np.ndarray:
+        """Whether each key is in the set."""
+        inside = _member(keys, self.base) & ~_member(keys, self.removed)
+        return inside | _member(keys, self.added)
+
+    def add(self, keys: np.ndarray) -> None:
+        """Add keys not in the set."""
+        back = _member(keys, self.removed)
+        self.removed = self.removed[~_member(self.removed, np.sort(keys[back]))]
+        self.added = np.sort(np.concatenate([self.added, keys[~back]]))
+
+    def drop(self, keys: np.ndarray) -> None:
+        """Remove keys in the set."""
+        extra = _member(keys, self.added)
+        self.added = self.added[~_member(self.added, np.sort(keys[extra]))]
+        self.removed = np.sort(np.concatenate([self.removed, keys[~extra]]))
+
+
+def _within(segment: np.ndarray, generator) -> np.ndarray:
+    """A uniformly random order within each segment, the segments kept in ascending order
+    (a random permutation, then a stable sort by segment: radix for few segments)."""
+    shuffled = generator.permutation(segment.size)
+    labels = segment[shuffled]
+    if labels.size and labels.max() < 2**16:
+        labels = labels.astype(np.uint16)
+    return shuffled[np.argsort(labels, kind="stable")]
+
+
+def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
+    """For every entry i an index in ``starts[i] .. starts[i] + sizes[i] - 1``, distinct
+    where the ranges are shared: uniform draws, a repeat drawn again until none is left
+    (symmetric in the indices, so a uniformly random injection). ``sizes[i]`` at least
+    the entries sharing the range."""
+    picks = starts + (generator.random(starts.size) * sizes).astype(np.int64)
+    while True:
+        _, first = np.unique(picks, return_index=True)
+        again = np.ones(picks.size, dtype=bool)
+        again[first] = False
+        if not again.any():
+            return picks
+        draws = generator.random(int(again.sum()))
+        picks[again] = starts[again] + (draws * sizes[again]).astype(np.int64)
+
+
+def _swapped(edges, left, size, n, directed, generator, taken):
+    """Stubs the configuration model left, joined by double-edge swaps (every degree
+    kept): a left pair (u, v) and a random edge (x, y) of its block pair become the edges
+    (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
+    swap a round), for up to :data:`MAX_ROUNDS` rounds; a block pair with fewer edges
+    than left pairs is not swapped. All block pairs with stubs left at once (``size``
+    block pairs; :class:`_Slots` holds their edges, the pair keys kept sorted, each round
+    merging its few changes in O(their edges)). Returns edges and stubs left, as (rows,
+    columns, block), and the keys of the block pairs with stubs left (with ``taken``)."""
+    (u, v, mine), need = left, np.bincount(left[2], minlength=size)
+    involved = need[edges[2]] > 0
+    slots = _Slots.of([part[involved] for part in edges], need)
+    have = _KeySet(np.sort(np.concatenate([pair_keys(*slots.edges()[:2], n, directed), taken])))
+    for _ in range(MAX_ROUNDS):
+        need = np.bincount(mine, minlength=size)
+        able = (need > 0) & (slots.sizes >= need)
+        if not able.any():
+            break
+        active = np.flatnonzero(able[mine])
+        pick = _partners(slots.starts[mine[active]], slots.sizes[mine[active]], generator)
+        x, y, ua, va = slots.rows[pick], slots.columns[pick], u[active], v[active]
+        new = np.concatenate([pair_keys(ua, y, n, directed), pair_keys(x, va, n, directed)])
+        unique, counts = np.unique(new, return_counts=True)
+        clear = ~have.has(new) & (counts[np.searchsorted(unique, new)] == 1)
+        ok = (ua != y) & (x != va) & clear[: active.size] & clear[active.size :]
+        have.drop(pair_keys(x[ok], y[ok], n, directed))
+        have.add(np.concatenate([new[: active.size][ok], new[active.size :][ok]]))
+        slots.rows[pick[ok]], slots.columns[pick[ok]] = ua[ok], y[ok]  # (u, y) for (x, y)
+        slots.append(x[ok], va[ok], mine[active[ok]])
+        stay = np.ones(u.size, dtype=bool)
+        stay[active[ok]] = False
+        u, v, mine = u[stay], v[stay], mine[stay]
+    rest = [part[~involved] for part in edges]
+    edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
+    return edges, (u, v, mine), have
+
+
+@dataclass
+class _Slots:
+    """Block pairs' edges in fixed regions (block pair k's ``sizes[k]`` edges first from
+    ``starts[k]``, room for ``room[k]`` more after them), so a swap writes in place."""
+
+    rows: np.ndarray
+    columns: np.ndarray
+    starts: np.ndarray
+    sizes: np.ndarray
+
+    @classmethod
+    def of(cls, edges, room: np.ndarray) -> _Slots:
+        rows, columns, block = edges
+        sizes = np.bincount(block, minlength=room.size)
+        starts = np.cumsum(sizes + room) - sizes - room
+        order = np.argsort(block, kind="stable")
+        where = starts[block[order]] + _ranks(block[order])
+        total = int((sizes + room).sum())
+        buffers = np.zeros(total, np.int64), np.zeros(total, np.int64)
+        buffers[0][where], buffers[1][where] = rows[order], columns[order]
+        return cls(buffers[0], buffers[1], starts, sizes)
+
+    def append(self, rows: np.ndarray, columns: np.ndarray, block: np.ndarray) -> None:
+        """Add edges after their block pairs' (``block`` sorted)."""
+        where = self.starts[block] + self.sizes[block] + _ranks(block)
+        self.rows[where], self.columns[where] = rows, columns
+        self.sizes += np.bincount(block, minlength=self.sizes.size)
+
+    def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The edges held, as (rows, columns, block), sorted by block pair."""
+        block = np.repeat(np.arange(self.sizes.size), self.sizes)
+        where = self.starts[block] + _ranks(block)
+        return self.rows[where], self.columns[where], block
