@@ -266,9 +266,9 @@ def private_communities(
     Adaptive basic composition with step 2 gives
     ``share * epsilon + (1 - share) * epsilon = epsilon``. (Only one score of each end
     moves, and in one direction, so each choice is in fact ``(1 - share) * epsilon / 4``-DP
-    in the exponential mechanism's usual bound; the stated claim does not use this slack.) The floating-point caveats of the samplers
-    are those of :class:`~privcut.privacy.Noise` and
-    :func:`~privcut.privacy.exponential_mechanism`.
+    in the exponential mechanism's usual bound; the stated claim does not use this
+    slack.) The floating-point caveats of the samplers are those of
+    :class:`~privcut.privacy.Noise` and :func:`~privcut.privacy.exponential_mechanism`.
 
     The released labels (communities renumbered ``0 .. K-1`` in increasing order of step 3's
     labels), their count and the spends are functions of the noisy output and public
