@@ -2,6 +2,11 @@
 synthetic graphs, workloads."""
 
 from privcut.graph.arrays import SyntheticArray
+from privcut.graph.communities import (
+    CommunityMechanism,
+    PrivateCommunities,
+    private_communities,
+)
 from privcut.graph.construction import ConstructionRelease, iterative_construction
 from privcut.graph.cutnorm import (
     CutNormResult,
@@ -21,6 +26,7 @@ from privcut.graph.universe import EdgeUniverse, check_graph
 from privcut.graph.workloads import CutAnswers, CutWorkload, answer_cuts
 
 __all__ = [
+    "CommunityMechanism",
     "ConstructionRelease",
     "CutAnswers",
     "CutNormResult",
@@ -33,6 +39,7 @@ __all__ = [
     "NoisyGraphReport",
     "OracleStatus",
     "Partition",
+    "PrivateCommunities",
     "SyntheticArray",
     "SyntheticRelease",
     "answer_cuts",
@@ -46,6 +53,7 @@ __all__ = [
     "noisy_graph",
     "normalized_cut_norm",
     "plan_measurements",
+    "private_communities",
     "rank1_queries",
     "synthetic_from_noisy",
     "synthetic_graph",

@@ -1,0 +1,176 @@
+"""Private communities (issue 18): PrivGraph's community phases as one edge-level
+epsilon-DP mechanism. The record, recovery of planted communities, array and NetworkX
+input agreeing, bad input refused before any draw, and audits with a broken twin."""
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from privcut import GraphInputError, PrivacyParameterError
+from privcut.audit import audit
+from privcut.datasets import community_graph
+from privcut.graph import CommunityMechanism, PrivateCommunities, private_communities
+from privcut.records import Spend
+
+
+def nmi(first, second):
+    """Normalized mutual information (arithmetic-mean normalisation) of two labelings."""
+    _, a = np.unique(first, return_inverse=True)
+    _, b = np.unique(second, return_inverse=True)
+    joint = np.zeros((a.max() + 1, b.max() + 1))
+    np.add.at(joint, (a, b), 1.0)
+    joint /= joint.sum()
+    pa, pb = joint.sum(1), joint.sum(0)
+    inside = joint > 0
+    mutual = np.sum(joint[inside] * np.log(joint[inside] / np.outer(pa, pb)[inside]))
+    entropy = -np.sum(pa * np.log(pa)) - np.sum(pb * np.log(pb))
+    return 0.0 if entropy == 0 else 2.0 * mutual / entropy
+
+
+def canonical(labels):
+    """Labels renumbered by first appearance: the partition itself, not its numbering."""
+    seen = {}
+    return tuple(seen.setdefault(label, len(seen)) for label in labels.tolist())
+
+
+def test_nmi_helper():
+    assert nmi([0, 0, 1, 1], [5, 5, 3, 3]) == pytest.approx(1.0)
+    assert nmi([0, 0, 1, 1], [0, 1, 0, 1]) == pytest.approx(0.0)
+
+
+def test_record_fields():
+    G = nx.relabel_nodes(nx.karate_club_graph(), {i: f"n{i:02d}" for i in range(34)})
+    found = private_communities(G, 2.0, group_size=5, share=0.25, rng=0)
+    assert isinstance(found, PrivateCommunities)
+    assert found.nodes == tuple(sorted(G))
+    assert found.labels.dtype == np.int64 and found.labels.shape == (34,)
+    assert found.communities == np.unique(found.labels).size
+    assert set(found.labels.tolist()) == set(range(found.communities))
+    assert found.epsilon == 2.0
+    assert all(isinstance(spend, Spend) for spend in found.spends)
+    assert [spend.name for spend in found.spends] == ["super-graph", "adjustment"]
+    assert math.fsum(spend.epsilon for spend in found.spends) == pytest.approx(2.0)
+    assert math.fsum(spend.share for spend in found.spends) == 1.0
+    assert found.spends[0].epsilon == 0.5 and found.spends[0].noise == "discrete_laplace"
+    assert found.spends[0].scale == 2.0 and found.spends[0].sensitivity == 1.0
+    groups = found.groups()
+    assert list(groups) == list(found.nodes)
+    assert [groups[node] for node in found.nodes] == found.labels.tolist()
+    plain = found.to_dict()
+    assert plain["communities"] == found.communities and len(plain["labels"]) == 34
+
+
+def test_seeded_runs_repeat_and_differ():
+    G = nx.karate_club_graph()
+    first = private_communities(G, 1.0, group_size=4, rng=3).labels
+    assert np.array_equal(first, private_communities(G, 1.0, group_size=4, rng=3).labels)
+    others = [private_communities(G, 1.0, group_size=4, rng=s).labels for s in range(4, 8)]
+    assert any(not np.array_equal(first, other) for other in others)
+
+
+@pytest.mark.parametrize(("epsilon", "factor"), [(1.0, 2.0), (4.0, 20.0)])
+def test_recovers_planted_communities(epsilon, factor):
+    A, planted = community_graph(2000, 10, 20, seed=0, as_sparse=True)
+    scores = [nmi(planted, private_communities(A, epsilon, rng=s).labels) for s in range(3)]
+    shuffled = np.random.default_rng(0).permutation(planted)
+    chance = max(nmi(shuffled, private_communities(A, epsilon, rng=s).labels) for s in range(3))
+    print(f"epsilon={epsilon}: NMI {np.round(scores, 3).tolist()}, chance {chance:.4f}")
+    assert min(scores) > factor * chance
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_array_and_networkx_agree(directed):
+    G = nx.gnp_random_graph(60, 0.1, seed=1, directed=directed)
+    A = nx.to_scipy_sparse_array(G, nodelist=range(60), weight=None)
+    from_graph = private_communities(G, 2.0, group_size=6, rng=5)
+    from_array = private_communities(A, 2.0, group_size=6, directed=directed, rng=5)
+    assert from_graph.nodes == from_array.nodes == tuple(range(60))
+    assert np.array_equal(from_graph.labels, from_array.labels)
+    labels = [f"v{i}" for i in reversed(range(60))]  # a given order is kept
+    named = private_communities(A, 2.0, group_size=6, directed=directed, nodes=labels, rng=5)
+    assert named.nodes == tuple(labels) and np.array_equal(named.labels, from_array.labels)
+
+
+def test_directed_scores_count_both_ends():
+    # a directed star into node 0: node 0's out-row is empty, its in-edges must still count
+    A = sp.csr_array(([1.0] * 5, ([1, 2, 3, 4, 5], [0] * 5)), shape=(6, 6))
+    found = private_communities(A, 100.0, directed=True, group_size=1, rng=0)
+    assert found.communities == 1
+
+
+def test_bad_input_refused_before_any_draw():
+    G = nx.path_graph(5)
+    generator = np.random.default_rng(0)
+    state = generator.bit_generator.state
+    loop = nx.path_graph(3)
+    loop.add_edge(1, 1)
+    cases = [
+        (PrivacyParameterError, lambda: private_communities(G, 0.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, share=1.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, share=0.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, group_size=0, rng=generator)),
+        (TypeError, lambda: private_communities(G, 1.0, group_size=2.5, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, resolution=0.0, rng=generator)),
+        (GraphInputError, lambda: private_communities(nx.Graph(), 1.0, rng=generator)),
+        (GraphInputError, lambda: private_communities(loop, 1.0, rng=generator)),
+        (GraphInputError, lambda: private_communities(G, 1.0, nodes=range(5), rng=generator)),
+        (GraphInputError, lambda: private_communities(sp.csr_array([[0, 1], [0, 0]]), 1.0)),
+        (GraphInputError, lambda: private_communities(sp.eye_array(3), 1.0, rng=generator)),
+        (GraphInputError, lambda: private_communities([[0, 1], [1, 0]], 1.0, rng=generator)),
+    ]
+    for error, call in cases:
+        with pytest.raises(error):
+            call()
+        assert generator.bit_generator.state == state
+
+
+class NoiselessSuperGraph(CommunityMechanism):
+    """Broken twin: the super-graph's block counts released without noise."""
+
+    def measure(self, partition, adjacency, noise, rng):
+        return np.rint(partition.block_sums(adjacency)).astype(np.int64)
+
+
+def count_audit(mechanism, epsilon=1.0, samples=4000):
+    """Audit the number of communities on the empty 6-node graph and one edge more: with
+    one node per group, an exact super-graph is the graph itself, and Louvain gives 6
+    singletons on the empty graph but at most 5 communities once (0, 1) is an edge."""
+    empty = sp.csr_array((6, 6))
+    edge = sp.csr_array(([1.0, 1.0], ([0, 1], [1, 0])), shape=(6, 6))
+    return audit(
+        lambda A, rng: mechanism.release(A, epsilon, rng=rng).communities,
+        (empty, edge),
+        epsilon,
+        samples=samples,
+        rng=0,
+    )
+
+
+@pytest.mark.slow
+def test_audit_community_count_with_broken_twin():
+    honest = count_audit(CommunityMechanism(group_size=1))
+    broken = count_audit(NoiselessSuperGraph(group_size=1))
+    print(f"honest p={honest.p_value:.3g}, noiseless twin p={broken.p_value:.3g}")
+    assert honest.p_value > 0.01
+    assert broken.p_value < 1e-3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("directed", [False, True])
+def test_audit_partition_on_edge_flip(directed):
+    kind = nx.DiGraph if directed else nx.Graph
+    G = kind([(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3), (2, 3)])
+    flipped = G.copy()
+    flipped.remove_edge(2, 3)
+    result = audit(
+        lambda H, rng: canonical(private_communities(H, 1.0, group_size=2, rng=rng).labels),
+        (G, flipped),
+        1.0,
+        samples=4000,
+        rng=1,
+    )
+    print(f"partition audit p={result.p_value:.3g}, event {result.event}")
+    assert result.p_value > 0.01
