@@ -50,6 +50,8 @@ PUBLIC = {
         "MeasurementPlan",
         "synthetic_from_noisy",
         "filtered_randomized_response",
+        "private_communities",
+        "PrivateCommunities",
         "SyntheticRelease",
         "NoisyGraphReport",
         "FilteredNoisyGraph",
