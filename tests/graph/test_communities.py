@@ -174,3 +174,37 @@ def test_audit_partition_on_edge_flip(directed):
     )
     print(f"partition audit p={result.p_value:.3g}, event {result.event}")
     assert result.p_value > 0.01
+
+
+class GreedyChoices(CommunityMechanism):
+    """Broken twin: every adjustment choice at 4 epsilon, 16 times the correct
+    ``(1 - share) * epsilon / 2`` at share 0.5. (A twin at ``(1 - share) * epsilon`` per
+    choice, twice the correct, is not broken: one score of each end moves by 1, so each
+    choice is in fact half its exponential-mechanism epsilon, and the audit rightly passes
+    it.)"""
+
+    def node_epsilon(self, epsilon):
+        return 4.0 * epsilon
+
+
+def same_community_audit(mechanism, epsilon=1.0):
+    """Audit whether the two ends of the flipped pair (0, 1) of a star share a community."""
+    G = nx.star_graph(3)
+    flipped = G.copy()
+    flipped.remove_edge(0, 1)
+    return audit(
+        lambda H, rng: bool(np.equal(*mechanism.release(H, epsilon, rng=rng).labels[:2])),
+        (G, flipped),
+        epsilon,
+        samples=6000,
+        rng=0,
+    )
+
+
+@pytest.mark.slow
+def test_audit_adjustment_with_broken_twin():
+    honest = same_community_audit(CommunityMechanism(group_size=1))
+    broken = same_community_audit(GreedyChoices(group_size=1))
+    print(f"honest p={honest.p_value:.3g}, greedy twin p={broken.p_value:.3g}")
+    assert honest.p_value > 0.01
+    assert broken.p_value < 1e-3
