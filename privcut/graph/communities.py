@@ -125,7 +125,16 @@ class CommunityMechanism:
         return np.maximum(noise.add(counts, rng=rng), 0)
 
     def spends(self, epsilon: float) -> tuple[Spend, Spend]:
-        """The two private steps' shares of the budget."""
+        """The two private steps' shares of the budget. The adjustment's ``epsilon`` is its
+        whole share (two choices at :meth:`node_epsilon` each, the most an edge flip
+        touches); its ``noise`` is ``"exponential"`` (the exponential mechanism) and its
+        ``scale`` the temperature ``2 sensitivity / node_epsilon`` of the choice's logits.
+
+        Examples
+        --------
+        >>> [spend.epsilon for spend in CommunityMechanism(share=0.25).spends(2.0)]
+        [0.5, 1.5]
+        """
         noise = self.super_graph_noise(epsilon)
         node = self.node_epsilon(epsilon)
         return (

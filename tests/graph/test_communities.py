@@ -94,6 +94,11 @@ def test_array_and_networkx_agree(directed):
     assert named.nodes == tuple(labels) and np.array_equal(named.labels, from_array.labels)
 
 
+def test_single_node():
+    found = private_communities(sp.csr_array((1, 1)), 1.0, nodes=["only"], rng=0)
+    assert found.groups() == {"only": 0} and found.communities == 1
+
+
 def test_directed_scores_count_both_ends():
     # a directed star into node 0: node 0's out-row is empty, its in-edges must still count
     A = sp.csr_array(([1.0] * 5, ([1, 2, 3, 4, 5], [0] * 5)), shape=(6, 6))
