@@ -783,13 +783,28 @@ def _communities(
     """G's and H's Louvain labels (G's as given, if given), or None when not asked."""
     if isinstance(communities, (bool, np.bool_)):
         return (louvain(A, seed=seed), louvain(B, seed=seed)) if communities else None
-    given = np.asarray(communities)
-    if given.ndim != 1 or given.size != A.shape[0]:
+    given = _codes(communities, "communities")
+    if given.size != A.shape[0]:
         raise GraphInputError(
             f"communities has {given.size} entries for {A.shape[0]} nodes: pass True, or "
             "one label per node of G (louvain(G, seed=seed))"
         )
-    return np.unique(given, return_inverse=True)[1].ravel(), louvain(B, seed=seed)
+    return given, louvain(B, seed=seed)
+
+
+def _codes(labels: object, name: str) -> np.ndarray:
+    """One label per item as int codes 0..k-1 (numbered in sorted label order)."""
+    if isinstance(labels, (str, bytes, Mapping)) or not hasattr(labels, "__len__"):
+        raise TypeError(f"{name} must be a sequence of one label per item, got {labels!r}")
+    try:
+        array = np.asarray(labels)
+        if array.ndim != 1:
+            raise TypeError
+        return np.unique(array, return_inverse=True)[1].ravel().astype(np.int64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} must be a flat sequence of comparable labels (e.g. ints), got {labels!r}"
+        ) from None
 
 
 def _modularity_error(A: sp.csr_array, B: sp.csr_array, labels: np.ndarray | None):
@@ -810,6 +825,9 @@ def relative_error(original: float, release: float) -> float:
     >>> relative_error(4, 3), relative_error(0, 0), relative_error(0, 1)
     (0.25, 0.0, inf)
     """
+    for name, value in (("original", original), ("release", release)):
+        if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool):
+            raise TypeError(f"{name} must be a real number, got {value!r}")
     original, release = float(original), float(release)
     if math.isnan(original) or math.isnan(release):
         return math.nan
@@ -829,8 +847,9 @@ def louvain(
     label per node (non-private, for evaluation).
 
     Runs ``networkx.community.louvain_communities`` (resolution 1, the given ``seed``) on
-    the pattern; communities are numbered by their smallest node index, so labels are
-    a function of the partition alone. Read in O(n + |E|); NetworkX's Louvain is pure
+    the pattern, built as a NetworkX graph on the nodes 0..n-1 in G's order with the edges
+    added row by row (Louvain's result depends on that order and on ``seed``); communities
+    are numbered by their smallest node index. Read in O(n + |E|); NetworkX's Louvain is pure
     Python, about 2 s for 10^5 edges on one core here and memory of a NetworkX
     graph (a few hundred bytes per edge): meant for graphs up to about 10^5-10^6 edges.
 
@@ -890,10 +909,11 @@ def normalized_mutual_information(first: Sequence, second: Sequence) -> float:
     >>> round(normalized_mutual_information([0, 0, 1, 1], [0, 1, 0, 1]), 12)
     0.0
     """
-    x = np.unique(np.asarray(first), return_inverse=True)[1].ravel()
-    y = np.unique(np.asarray(second), return_inverse=True)[1].ravel()
+    x, y = _codes(first, "first"), _codes(second, "second")
     if x.size != y.size:
-        raise ValueError(f"the partitions label {x.size} and {y.size} items: label the same")
+        raise ValueError(
+            f"first and second label {x.size} and {y.size} items: label the same items"
+        )
     n = x.size
     if n == 0:
         return 1.0
