@@ -144,9 +144,12 @@ def table(name: str, A, releases: dict, epsilons: list[float], seeds: int) -> No
     labels = louvain(A, seed=0)
     work = WorkloadClasses(A, labels, bisections=BISECTIONS, rng=0)
     edges = A.nnz // 2
+    truth = work.truth
     print(
         f"\n### {name}: {A.shape[0]:,} nodes, {edges:,} edges, "
-        f"{labels.max() + 1} Louvain communities ({time.perf_counter() - start:.1f} s)\n"
+        f"{labels.max() + 1} Louvain communities ({time.perf_counter() - start:.1f} s); "
+        f"true cut values: bisection mean {truth['bisection'].mean():,.0f}, "
+        f"between-community mean {truth.get('between-group', np.zeros(1)).mean():,.1f}\n"
     )
     print("| ε | method | " + " | ".join(title for title, _ in METRICS) + " |")
     print("|" + "---|" * (len(METRICS) + 2))
