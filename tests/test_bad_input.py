@@ -431,7 +431,18 @@ CASES = {
             weight=WEIGHT,
             release_weight=WEIGHT,
             top=maybe(0.01, 0.5, 1.0),
+            communities=maybe(False, True, [0, 0, 1]),
+            seed=maybe(0, 1),
         ),
+    ),
+    "privcut.evaluate.louvain": (evaluate.louvain, dict(G=STRUCTURES, seed=maybe(0, 3))),
+    "privcut.evaluate.normalized_mutual_information": (
+        evaluate.normalized_mutual_information,
+        dict(first=maybe([0, 0, 1], ["a", "b", "b"], []), second=maybe([1, 1, 0], [0, 1, 2])),
+    ),
+    "privcut.evaluate.relative_error": (
+        evaluate.relative_error,
+        dict(original=maybe(1, 0.0, 3.5), release=maybe(2, 0, math.nan)),
     ),
     "privcut.evaluate.structure_of": (
         evaluate.structure_of,
