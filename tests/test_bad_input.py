@@ -343,6 +343,17 @@ CASES = {
             rng=RNG,
         ),
     ),
+    "privcut.graph.private_communities": (
+        graph.private_communities,
+        dict(
+            G=graphs(),
+            epsilon=EPSILON,
+            group_size=maybe(20, 2, 0, -1, 1.5),
+            resolution=maybe(1.0, 0.0, -1.0, math.nan),
+            share=maybe(0.5, 0.0, 1.0, 1.5),
+            rng=RNG,
+        ),
+    ),
     "privcut.graph.FilteredNoisyGraph.cut": (
         lambda S, T: graph.filtered_randomized_response(
             nx.path_graph(4), 1.0, threshold=1, rng=0
@@ -497,6 +508,7 @@ RESULTS = {
     "privcut.graph.FilteredNoisyGraph",
     "privcut.graph.NoisyGraphReport",
     "privcut.graph.OracleStatus",
+    "privcut.graph.PrivateCommunities",
     "privcut.datasets.EdgeArray",
     "privcut.evaluate.GraphStructure",
     "privcut.evaluate.StructureComparison",
