@@ -18,21 +18,8 @@ import tracemalloc
 import numpy as np
 
 from privcut.datasets import community_graph
+from privcut.evaluate import normalized_mutual_information as nmi
 from privcut.graph import private_communities
-
-
-def nmi(first: np.ndarray, second: np.ndarray) -> float:
-    """Normalized mutual information of two labelings (arithmetic-mean normalisation)."""
-    _, a = np.unique(first, return_inverse=True)
-    _, b = np.unique(second, return_inverse=True)
-    joint = np.zeros((a.max() + 1, b.max() + 1))
-    np.add.at(joint, (a, b), 1.0)
-    joint /= joint.sum()
-    pa, pb = joint.sum(1), joint.sum(0)
-    inside = joint > 0
-    mutual = np.sum(joint[inside] * np.log(joint[inside] / np.outer(pa, pb)[inside]))
-    entropy = -np.sum(pa * np.log(pa)) - np.sum(pb * np.log(pb))
-    return 0.0 if entropy == 0 else 2.0 * mutual / entropy
 
 
 def row(A, planted, epsilon: float, seeds: int) -> str:

@@ -12,22 +12,9 @@ import scipy.sparse as sp
 from privcut import GraphInputError, PrivacyParameterError
 from privcut.audit import audit
 from privcut.datasets import community_graph
+from privcut.evaluate import normalized_mutual_information as nmi
 from privcut.graph import CommunityMechanism, PrivateCommunities, private_communities
 from privcut.records import Spend
-
-
-def nmi(first, second):
-    """Normalized mutual information (arithmetic-mean normalisation) of two labelings."""
-    _, a = np.unique(first, return_inverse=True)
-    _, b = np.unique(second, return_inverse=True)
-    joint = np.zeros((a.max() + 1, b.max() + 1))
-    np.add.at(joint, (a, b), 1.0)
-    joint /= joint.sum()
-    pa, pb = joint.sum(1), joint.sum(0)
-    inside = joint > 0
-    mutual = np.sum(joint[inside] * np.log(joint[inside] / np.outer(pa, pb)[inside]))
-    entropy = -np.sum(pa * np.log(pa)) - np.sum(pb * np.log(pb))
-    return 0.0 if entropy == 0 else 2.0 * mutual / entropy
 
 
 def canonical(labels):
