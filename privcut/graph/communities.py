@@ -190,13 +190,15 @@ def louvain_labels(
     first, second = partition.blocks
     if partition.directed:
         first, second = np.minimum(first, second), np.maximum(first, second)
-    weights = np.zeros((partition.g, partition.g), dtype=np.int64)
-    np.add.at(weights, (first, second), np.asarray(counts, dtype=np.int64))
-    rows, columns = np.nonzero(weights)
+    shape = (partition.g, partition.g)
+    weights = sp.coo_array((np.asarray(counts, dtype=np.int64), (first, second)), shape=shape)
+    weights = weights.tocsr().tocoo()  # duplicates (a directed pair's two orders) summed
+    positive = weights.data > 0
+    rows, columns = weights.row[positive], weights.col[positive]
     graph = nx.Graph()
     graph.add_nodes_from(range(partition.g))
     graph.add_weighted_edges_from(
-        zip(rows.tolist(), columns.tolist(), weights[rows, columns].tolist(), strict=True)
+        zip(rows.tolist(), columns.tolist(), weights.data[positive].tolist(), strict=True)
     )
     seed = int(rng.integers(2**31))
     found = nx.community.louvain_communities(
