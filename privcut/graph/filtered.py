@@ -31,6 +31,7 @@ from privcut.records import Record
 __all__ = [
     "FilteredNoisyGraph",
     "default_threshold",
+    "edge_positions",
     "filtered_pairs",
     "filtered_randomized_response",
     "pair_ends",
@@ -276,9 +277,16 @@ def _check_arguments(epsilon, threshold, expected_size, weight) -> tuple:
     return epsilon, threshold, expected_size
 
 
-def _edge_positions(adjacency: sp.csr_array, universe: EdgeUniverse) -> np.ndarray:
+def edge_positions(adjacency: sp.csr_array, universe: EdgeUniverse) -> np.ndarray:
     """Sorted histogram positions of the edges of G's checked CSR adjacency (symmetric for
-    a Graph: its upper triangle). O(|V| + |E| log |E|), nothing n x n."""
+    a Graph: its upper triangle). O(|V| + |E| log |E|), nothing n x n.
+
+    Examples
+    --------
+    >>> A = sp.csr_array([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    >>> edge_positions(A, EdgeUniverse((0, 1, 2), False)).tolist()
+    [0, 1]
+    """
     coo = adjacency.tocoo()
     keep = coo.data != 0 if universe.directed else (coo.data != 0) & (coo.row < coo.col)
     rows, columns = coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64)
@@ -520,7 +528,7 @@ def filtered_randomized_response(
         threshold = default_threshold(epsilon, universe.size, expected_size)
     else:
         expected_size = None
-    edges = _edge_positions(adjacency, universe)
+    edges = edge_positions(adjacency, universe)
     positions, values = filtered_pairs(universe, edges, epsilon, threshold, generator)
     rows, columns = pair_ends(positions, universe.n, universe.directed)
     return FilteredNoisyGraph(

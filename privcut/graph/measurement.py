@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.filtered import filtered_pairs, pair_indices
+from privcut.graph.filtered import edge_positions, filtered_pairs
 from privcut.graph.noisy import NoisyGraph, randomized_response
 from privcut.graph.partition import Partition
 from privcut.graph.planning import SENSITIVITY, MeasurementPlan
@@ -335,14 +335,7 @@ def _filtered(universe: EdgeUniverse, adjacency, plan: MeasurementPlan, epsilon:
     """Filtered randomized response of the 0/1 CSR ``adjacency`` at the plan's threshold
     (:func:`~privcut.graph.filtered.filtered_pairs`): the kept positions and values.
     O(|V| + |E| log |E| + kept)."""
-    entries = adjacency.tocoo()
-    rows, columns = entries.row.astype(np.int64), entries.col.astype(np.int64)
-    stored = entries.data != 0  # every stored nonzero is an edge (weight=None)
-    rows, columns = rows[stored], columns[stored]
-    if not universe.directed:  # a symmetric CSR holds every edge twice: keep i < j
-        upper = rows < columns
-        rows, columns = rows[upper], columns[upper]
-    edges = np.sort(pair_indices(rows, columns, universe.n, universe.directed))
+    edges = edge_positions(adjacency, universe)
     return filtered_pairs(universe, edges, epsilon, plan.threshold, rng)
 
 
