@@ -30,7 +30,7 @@ generator refuses), the stricter reading of "the dense generator's errors".
 The release is a ``SyntheticArray`` (a CSR array), which ``WorkloadClasses.errors`` does not
 accept yet (it takes NetworkX graphs or a NoisyGraph): its answers are computed here with
 the public pieces the class uses itself (``Partition.block_sums``, ``group_answers``,
-``privcut.graph.limits.cut_sums``) and passed to ``errors`` as a dict.
+``privcut.graph.cuts.cut_sums``) and passed to ``errors`` as a dict.
 
     python benchmarks/sparse_accuracy.py                       # both parts, eps 1, 3 seeds
     python benchmarks/sparse_accuracy.py --part dense --epsilons 0.5 1 2 --seeds 3
@@ -56,7 +56,7 @@ from multi import GRAPHS, WORKLOADS, build
 from privcut import synthetic_graph
 from privcut.datasets import community_graph
 from privcut.evaluate import WorkloadClasses
-from privcut.graph.limits import cut_sums
+from privcut.graph.cuts import cut_sums
 from privcut.privacy import discrete_laplace
 
 MEASUREMENTS = {"edge-count": 0.05, "degrees": 0.05, "degree-sequence": 0.1, "blocks": 0.8}

@@ -47,7 +47,8 @@ from scipy.sparse.linalg import eigsh
 from privcut.exceptions import GraphInputError
 from privcut.graph.arrays import is_array_graph, read_adjacency
 from privcut.graph.cutnorm import cut_norm
-from privcut.graph.limits import CHUNK, check_dense_nodes, cut_sums
+from privcut.graph.cuts import CHUNK, cut_sums
+from privcut.graph.limits import check_dense_nodes
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse, check_graph

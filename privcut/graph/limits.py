@@ -1,4 +1,4 @@
-"""The public size limit of the releases that hold something n x n, and sparse cut sums.
+"""The public size limit of the releases that hold something n x n.
 
 Most of privcut's cut releases work on the CSR adjacency matrix in O(n k + |E|) time and
 memory (k the number of queries). A few are dense by nature: randomized response on every
@@ -10,10 +10,7 @@ and before any privacy budget is spent, with a message naming the sparse alterna
 
 from __future__ import annotations
 
-import numpy as np
-import scipy.sparse as sp
-
-__all__ = ["DENSE_NODES", "check_dense_nodes", "cut_sums"]
+__all__ = ["DENSE_NODES", "check_dense_nodes"]
 
 DENSE_NODES = 10_000
 """Most nodes a release that holds an n x n array accepts.
@@ -23,9 +20,6 @@ vector over the C(n, 2) = 5 x 10^7 unordered pairs with its int64 row and column
 (multiplicative weights) is 5 x 10^7 x 24 B = 1.2 GB; the noise draws and one query
 vector add about as much again, so such a release peaks at 2-3 GB, within a 4-8 GB
 machine. At 2 x 10^4 nodes one dense matrix alone is 3.2 GB and the peak some 10 GB."""
-
-CHUNK = 256
-"""Queries evaluated together by :func:`cut_sums` (an n x CHUNK block of floats)."""
 
 
 def check_dense_nodes(n: int, what: str, alternative: str) -> None:
@@ -54,28 +48,3 @@ accepts at most privcut.graph.limits.DENSE_NODES = 10000 nodes; use strategy="bl
             f"and accepts at most privcut.graph.limits.DENSE_NODES = {DENSE_NODES} nodes; "
             f"use {alternative}"
         )
-
-
-def cut_sums(adjacency, S: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """Every cut sum ``S[:, q]^T A T[:, q]`` of a square matrix A (sparse or dense).
-
-    ``adjacency`` may also be a callable ``X -> A @ X``. Computed ``CHUNK`` queries at a
-    time: O(nnz(A) k + n k) time and O(n CHUNK) extra memory for n x k indicator (or
-    weight) matrices S and T; nothing n x n.
-
-    Examples
-    --------
-    >>> A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
-    >>> cut_sums(A, np.array([[1.0, 1.0], [0.0, 1.0]]), np.array([[0.0, 1.0], [1.0, 1.0]]))
-    array([1., 2.])
-    """
-    if sp.issparse(adjacency):
-        adjacency = sp.csr_array(adjacency)
-    product = adjacency if callable(adjacency) else adjacency.__matmul__
-    k = S.shape[1]
-    sums = np.zeros(k)
-    for start in range(0, k, CHUNK):
-        part = slice(start, min(k, start + CHUNK))
-        left, right = np.asarray(S[:, part], float), np.asarray(T[:, part], float)
-        sums[part] = np.sum(left * np.asarray(product(right)), axis=0)
-    return sums

@@ -26,8 +26,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import lsq_linear
 
-from privcut.graph.cuts import check_node_set, cut_queries
-from privcut.graph.limits import DENSE_NODES, check_dense_nodes, cut_sums
+from privcut.graph.cuts import check_node_set, cut_queries, cut_sums
+from privcut.graph.limits import DENSE_NODES, check_dense_nodes
 from privcut.graph.noisy import randomized_response
 from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one
 from privcut.linear.factorization import (

@@ -12,7 +12,8 @@ from privcut.audit import audit, neighbouring_graphs
 from privcut.datasets import community_graph
 from privcut.evaluate import WorkloadClasses, cut_errors
 from privcut.graph import CutOracle, EdgeUniverse, cut_queries, workloads
-from privcut.graph.limits import DENSE_NODES, cut_sums
+from privcut.graph.cuts import cut_sums
+from privcut.graph.limits import DENSE_NODES
 from privcut.graph.workloads import CutWorkload, answer_cuts
 from privcut.linear import gaussian_mechanism, laplace_mechanism
 
