@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import dask
@@ -59,6 +59,7 @@ from privcut.privacy.validation import check_scalar
 __all__ = [
     "BUCKETS_PER_PARTITION",
     "FAN_IN",
+    "MAX_NODES",
     "PARTITION_EDGES",
     "EdgeAggregates",
     "aggregate_edges",
@@ -76,6 +77,10 @@ FAN_IN = 8
 BUCKETS_PER_PARTITION = 1
 """The duplicate check's hash buckets per input partition (each bucket holds about one
 partition's pair keys, 8 bytes each)."""
+
+MAX_NODES = 10**8
+"""The most nodes a release takes: the client holds the public node tuple and O(n)
+arrays (about 100 bytes a node with the degree measurements)."""
 
 ENGINE = " (engine 'dask': distributed aggregations, noise and generation in the client)"
 
@@ -186,12 +191,15 @@ def _measurements(measurements, grouped: bool):
     its filtered form (not yet distributed) refused."""
     if isinstance(measurements, str) and measurements == "auto":
         return SparseGenerator.default_measurements(grouped)
-    named = [measurements] if isinstance(measurements, str) else list(measurements or ())
+    if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
+        measurements = list(measurements)  # read once (an iterator is read here)
+    named = [measurements] if isinstance(measurements, str) else measurements
+    named = named if isinstance(named, Iterable) else ()  # plan_measurements names it
     for name in ("randomized-response", FILTERED):
         if name in named:
             raise ValueError(
-                f"the dask engine does not take {name!r} (randomized response is n x n; "
-                "its filtered form is not distributed yet): use 'edge-count', 'degrees', "
+                f"measurements: the dask engine does not take {name!r} (randomized response "
+                "is n x n; its filtered form is not distributed yet): use 'edge-count', 'degrees', "
                 "'degree-sequence' and 'blocks', or the in-memory synthetic_graph"
             )
     return measurements
@@ -349,7 +357,7 @@ def aggregate_edges(
     >>> aggregate_edges(table, 3).degrees.tolist()
     [1, 2, 1]
     """
-    n = check_scalar(n, "n", int, low=2)
+    n = check_scalar(n, "n", int, low=2, high=MAX_NODES)
     _check_frame(edges)
     universe = check_pairs(EdgeUniverse(tuple(range(n)), bool(directed)), "aggregate_edges")
     groups = _group_mapping(groups, n)
@@ -381,7 +389,7 @@ def _setup(n, epsilon, directed, measurements, groups, workload, beta, partition
     """Every public option checked and the plan made (before any data is read)."""
     epsilon = check_epsilon(epsilon)
     beta = check_beta(beta)
-    n = check_scalar(n, "n", int, low=2)
+    n = check_scalar(n, "n", int, low=2, high=MAX_NODES)
     partition_edges = check_scalar(partition_edges, "partition_edges", int, low=1)
     universe = check_pairs(EdgeUniverse(tuple(range(n)), bool(directed)), "synthetic_edges")
     groups = _group_mapping(groups, n)
