@@ -156,7 +156,7 @@ def test_bad_options_get_a_clear_error():
         synthetic_edges(table, 3, 1.0, groups=[0, 1])
     with pytest.raises(ValueError, match="epsilon"):
         synthetic_edges(table, 3, -1.0)
-    with pytest.raises(ValueError, match=">= 2"):
+    with pytest.raises(ValueError, match="n must be an integer"):
         synthetic_edges(table, 1, 1.0)
     with pytest.raises(TypeError, match="EdgeAggregates"):
         synthetic_from_aggregates({"edges": 3}, 1.0)
@@ -203,3 +203,38 @@ def test_distributed_release_passes_its_audit_and_catches_noise_per_partition(cl
     broken = (aggregates_of(G, NoisePerPartition), aggregates_of(neighbour, NoisePerPartition))
     assert audit(mechanism, correct, epsilon, samples=1500, rng=0).p_value >= 0.01
     assert audit(mechanism, broken, epsilon, samples=500, rng=0).p_value <= 1e-3
+
+
+def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
+    import json
+
+    from privcut.cli import main
+
+    table, A, groups = medium
+    edges = tmp_path / "edges.parquet"
+    table.compute().to_parquet(edges)
+    (tmp_path / "groups.txt").write_text("".join(f"{i} g{g}\n" for i, g in groups.items()))
+    out, report = tmp_path / "out", tmp_path / "report.json"
+    common = [f"--node-count={N}", "--scheduler", client.scheduler.address, "--seed", "5"]
+    arguments = ["synthesize", str(edges), "--engine", "dask", "--epsilon", "1", *common]
+    assert main([*arguments, "-o", str(out), "--report", str(report), "--quiet"]) == 0
+    back = dd.read_parquet(out).compute()
+    H = synthetic_graph(A, 1.0, method="sparse", rng=5)
+    assert np.array_equal(_keys(back.u, back.v), _released_keys(H))
+    assert json.loads(report.read_text())["edge_count"] == len(back)
+    with pytest.raises(SystemExit) as exit_:
+        main([*arguments, "-o", str(tmp_path / "x"), "--weight", "w"])
+    assert exit_.value.code == 2 and "--weight" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(
+            [
+                *arguments,
+                "-o",
+                str(tmp_path / "y"),
+                "--groups",
+                str(tmp_path / "groups.txt"),
+                "--measurements",
+                "edge-count,randomized-response",
+            ]
+        )
+    assert "randomized-response" in capsys.readouterr().err
