@@ -216,6 +216,7 @@ def _aggregate(edges: dd.DataFrame, n: int, directed: bool, partition: Partition
         table[first, second] = np.arange(partition.size)
         if not directed:
             table[second, first] = np.arange(partition.size)
+    labels, table = dask.delayed(labels), dask.delayed(table)  # one task each, shared
     pieces = edges[["u", "v"]].to_delayed()
     buckets = max(1, BUCKETS_PER_PARTITION * len(pieces))
     scanned = [
@@ -417,11 +418,25 @@ def _release(aggregates: EdgeAggregates, setup: _Setup, rng: RandomState):
     report = SyntheticRelease.of(
         measured, generated, bounds, method="sparse", beta=setup.beta, note=ENGINE
     )
-    frame = pd.DataFrame(
-        {"u": generated.rows.astype(np.int64), "v": generated.columns.astype(np.int64)}
-    )
-    count = max(1, math.ceil(len(frame) / setup.partition_edges))
-    return dd.from_pandas(frame, npartitions=count, sort=False), report
+    return _frame(generated.rows, generated.columns, setup.partition_edges), report
+
+
+def _frame(rows: np.ndarray, columns: np.ndarray, partition_edges: int) -> dd.DataFrame:
+    """The released edges as a Dask DataFrame of ``ceil(edges / partition_edges)``
+    partitions (public sizes): scattered to the workers when a ``distributed.Client`` is
+    active (the data is not embedded in every graph that uses it), else
+    ``from_pandas``."""
+    frame = pd.DataFrame({"u": rows.astype(np.int64), "v": columns.astype(np.int64)})
+    count = max(1, math.ceil(len(frame) / partition_edges))
+    try:
+        from distributed import default_client
+
+        client = default_client()
+    except (ImportError, ValueError):  # no distributed, or no client running
+        return dd.from_pandas(frame, npartitions=count, sort=False)
+    bounds = np.linspace(0, len(frame), count + 1).astype(np.int64)
+    chunks = [frame.iloc[bounds[k] : bounds[k + 1]] for k in range(count)]
+    return dd.from_delayed(client.scatter(chunks), meta=frame.iloc[:0], verify_meta=False)
 
 
 def synthetic_from_aggregates(
