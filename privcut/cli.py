@@ -568,6 +568,29 @@ def _add_cuts(commands) -> None:
     cuts.set_defaults(run=_cuts)
 
 
+def _add_dask_engine(synthesize: argparse.ArgumentParser) -> None:
+    """``synthesize``'s options for the Dask engine."""
+    synthesize.add_argument(
+        "--engine",
+        default="memory",
+        choices=["memory", "dask"],
+        help="'memory' (default) or 'dask': the sparse release of a Parquet edge table "
+        "(INPUT; integer columns u, v) on a Dask cluster, written to -o as Parquet "
+        "(pip install 'privcut[dask]')",
+    )
+    synthesize.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --engine dask: a Dask scheduler's address (default: a local cluster)",
+    )
+    synthesize.add_argument(
+        "--node-count",
+        type=int,
+        metavar="N",
+        help="with --engine dask: the public node count (node ids 0..N-1)",
+    )
+
+
 def _add_synthesize(commands) -> None:
     synthesize = commands.add_parser(
         "synthesize", help="release a synthetic graph whose cuts match an edge-list graph"
@@ -623,25 +646,7 @@ def _add_synthesize(commands) -> None:
     )
     synthesize.add_argument("--report", help="write the release's report here as JSON")
     synthesize.add_argument("--quiet", action="store_true", help="no progress bar or summary")
-    synthesize.add_argument(
-        "--engine",
-        default="memory",
-        choices=["memory", "dask"],
-        help="'memory' (default) or 'dask': the sparse release of a Parquet edge table "
-        "(INPUT; integer columns u, v) on a Dask cluster, written to -o as Parquet "
-        "(pip install 'privcut[dask]')",
-    )
-    synthesize.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="with --engine dask: a Dask scheduler's address (default: a local cluster)",
-    )
-    synthesize.add_argument(
-        "--node-count",
-        type=int,
-        metavar="N",
-        help="with --engine dask: the public node count (node ids 0..N-1)",
-    )
+    _add_dask_engine(synthesize)
     _add_seed(synthesize)
     synthesize.set_defaults(run=_synthesize)
 

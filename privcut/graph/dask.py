@@ -25,10 +25,17 @@ and duplicate edges, in any partitions, are refused with a :class:`GraphInputErr
 naming one, before any noise is drawn. The result's partitioning is a function of the
 released (noisy) edge count and the public ``partition_edges`` only.
 
-Costs: a worker holds its partition plus O(n) for the degree counts (O(g^2) for the
-blocks of g groups); the shuffle moves 8 bytes per edge; the client holds O(n) for the
-degrees and the generator's O(n + |E'|) for the |E'| released edges (generation is not
-distributed: see :func:`synthetic_edges`).
+The steps are public on their own: :func:`aggregate_edges` (the distributed pass, its
+private result an :class:`EdgeAggregates`) and :func:`synthetic_from_aggregates` (the
+client's part); :func:`synthetic_edges` is the two in turn, every option checked before
+the table is read.
+
+Costs: a partition task holds its partition (16 bytes an edge in u, v, a few times that
+while it sorts its pair keys) plus O(n) for its degree counts (O(g^2) for the blocks of g
+groups); a reduction task holds up to :data:`FAN_IN` + 1 degree arrays of 8n bytes; the
+shuffle moves 8 bytes per edge; the client holds O(n) for the degrees and the generator's
+O(n + |E'|) for the |E'| released edges. The generation is not distributed (open: it
+would draw per-partition streams spawned from one secure ``numpy.random.SeedSequence``).
 """
 
 from __future__ import annotations
