@@ -115,6 +115,7 @@ def test_synthetic_edges_end_to_end_partitions_by_the_released_count(client, med
 def test_directed_release_matches_in_memory(client):
     G = nx.gnp_random_graph(60, 0.08, seed=2, directed=True)
     u, v = np.array(G.edges).T
+    assert any(G.has_edge(b, a) for a, b in G.edges)  # (u, v) and (v, u): two arcs, no repeat
     A = nx.to_scipy_sparse_array(G, nodelist=range(60), format="csr")
     released, report = synthetic_edges(_table(u, v, 3), 60, 2.0, directed=True, rng=4)
     edges = released.compute()
