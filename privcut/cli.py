@@ -287,10 +287,96 @@ def _measurements(arguments: argparse.Namespace) -> str | list[str]:
     return [name.strip() for name in arguments.measurements.split(",")]
 
 
+DASK_REFUSED = {
+    "dataset": "--dataset",
+    "nodes": "--nodes (give the public --node-count; ids are 0..N-1)",
+    "weight": "--weight (the sparse release is a 0/1 graph)",
+    "memory": "--memory",
+}
+"""Options of the in-memory ``synthesize`` that ``--engine dask`` refuses (with the reason)."""
+
+
+def _dask_groups(path: str) -> dict[int, str]:
+    """A groups file for ``--engine dask``: its node labels as the integer ids."""
+    from privcut.datasets import read_groups
+
+    groups = read_groups(path)
+    try:
+        return {int(node): group for node, group in groups.items()}
+    except ValueError:
+        raise privcut.PrivcutError(
+            f"--groups {path}: with --engine dask the nodes are integer ids 0..N-1; got a "
+            f"label like {next(iter(groups))!r}"
+        ) from None
+
+
+def _dask_client(address: str | None):
+    """A ``distributed.Client``: on the scheduler at ``address``, else a local cluster."""
+    try:
+        import distributed
+    except ImportError:
+        raise privcut.PrivcutError(
+            "--engine dask needs the dask extra: pip install 'privcut[dask]'"
+        ) from None
+    if address is not None:
+        return distributed.Client(address)
+    return distributed.Client(distributed.LocalCluster(dashboard_address=None))
+
+
+def _synthesize_dask(arguments: argparse.Namespace) -> int:
+    """``synthesize --engine dask``: the sparse release of a Parquet edge table (columns
+    u, v; integer ids in [0, --node-count)) on a Dask cluster, written as Parquet."""
+    from privcut.privacy import check_epsilon
+
+    given = [text for name, text in DASK_REFUSED.items() if getattr(arguments, name)]
+    if arguments.method not in ("auto", "sparse") or arguments.rounding != "random":
+        given.append("--method dense / --rounding none (the engine runs the sparse release)")
+    if given:
+        raise privcut.PrivcutError(f"--engine dask does not take {', '.join(given)}")
+    if arguments.node_count is None or not arguments.input:
+        raise privcut.PrivcutError(
+            "--engine dask needs EDGES.parquet and the public --node-count N"
+        )
+    epsilon = check_epsilon(arguments.epsilon)
+    groups = _dask_groups(arguments.groups) if arguments.groups else None
+    with _dask_client(arguments.scheduler):
+        import dask.dataframe as dd
+
+        from privcut.graph.dask import synthetic_edges
+
+        edges = dd.read_parquet(arguments.input, columns=["u", "v"])
+        released, report = synthetic_edges(
+            edges,
+            arguments.node_count,
+            epsilon,
+            directed=arguments.directed,
+            measurements=_measurements(arguments),
+            groups=groups,
+            beta=arguments.beta,
+            rng=arguments.seed,
+        )
+        released.to_parquet(arguments.output, write_index=False)
+    report = report.to_dict()
+    if arguments.report:
+        write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
+    if not arguments.quiet:
+        print(
+            f"wrote {report['edge_count']:.0f} edges on {arguments.node_count} nodes to "
+            f"{arguments.output} (Parquet; the sparse generator, engine dask): "
+            f"({report['epsilon']:g}, {report['delta']:g})-DP ({_shares(report)})",
+            file=sys.stderr,
+        )
+    return 0
+
+
 def _synthesize(arguments: argparse.Namespace) -> int:
     from privcut.datasets import read_groups, write_edge_array
     from privcut.privacy import check_epsilon
 
+    if arguments.engine == "dask":
+        return _synthesize_dask(arguments)
+    if arguments.scheduler or arguments.node_count is not None:
+        raise privcut.PrivcutError("--scheduler and --node-count belong to --engine dask")
     epsilon = check_epsilon(arguments.epsilon)
     edges = _read_array(arguments)
     groups = read_groups(arguments.groups) if arguments.groups else None
@@ -482,6 +568,29 @@ def _add_cuts(commands) -> None:
     cuts.set_defaults(run=_cuts)
 
 
+def _add_dask_engine(synthesize: argparse.ArgumentParser) -> None:
+    """``synthesize``'s options for the Dask engine."""
+    synthesize.add_argument(
+        "--engine",
+        default="memory",
+        choices=["memory", "dask"],
+        help="'memory' (default) or 'dask': the sparse release of a Parquet edge table "
+        "(INPUT; integer columns u, v) on a Dask cluster, written to -o as Parquet "
+        "(pip install 'privcut[dask]')",
+    )
+    synthesize.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --engine dask: a Dask scheduler's address (default: a local cluster)",
+    )
+    synthesize.add_argument(
+        "--node-count",
+        type=int,
+        metavar="N",
+        help="with --engine dask: the public node count (node ids 0..N-1)",
+    )
+
+
 def _add_synthesize(commands) -> None:
     synthesize = commands.add_parser(
         "synthesize", help="release a synthetic graph whose cuts match an edge-list graph"
@@ -537,6 +646,7 @@ def _add_synthesize(commands) -> None:
     )
     synthesize.add_argument("--report", help="write the release's report here as JSON")
     synthesize.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    _add_dask_engine(synthesize)
     _add_seed(synthesize)
     synthesize.set_defaults(run=_synthesize)
 

@@ -13,8 +13,10 @@ import importlib.util
 import math
 from pathlib import Path
 
+import dask.dataframe as dd
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import given
@@ -23,6 +25,7 @@ from hypothesis import strategies as st
 import privcut
 from privcut import audit as audit_module
 from privcut import datasets, evaluate, graph, linear, privacy
+from privcut.graph import dask as graph_dask
 from privcut.privacy.calibration import discrete_gaussian_sigma, zcdp_budget
 from tests.badinput import BAD, GRAPHS, SETTINGS, check_call
 
@@ -93,7 +96,28 @@ STRUCTURES = st.one_of(graphs(), st.sampled_from(tuple(SPARSE.values())).map(lam
 """Graphs and sparse matrices, for the structural statistics."""
 CALLABLES = maybe(lambda data, rng: data + rng.laplace(), len)
 
+
 # Each case: a callable and the strategies of its keyword arguments.
+def _edge_table(u, v, dtype="int64"):
+    frame = pd.DataFrame({"u": u, "v": v}).astype(dtype)
+    return dd.from_pandas(frame, npartitions=2, sort=False)
+
+
+EDGE_TABLES = maybe(
+    _edge_table([0, 1], [1, 2]),
+    _edge_table([0, 1], [1, 9]),
+    _edge_table([0, 1], [1, 1]),
+    _edge_table([0, 1], [1, 0]),
+    _edge_table([0.0, 1.0], [1.0, 2.0], "float64"),
+    dd.from_pandas(pd.DataFrame({"a": [0], "v": [1]}), npartitions=1),
+    pd.DataFrame({"u": [0], "v": [1]}),
+)
+
+
+def _aggregates():
+    return graph_dask.aggregate_edges(_edge_table([0, 1, 3], [1, 2, 4]), 5)
+
+
 CASES = {
     "privcut.synthetic_graph": (
         privcut.synthetic_graph,
@@ -359,6 +383,40 @@ CASES = {
             nx.path_graph(4), 1.0, threshold=1, rng=0
         ).cut(S, T),
         dict(S=SIDES, T=SIDES),
+    ),
+    "privcut.graph.dask.synthetic_edges": (
+        graph_dask.synthetic_edges,
+        dict(
+            edges=EDGE_TABLES,
+            n=maybe(3, 6),
+            epsilon=EPSILON,
+            directed=maybe(False, True),
+            measurements=maybe("auto", ["edge-count"], ["randomized-response"], ["nonsense"]),
+            groups=maybe(None, [0, 1, 0], {0: "a", 1: "b", 2: "a"}, {0: "a"}),
+            beta=BETA,
+            partition_edges=maybe(1, 10),
+            rng=RNG,
+        ),
+    ),
+    "privcut.graph.dask.aggregate_edges": (
+        graph_dask.aggregate_edges,
+        dict(
+            edges=EDGE_TABLES,
+            n=maybe(3, 6),
+            directed=maybe(False, True),
+            groups=maybe(None, [0, 1, 0], {0: "a"}),
+        ),
+    ),
+    "privcut.graph.dask.synthetic_from_aggregates": (
+        graph_dask.synthetic_from_aggregates,
+        dict(
+            aggregates=maybe(_aggregates()),
+            epsilon=EPSILON,
+            measurements=maybe("auto", ["degrees"], {"edge-count": 1.0}),
+            beta=BETA,
+            partition_edges=maybe(1, 10),
+            rng=RNG,
+        ),
     ),
     "privcut.graph.plan_measurements": (
         graph.plan_measurements,

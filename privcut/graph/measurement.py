@@ -35,6 +35,7 @@ __all__ = [
     "Measurement",
     "Measurements",
     "measure",
+    "noisy_statistic",
     "sorted_sequence",
     "statistic",
 ]
@@ -430,17 +431,58 @@ def measure(
             draws = universe.size
         else:
             exact = statistic(name, adjacency, partition, universe.directed)
-            # weighted graphs: on the noise's public grid, no floating-point leak
-            values, draws = noise.add(exact, rng=rng).astype(float), exact.size
-        weighted = plan.weight is not None and name not in (RANDOMIZED_RESPONSE, FILTERED)
-        slack = _weight_slack(name, universe, partition) if weighted else None
+            records.append(noisy_statistic(name, exact, plan, universe, partition, rng))
+            continue
         share = eps / plan.epsilon
-        order = None
-        if name == SEQUENCE:  # public randomness, independent of G
-            halves = 2 if universe.directed else 1
-            order = np.stack([rng.permutation(universe.n) for _ in range(halves)])
         record = Measurement(
-            name, values, noise, SENSITIVITY[name], eps, share, draws, slack, order, pairs
+            name, values, noise, SENSITIVITY[name], eps, share, draws, None, None, pairs
         )
         records.append(record)
     return Measurements(plan, universe, partition, tuple(records))
+
+
+def noisy_statistic(
+    name: str,
+    exact: np.ndarray,
+    plan: MeasurementPlan,
+    universe: EdgeUniverse,
+    partition: Partition | None,
+    rng: RandomState,
+) -> Measurement:
+    """One low-dimensional measurement (``"edge-count"``, ``"degrees"``,
+    ``"degree-sequence"``, ``"blocks"``) from its exact value: the plan's noise for
+    ``name`` added to ``exact`` (as :func:`statistic` computes it, however it was
+    aggregated), then for ``"degree-sequence"`` its public random node order. The step
+    :func:`measure` takes per measurement, shared with engines that aggregate the exact
+    values elsewhere (:mod:`privcut.graph.dask`), so both draw the same noise in the same
+    order from ``rng``. The caller spends the plan's epsilon for ``name`` first.
+
+    Privacy: Laplace noise (discrete for 0/1 graphs) at the measurement's epsilon and its
+    l1 sensitivity under edge-level neighbours (:data:`~privcut.graph.planning.SENSITIVITY`;
+    Dwork and Roth 2014, Thm 3.6; the discrete form Canonne, Kamath, Steinke 2020): the
+    measurement is (epsilon_name, 0)-DP; the node order is independent of G. O(size of
+    ``exact`` + n).
+
+    Examples
+    --------
+    >>> from privcut.graph.planning import plan_measurements
+    >>> plan = plan_measurements(range(4), 1.0, ["edge-count"])
+    >>> universe = EdgeUniverse(tuple(range(4)), False)
+    >>> record = noisy_statistic("edge-count", np.array([3.0]), plan, universe, None, 0)
+    >>> record.name, record.values.shape, record.epsilon
+    ('edge-count', (1,), 1.0)
+    """
+    rng = check_random_state(rng)
+    index = plan.measurements.index(name)
+    eps, noise = plan.epsilons[index], plan.noise[index]
+    # weighted graphs: on the noise's public grid, no floating-point leak
+    values = noise.add(exact, rng=rng).astype(float)
+    slack = _weight_slack(name, universe, partition) if plan.weight is not None else None
+    order = None
+    if name == SEQUENCE:  # public randomness, independent of G
+        halves = 2 if universe.directed else 1
+        order = np.stack([rng.permutation(universe.n) for _ in range(halves)])
+    share = eps / plan.epsilon
+    return Measurement(
+        name, values, noise, SENSITIVITY[name], eps, share, exact.size, slack, order, None
+    )
