@@ -218,12 +218,12 @@ def _named(measurements) -> frozenset:
     return frozenset(name for name in measurements if isinstance(name, str))
 
 
-def _resolved(measurements, groups, generator: GraphGenerator) -> object:
+def _resolved(measurements, groups, generator: GraphGenerator, directed: bool) -> object:
     """``"auto"`` as the generator declares it (``default_measurements``), else
     :func:`_requested`."""
     declared = getattr(generator, "default_measurements", None)
     if isinstance(measurements, str) and measurements == "auto" and declared is not None:
-        return declared(groups is not None)
+        return declared(groups is not None, directed)
     return _requested(measurements, groups)
 
 
@@ -522,7 +522,7 @@ def synthetic_graph(
     plan = plan_measurements(
         universe.nodes,
         epsilon,
-        _resolved(measurements, groups, setup.generator),
+        _resolved(measurements, groups, setup.generator, universe.directed),
         groups=groups,
         workload=workload,
         directed=universe.directed,
