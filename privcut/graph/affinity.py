@@ -46,7 +46,7 @@ def node_rho(
     >>> noise = Noise.for_laplace(1.0, 1.0, integer=True)
     >>> node_rho(np.array([0.0, 27.3, 0.0]), noise, np.array([5.0, 6.0, 5.0]),
     ...          np.array([10.0, 10.0, 2.0])).round(3).tolist()
-    [0.669, 0.669, 0.0]
+    [0.669, 0.669, 0.669]
     """
     degrees = np.asarray(degrees, dtype=float)
     clustering = bin_clustering(noisy, degree_bins(noisy_degrees), degrees, noise, cap)

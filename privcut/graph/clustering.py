@@ -91,21 +91,26 @@ def _upper_edges(adjacency) -> tuple[np.ndarray, np.ndarray]:
     return coo.row[upper].astype(np.int64), coo.col[upper].astype(np.int64)
 
 
-def capped_projection(adjacency, cap: int = DEFAULT_CAP, salt: int = 0) -> sp.csr_array:
+def capped_projection(
+    adjacency, cap: int = DEFAULT_CAP, salt: int = 0, priority: np.ndarray | None = None
+) -> sp.csr_array:
     """The stable projection of an undirected 0/1 graph onto maximum degree ``cap``.
 
-    Every edge ``{u, v}`` gets the public rank ``h({u, v})`` (splitmix64 of the pair's key
-    ``u n + v``, u < v, xor ``salt``; ties by key); each node orders its edges by rank and
-    the edge is kept iff it is among the first ``cap`` edges of u *and* of v. So every
-    kept degree is at most ``cap``.
+    Node u orders its edges ``{u, v}`` by a public order: first by ``priority[v]`` (e.g.
+    the released noisy degrees, so edges to low-degree nodes come first and those nodes
+    keep their triangles), then by the rank ``h({u, v})`` (splitmix64 of the pair's key
+    ``u n + v``, u < v, xor ``salt``; ties by key). The edge is kept iff it is among the
+    first ``cap`` edges of u *and* of v. So every kept degree is at most ``cap``.
 
     Stability: under edge-level neighbours (one pair ``e = {a, b}`` added or removed) at
-    most 3 kept edges change. Proof: whether an edge is kept depends only on its position
-    in its two ends' lists. Only the lists of a and b change, by inserting or deleting e.
-    In a's list the edges ranked before e keep their positions and those after it move by
-    one, so the only edge of a's list other than e whose position crosses ``cap`` is the
-    one at position ``cap - 1`` (0-based) without e, which moves to ``cap`` with it: one
-    edge f_a; likewise f_b. Hence the kept sets differ at most in e, f_a and f_b.
+    most 3 kept edges change. Proof: each node's order is a fixed total order on its
+    possible neighbours, independent of G (public values only), so whether an edge is kept
+    depends only on its position in its two ends' lists. Only the lists of a and b
+    change, by inserting or deleting e. In a's list the edges ordered before e keep their
+    positions and those after it move by one, so the only edge of a's list other than e
+    whose position crosses ``cap`` is the one at position ``cap - 1`` (0-based) without
+    e, which moves to ``cap`` with it: one edge f_a; likewise f_b. Hence the kept sets
+    differ at most in e, f_a and f_b.
 
     O(|E| log |E|) time, O(n + |E|) memory; no n x n array.
 
@@ -117,6 +122,9 @@ def capped_projection(adjacency, cap: int = DEFAULT_CAP, salt: int = 0) -> sp.cs
         The public degree cap D >= 2.
     salt : int
         Public randomness, drawn independently of the graph.
+    priority : numpy.ndarray, optional
+        A public value per node (not computed from G, or released before); default all
+        equal (the hash order alone).
 
     Returns
     -------
@@ -146,7 +154,12 @@ def capped_projection(adjacency, cap: int = DEFAULT_CAP, salt: int = 0) -> sp.cs
     ends = np.concatenate([rows, columns])
     ranks = np.concatenate([rank, rank])
     ids = np.concatenate([np.arange(m), np.arange(m)])
-    order = np.lexsort((ids, ranks, ends))
+    first = (
+        np.zeros(2 * m)
+        if priority is None
+        else np.asarray(priority, float)[np.concatenate([columns, rows])]
+    )
+    order = np.lexsort((ids, ranks, first, ends))
     starts = np.searchsorted(ends[order], np.arange(n))
     position = np.empty(2 * m, dtype=np.int64)
     position[order] = np.arange(2 * m) - starts[ends[order]]
@@ -206,8 +219,10 @@ def bin_clustering(
 ) -> np.ndarray:
     """Per-bin clustering coefficients from the noisy corner sums: a bin's noisy corners
     over its wedges ``sum C(min(d, cap), 2)`` under the fitted ``degrees`` (public, e.g.
-    the generator's integer degrees), clipped to [0, 1]; 0 where the noisy sum is below
-    :data:`GATE` noise standard deviations (at noise level). Post-processing. O(n).
+    the generator's integer degrees), clipped to [0, 1]. A bin whose noisy sum is below
+    :data:`GATE` noise standard deviations (at noise level) takes the estimate of the
+    nearest higher-degree bin above the gate, or 0 if there is none (the BTER step is then
+    off for it). Post-processing. O(n).
 
     Bias: the projection drops edges at nodes of degree above ``cap`` (and edges to
     them), so the estimate is that of the capped graph.
@@ -218,10 +233,17 @@ def bin_clustering(
     >>> bin_clustering(np.array([300.0, 2.0]), np.array([0, 0, 1]),
     ...                np.array([10.0, 10.0, 5.0]), noise).tolist()
     [1.0, 0.0]
+    >>> bin_clustering(np.array([2.0, 95.0]), np.array([0, 0, 1]),
+    ...                np.array([10.0, 10.0, 20.0]), noise).tolist()
+    [0.5, 0.5]
     """
     noisy = np.asarray(noisy, dtype=float)
     capped = np.minimum(np.maximum(np.asarray(degrees, dtype=float), 0.0), cap)
     wedges = np.bincount(bins, weights=capped * (capped - 1.0) / 2.0, minlength=noisy.size)
-    signal = noisy > GATE * np.sqrt(noise.variance)
-    ratio = np.divide(noisy, wedges, out=np.zeros(noisy.size), where=signal & (wedges > 0))
-    return np.clip(ratio, 0.0, 1.0)
+    signal = (noisy > GATE * np.sqrt(noise.variance)) & (wedges > 0)
+    ratio = np.clip(np.divide(noisy, wedges, out=np.zeros(noisy.size), where=signal), 0.0, 1.0)
+    # a bin at noise level takes the nearest higher bin's estimate above the gate (clustering
+    # falls with degree in social graphs, so this errs low); none above: 0
+    above = np.where(signal, np.arange(noisy.size), noisy.size)
+    nearest = np.minimum.accumulate(above[::-1])[::-1]
+    return np.append(ratio, 0.0)[nearest]

@@ -354,10 +354,12 @@ def _filtered(universe: EdgeUniverse, adjacency, plan: MeasurementPlan, epsilon:
 def _corners(adjacency, degrees: np.ndarray, rng) -> np.ndarray:
     """The ``"clustering"`` statistic: triangle corners of the capped projection
     (:func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
-    here, independent of G) summed per bin of the already released noisy ``degrees``.
+    here, independent of G; each node's edges ordered by the other end's released noisy
+    degree first, public given that output) summed per bin of the noisy ``degrees``.
     O(|E| log |E| + n D^2)."""
     salt = int(rng.integers(0, 2**63))
-    corners = triangle_corners(capped_projection(adjacency, DEFAULT_CAP, salt))
+    projected = capped_projection(adjacency, DEFAULT_CAP, salt, priority=degrees)
+    corners = triangle_corners(projected)
     bins = degree_bins(degrees)
     return binned_corners(corners, bins, len(BIN_EDGES) + 1)
 
