@@ -27,7 +27,13 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
   :data:`FILTERED_SIZE` n). Its survivors favour the true edges in the sparse generator;
   it serves no workload class's bound and no estimate of the edge count, so like
   ``"degree-sequence"`` it takes a fixed share in a list (:data:`FILTERED_SHARE`),
-  ``"auto"`` never takes it, and it needs a measurement of the edge count beside it.
+  ``"auto"`` never takes it, and it needs a measurement of the edge count beside it;
+- ``"clustering"``: triangle corners of a stable projection onto maximum degree
+  :data:`~privcut.graph.clustering.DEFAULT_CAP` (D), summed per bin of the noisy
+  ``"degrees"`` released before it (adaptive composition), l1 sensitivity ``9 (D - 1)``
+  (proof in :mod:`privcut.graph.clustering`); undirected 0/1 graphs only, with
+  ``"degrees"``; it feeds the BTER step of the sparse generator [SKP12, KPPS14], serves
+  no workload class, and takes :data:`CLUSTERING_SHARE` in a list.
 
 A synthetic graph's error on a cut from randomized response grows like
 ``sqrt(|S||T|) / epsilon``, while a noisy edge count answers every balanced bisection to

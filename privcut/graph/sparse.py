@@ -41,6 +41,15 @@ integer count (still kept exactly) and the rest of the count (and of the degrees
 :func:`stub_degrees` again) is drawn as above among the block pair's other pairs.
 O(n + |E| + survivors).
 
+With ``"clustering"`` measured (undirected, with integer degrees), the BTER step
+[SKP12, KPPS14] (:mod:`privcut.graph.affinity`, :meth:`SparseGenerator.affinity`) comes
+next: nodes of similar fitted degree d form affinity blocks of size d + 1, each an
+Erdős–Rényi graph of density ``c^(1/3)`` for its degree bin's clustering estimate c
+(:func:`~privcut.graph.clustering.bin_clustering`, gated off at noise level); the block
+edges are taken off the counts and the stubs like the kept survivors, and the excess
+degrees are joined by the configuration model above, so the edge count stays the fitted
+one. O(n log n + |E|).
+
 Nothing here reads the graph: the generator sees only the measurements, the fitted
 targets and fresh randomness, so the release is post-processing of the measurements
 (Dwork and Roth 2014 Prop. 2.1) and keeps their (epsilon, 0)-DP guarantee under

@@ -1,0 +1,90 @@
+"""Issue 18, clustering: the sparse release before and after the BTER step.
+
+``before`` is ``synthetic_graph(A, epsilon, method="sparse", measurements={"edge-count":
+0.1, "degrees": 0.3, "degree-sequence": 0.6}, rng=seed)`` (the old default without
+groups); ``after`` is the new default (``measurements="auto"``: edge count 0.1, degrees
+0.25, degree sequence 0.5, clustering 0.15, and the BTER affinity blocks of
+``privcut.graph.affinity``). Graphs as ``benchmarks/social.py`` loads them (the generated
+community graph, wiki-vote and gnutella from ``shared/data``, undirected).
+
+Metrics (``privcut.evaluate.structure`` against the original; lower is better): triangle
+count RE, global clustering (transitivity) RE, degree-histogram KL, degree assortativity
+RE, and seconds per release; each cell the mean and (after +-) the sample standard
+deviation over the seeds, and the ratio after / before of the means.
+
+Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/clustering.py [--graphs community
+wiki-vote gnutella] [--epsilons 0.5 1 2] [--seeds 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from privcut import synthetic_graph
+from privcut.evaluate import structure
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from social import load
+
+BEFORE = {"edge-count": 0.1, "degrees": 0.3, "degree-sequence": 0.6}
+METRICS = [
+    ("triangle RE", "triangle_error"),
+    ("clustering RE", "transitivity_error"),
+    ("degree KL", "degree_kl"),
+    ("assortativity RE", "assortativity_error"),
+    ("s / release", "seconds"),
+]
+
+
+def run(A: sp.csr_array, measurements, epsilon: float, seed: int) -> dict:
+    """One release's metrics."""
+    start = time.perf_counter()
+    H = synthetic_graph(A, epsilon, method="sparse", measurements=measurements, rng=seed)
+    seconds = time.perf_counter() - start
+    found = structure(A, sp.csr_array(H), release_weight=None)
+    row = {key: getattr(found, key) for _, key in METRICS if key != "seconds"}
+    return row | {"seconds": seconds}
+
+
+def cell(values: list[float]) -> str:
+    """Mean +- sample sd."""
+    values = np.asarray(values, dtype=float)
+    return f"{values.mean():.3g} ± {values.std(ddof=1):.2g}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--graphs", nargs="+", default=["community", "wiki-vote", "gnutella"])
+    parser.add_argument("--epsilons", nargs="+", type=float, default=[0.5, 1.0, 2.0])
+    parser.add_argument("--seeds", type=int, default=3)
+    args = parser.parse_args()
+    print("| graph | epsilon | metric | before | after | after / before |")
+    print("|---|---|---|---|---|---|")
+    for name in args.graphs:
+        A = load(name)
+        if A is None:
+            continue
+        for epsilon in args.epsilons:
+            rows = {
+                label: [run(A, chosen, epsilon, seed) for seed in range(args.seeds)]
+                for label, chosen in (("before", BEFORE), ("after", "auto"))
+            }
+            for title, key in METRICS:
+                before = [row[key] for row in rows["before"]]
+                after = [row[key] for row in rows["after"]]
+                ratio = np.mean(after) / np.mean(before)
+                print(
+                    f"| {name} | {epsilon:g} | {title} | {cell(before)} | {cell(after)} "
+                    f"| {ratio:.2f} |",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
