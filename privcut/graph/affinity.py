@@ -22,11 +22,18 @@ O(n log n + |E|) time and memory (a block of size d + 1 has ``d (d + 1) / 2`` pa
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
-from privcut.graph.clustering import DEFAULT_CAP, bin_clustering, degree_bins
+from privcut.graph.clustering import (
+    BIN_EDGES,
+    DEFAULT_CAP,
+    bin_clustering,
+    capped_projection,
+    degree_bins,
+)
 from privcut.privacy import Noise
 
-__all__ = ["affinity_edges", "node_rho"]
+__all__ = ["affinity_edges", "node_rho", "projected_wedges"]
 
 
 def node_rho(
@@ -35,6 +42,7 @@ def node_rho(
     noisy_degrees: np.ndarray,
     degrees: np.ndarray,
     cap: int = DEFAULT_CAP,
+    wedges: np.ndarray | None = None,
 ) -> np.ndarray:
     """Every node's BTER block density ``c^(1/3)``: c the clustering of the bin of its
     fitted degree, estimated by :func:`~privcut.graph.clustering.bin_clustering` from the
@@ -49,8 +57,41 @@ def node_rho(
     [0.669, 0.669, 0.669]
     """
     degrees = np.asarray(degrees, dtype=float)
-    clustering = bin_clustering(noisy, degree_bins(noisy_degrees), degrees, noise, cap)
+    bins = degree_bins(noisy_degrees)
+    clustering = bin_clustering(noisy, bins, degrees, noise, cap, wedges)
     return np.cbrt(clustering[degree_bins(degrees)])
+
+
+def projected_wedges(
+    rows: np.ndarray,
+    columns: np.ndarray,
+    n: int,
+    noisy_degrees: np.ndarray,
+    salt: int,
+    cap: int = DEFAULT_CAP,
+) -> np.ndarray:
+    """The wedges the measured corners are out of, estimated on a public proxy graph
+    (``rows < columns``, e.g. a draw of the generator without the affinity blocks): its
+    :func:`~privcut.graph.clustering.capped_projection` (ordered by the released
+    ``noisy_degrees``, as the measurement), per noisy-degree bin the projected wedges
+    ``sum C(d', 2)`` times the fraction of edges the projection keeps (a triangle needs
+    its third edge kept too). Post-processing; O(|E| log |E| + n).
+
+    Examples
+    --------
+    >>> rows, columns = np.array([0, 0, 1]), np.array([1, 2, 2])
+    >>> projected_wedges(rows, columns, 3, np.array([2.0, 2.0, 2.0]), 0).tolist()
+    [3.0, 0.0, 0.0]
+    """
+    data = np.ones(2 * rows.size)
+    proxy = sp.csr_array(
+        (data, (np.concatenate([rows, columns]), np.concatenate([columns, rows]))), shape=(n, n)
+    )
+    projected = capped_projection(proxy, cap, salt, priority=noisy_degrees)
+    kept = np.asarray(projected.sum(axis=1)).ravel()
+    retention = kept.sum() / max(2.0 * rows.size, 1.0)
+    bins = degree_bins(noisy_degrees)
+    return retention * np.bincount(bins, kept * (kept - 1.0) / 2.0, len(BIN_EDGES) + 1)
 
 
 def affinity_edges(

@@ -216,6 +216,7 @@ def bin_clustering(
     degrees: np.ndarray,
     noise: Noise,
     cap: int = DEFAULT_CAP,
+    wedges: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per-bin clustering coefficients from the noisy corner sums: a bin's noisy corners
     over its wedges ``sum C(min(d, cap), 2)`` under the fitted ``degrees`` (public, e.g.
@@ -224,8 +225,11 @@ def bin_clustering(
     nearest higher-degree bin above the gate, or 0 if there is none (the BTER step is then
     off for it). Post-processing. O(n).
 
-    Bias: the projection drops edges at nodes of degree above ``cap`` (and edges to
-    them), so the estimate is that of the capped graph.
+    ``wedges`` (per bin) replaces that denominator: the projection drops edges at nodes
+    of degree above ``cap`` (and edges to them), so the default estimates the capped
+    graph's clustering, biased low; the sparse generator passes
+    :func:`~privcut.graph.affinity.projected_wedges`, the wedges a public proxy graph
+    keeps under the same projection.
 
     Examples
     --------
@@ -238,8 +242,9 @@ def bin_clustering(
     [0.5, 0.5]
     """
     noisy = np.asarray(noisy, dtype=float)
-    capped = np.minimum(np.maximum(np.asarray(degrees, dtype=float), 0.0), cap)
-    wedges = np.bincount(bins, weights=capped * (capped - 1.0) / 2.0, minlength=noisy.size)
+    if wedges is None:
+        capped = np.minimum(np.maximum(np.asarray(degrees, dtype=float), 0.0), cap)
+        wedges = np.bincount(bins, weights=capped * (capped - 1.0) / 2.0, minlength=noisy.size)
     signal = (noisy > GATE * np.sqrt(noise.variance)) & (wedges > 0)
     ratio = np.clip(np.divide(noisy, wedges, out=np.zeros(noisy.size), where=signal), 0.0, 1.0)
     # a bin at noise level takes the nearest higher bin's estimate above the gate (clustering

@@ -67,7 +67,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from privcut.graph.affinity import affinity_edges, node_rho
+from privcut.graph.affinity import affinity_edges, node_rho, projected_wedges
 from privcut.graph.arrays import edge_array
 from privcut.graph.blockdraw import (
     ENUMERATE_FRACTION,
@@ -369,7 +369,10 @@ class SparseGenerator:
         """BTER phase 1 (:mod:`privcut.graph.affinity`): the affinity blocks' edges per
         block pair, as :class:`Survivors` whose :meth:`~Survivors.remaining` leaves the
         excess degrees and the rest of every count to the configuration-model draw (None
-        without ``"clustering"`` or without integer degrees). Block edges already ``kept``
+        without ``"clustering"`` or without integer degrees). The clustering per bin is
+        the noisy corners over the wedges a public proxy (a draw of the model without the
+        blocks) keeps under the measurement's projection
+        (:func:`~privcut.graph.affinity.projected_wedges`). Block edges already ``kept``
         (filtered survivors) are left out, and where a block pair gets more than its
         count a uniformly random subset of that size is kept, so every block pair's
         count, and the total, stays the fitted integer one. Post-processing; O(n log n +
@@ -378,7 +381,11 @@ class SparseGenerator:
         if record is None or stubs is None or degrees is None:
             return None
         n, partition = blocks.n, measured.partition
-        rho = node_rho(record.values, record.noise, degrees.values, stubs)
+        out, into = node_weights(stubs.astype(float), n, blocks.directed)
+        proxy, _ = blocks.draw(out, into, rng, stubs)
+        salt = int(rng.integers(0, 2**63))
+        wedges = projected_wedges(proxy // n, proxy % n, n, degrees.values, salt)
+        rho = node_rho(record.values, record.noise, degrees.values, stubs, wedges=wedges)
         rows, columns = affinity_edges(stubs, rho, rng)
         keys = rows * n + columns
         fresh = ~np.isin(keys, kept)
