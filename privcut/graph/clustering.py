@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_CAP",
     "GATE",
     "SENSITIVITY_FACTOR",
+    "above_gate",
     "bin_clustering",
     "binned_corners",
     "capped_projection",
@@ -210,6 +211,18 @@ def binned_corners(corners: np.ndarray, bins: np.ndarray, count: int) -> np.ndar
     return np.bincount(bins, weights=corners, minlength=count).astype(float)
 
 
+def above_gate(noisy: np.ndarray, noise: Noise) -> np.ndarray:
+    """Which bins' noisy corner sums exceed :data:`GATE` noise standard deviations (the
+    others are at noise level). Post-processing.
+
+    Examples
+    --------
+    >>> above_gate(np.array([10.0, 2.0]), Noise.for_laplace(1.0, 1.0, integer=True)).tolist()
+    [True, False]
+    """
+    return np.asarray(noisy, dtype=float) > GATE * np.sqrt(noise.variance)
+
+
 def bin_clustering(
     noisy: np.ndarray,
     bins: np.ndarray,
@@ -245,7 +258,7 @@ def bin_clustering(
     if wedges is None:
         capped = np.minimum(np.maximum(np.asarray(degrees, dtype=float), 0.0), cap)
         wedges = np.bincount(bins, weights=capped * (capped - 1.0) / 2.0, minlength=noisy.size)
-    signal = (noisy > GATE * np.sqrt(noise.variance)) & (wedges > 0)
+    signal = above_gate(noisy, noise) & (wedges > 0)
     ratio = np.clip(np.divide(noisy, wedges, out=np.zeros(noisy.size), where=signal), 0.0, 1.0)
     # a bin at noise level takes the nearest higher bin's estimate above the gate (clustering
     # falls with degree in social graphs, so this errs low); none above: 0

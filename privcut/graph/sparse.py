@@ -77,6 +77,7 @@ from privcut.graph.blockdraw import (
     pair_keys,
 )
 from privcut.graph.blockmodel import Blocks, corrected, group_members, node_weights
+from privcut.graph.clustering import above_gate
 from privcut.graph.filtered import pair_ends
 from privcut.graph.fitting import Targets
 from privcut.graph.generation import ORACLES, Generated
@@ -379,6 +380,8 @@ class SparseGenerator:
         |E|)."""
         record, degrees = measured.get(CLUSTERING), measured.get("degrees")
         if record is None or stubs is None or degrees is None:
+            return None
+        if not above_gate(record.values, record.noise).any():  # at noise level: off
             return None
         n, partition = blocks.n, measured.partition
         out, into = node_weights(stubs.astype(float), n, blocks.directed)
