@@ -110,6 +110,12 @@ def test_the_planner_refuses_clustering_without_degrees_or_on_the_wrong_graph():
     assert sum(plan.epsilons) == 1.0
 
 
+def test_measure_refuses_clustering_on_a_digraph_before_any_spend():
+    plan = plan_measurements(range(5), 1.0, ["degrees", "clustering"])
+    with pytest.raises(ValueError, match="undirected"):
+        measure(nx.path_graph(5, create_using=nx.DiGraph), plan, rng=0)
+
+
 def test_bad_input_to_the_projection():
     with pytest.raises(TypeError, match=r"scipy\.sparse"):
         capped_projection(np.eye(3))
