@@ -86,10 +86,12 @@ def _mix(keys: np.ndarray, salt: int) -> np.ndarray:
 
 
 def _upper_edges(adjacency) -> tuple[np.ndarray, np.ndarray]:
-    """The edges ``i < j`` of a symmetric 0/1 sparse adjacency."""
+    """The edges ``i < j`` of a symmetric 0/1 sparse adjacency, sorted by pair key."""
     coo = sp.coo_array(adjacency)
     upper = coo.row < coo.col
-    return coo.row[upper].astype(np.int64), coo.col[upper].astype(np.int64)
+    rows, columns = coo.row[upper].astype(np.int64), coo.col[upper].astype(np.int64)
+    order = np.argsort(rows * adjacency.shape[0] + columns, kind="stable")
+    return rows[order], columns[order]
 
 
 def capped_projection(
@@ -100,8 +102,9 @@ def capped_projection(
     Node u orders its edges ``{u, v}`` by a public order: first by ``priority[v]`` (e.g.
     the released noisy degrees, so edges to low-degree nodes come first and those nodes
     keep their triangles), then by the rank ``h({u, v})`` (splitmix64 of the pair's key
-    ``u n + v``, u < v, xor ``salt``; ties by key). The edge is kept iff it is among the
-    first ``cap`` edges of u *and* of v. So every kept degree is at most ``cap``.
+    ``u n + v``, u < v, xor ``salt``; ties by a fixed order of the pairs). The edge is
+    kept iff it is among the first ``cap`` edges of u *and* of v. So every kept degree is
+    at most ``cap``.
 
     Stability: under edge-level neighbours (one pair ``e = {a, b}`` added or removed) at
     most 3 kept edges change. Proof: each node's order is a fixed total order on its
@@ -154,13 +157,15 @@ def capped_projection(
     rank = _mix(rows * n + columns, int(salt))
     ends = np.concatenate([rows, columns])
     ranks = np.concatenate([rank, rank])
-    ids = np.concatenate([np.arange(m), np.arange(m)])
-    first = (
-        np.zeros(2 * m)
-        if priority is None
-        else np.asarray(priority, float)[np.concatenate([columns, rows])]
-    )
-    order = np.lexsort((ids, ranks, first, ends))
+    if priority is None:
+        level = np.zeros(2 * m, dtype=np.int64)
+    else:  # each node's dense rank by priority: an integer key with the same order
+        level = np.unique(np.asarray(priority, dtype=float), return_inverse=True)[1]
+        level = level.astype(np.int64)[np.concatenate([columns, rows])]
+    # hash collisions are broken by the pair (edges sorted by key; at a node, those to
+    # larger nodes first): a fixed order of the pairs, independent of G
+    by_rank = np.argsort(ranks, kind="stable")
+    order = by_rank[np.argsort((ends * (n + 1) + level)[by_rank], kind="stable")]
     starts = np.searchsorted(ends[order], np.arange(n))
     position = np.empty(2 * m, dtype=np.int64)
     position[order] = np.arange(2 * m) - starts[ends[order]]
