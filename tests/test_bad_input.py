@@ -423,7 +423,15 @@ CASES = {
         dict(
             nodes=maybe(range(5), [], [0], ["a", "b"], [0, 0, 1]),
             epsilon=EPSILON,
-            measurements=maybe("auto", ["degrees"], {"edge-count": 1.0}, ["nonsense"], []),
+            measurements=maybe(
+                "auto",
+                ["degrees"],
+                {"edge-count": 1.0},
+                ["nonsense"],
+                [],
+                ["clustering"],
+                ["degrees", "clustering"],
+            ),
             groups=maybe(None, {0: "a", 1: "b"}),
             workload=maybe(None, {"degree": 1.0}, {"degree": -1.0}),
             directed=maybe(False, True),

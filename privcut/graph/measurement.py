@@ -20,6 +20,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
+from privcut.graph.clustering import (
+    BIN_EDGES,
+    DEFAULT_CAP,
+    binned_corners,
+    capped_projection,
+    degree_bins,
+    triangle_corners,
+)
 from privcut.graph.filtered import edge_positions, filtered_pairs
 from privcut.graph.noisy import NoisyGraph, randomized_response
 from privcut.graph.partition import Partition
@@ -43,6 +51,9 @@ __all__ = [
 RANDOMIZED_RESPONSE = "randomized-response"
 SEQUENCE = "degree-sequence"
 FILTERED = "filtered-randomized-response"
+CLUSTERING = "clustering"
+UNCOUNTED = (FILTERED, CLUSTERING)
+"""The measurements that give no estimate of the edge count."""
 
 WEIGHT_GRID = 2.0**-20
 """Weights are measured as multiples of this (each pair's weight rounded, a per-pair map
@@ -158,10 +169,11 @@ class Measurement:
         in-degree), randomized response's sum over the vertex pairs. Filtered randomized
         response gives none (ValueError): :meth:`Measurements.count_estimates` skips it."""
         values, noise = self.values, self.noise
-        if self.name == FILTERED:
+        if self.name in UNCOUNTED:
             raise ValueError(
-                "filtered randomized response gives no estimate of the edge count (its "
-                "kept pairs are too few and biased); use the plan's other measurements"
+                f"{self.name} gives no estimate of the edge count (filtered randomized "
+                "response's kept pairs are too few and biased; clustering counts "
+                "triangles); use the plan's other measurements"
             )
         if self.name == RANDOMIZED_RESPONSE:
             rows, columns = universe.pair_index()
@@ -237,11 +249,11 @@ class Measurements:
 
     def count_estimates(self) -> tuple[CountEstimate, ...]:
         """Every measurement's estimate of the edge count, in order (filtered randomized
-        response has none and is skipped)."""
+        response and clustering have none and are skipped)."""
         return tuple(
             record.count_estimate(self.universe)
             for record in self.records
-            if record.name != FILTERED
+            if record.name not in UNCOUNTED
         )
 
     @classmethod
@@ -340,6 +352,19 @@ def _filtered(universe: EdgeUniverse, adjacency, plan: MeasurementPlan, epsilon:
     return filtered_pairs(universe, edges, epsilon, plan.threshold, rng)
 
 
+def _corners(adjacency, degrees: np.ndarray, rng) -> np.ndarray:
+    """The ``"clustering"`` statistic: triangle corners of the capped projection
+    (:func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
+    here, independent of G; each node's edges ordered by the other end's released noisy
+    degree first, public given that output) summed per bin of the noisy ``degrees``.
+    O(|E| log |E| + n D^2)."""
+    salt = int(rng.integers(0, 2**63))
+    projected = capped_projection(adjacency, DEFAULT_CAP, salt, priority=degrees)
+    corners = triangle_corners(projected)
+    bins = degree_bins(degrees)
+    return binned_corners(corners, bins, len(BIN_EDGES) + 1)
+
+
 def _check_inputs(G, plan: MeasurementPlan, partition: Partition | None, nodes, directed):
     """The universe and G's checked adjacency (read once), or a clear error before any
     spend."""
@@ -347,6 +372,10 @@ def _check_inputs(G, plan: MeasurementPlan, partition: Partition | None, nodes, 
         raise TypeError(f"plan must be a MeasurementPlan, got {type(plan).__name__}")
     universe, adjacency = EdgeUniverse.read(G, plan.weight, nodes=nodes, directed=directed)
     check_pairs(universe, "measure")
+    if CLUSTERING in plan.measurements and universe.directed:
+        raise ValueError(
+            "the plan measures 'clustering', which is for undirected graphs; drop it for a DiGraph"
+        )
     if "blocks" in plan.measurements and partition is None:
         raise ValueError("the plan measures 'blocks': pass its partition (Partition.of)")
     if partition is not None and partition.labels.size != universe.n:
@@ -429,6 +458,10 @@ def measure(
         elif name == FILTERED:
             pairs, values = _filtered(universe, raw, plan, eps, rng)
             draws = universe.size
+        elif name == CLUSTERING:
+            degrees = next(record for record in records if record.name == "degrees")
+            exact = _corners(raw, degrees.values, rng)
+            values, draws = noise.add(exact, rng=rng).astype(float), exact.size
         else:
             exact = statistic(name, adjacency, partition, universe.directed)
             records.append(noisy_statistic(name, exact, plan, universe, partition, rng))

@@ -27,7 +27,13 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
   :data:`FILTERED_SIZE` n). Its survivors favour the true edges in the sparse generator;
   it serves no workload class's bound and no estimate of the edge count, so like
   ``"degree-sequence"`` it takes a fixed share in a list (:data:`FILTERED_SHARE`),
-  ``"auto"`` never takes it, and it needs a measurement of the edge count beside it.
+  ``"auto"`` never takes it, and it needs a measurement of the edge count beside it;
+- ``"clustering"``: triangle corners of a stable projection onto maximum degree
+  :data:`~privcut.graph.clustering.DEFAULT_CAP` (D), summed per bin of the noisy
+  ``"degrees"`` released before it (adaptive composition), l1 sensitivity ``9 (D - 1)``
+  (proof in :mod:`privcut.graph.clustering`); undirected 0/1 graphs only, with
+  ``"degrees"``; it feeds the BTER step of the sparse generator [SKP12, KPPS14], serves
+  no workload class, and takes :data:`CLUSTERING_SHARE` in a list.
 
 A synthetic graph's error on a cut from randomized response grows like
 ``sqrt(|S||T|) / epsilon``, while a noisy edge count answers every balanced bisection to
@@ -49,6 +55,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.optimize import minimize
 
+from privcut.graph.clustering import BIN_EDGES, DEFAULT_CAP, clustering_sensitivity
 from privcut.graph.filtered import default_threshold
 from privcut.graph.noisy import uniform_bound
 from privcut.graph.partition import Partition
@@ -59,6 +66,7 @@ from privcut.privacy.validation import check_option, check_scalar
 
 __all__ = [
     "CLASSES",
+    "CLUSTERING_SHARE",
     "DEFAULT_WEIGHTS",
     "FILTERED_SHARE",
     "FILTERED_SIZE",
@@ -76,6 +84,7 @@ MEASUREMENTS = (
     "blocks",
     "randomized-response",
     "filtered-randomized-response",
+    "clustering",
 )
 SENSITIVITY = {
     "edge-count": 1.0,
@@ -84,6 +93,7 @@ SENSITIVITY = {
     "blocks": 1.0,
     "randomized-response": 1.0,
     "filtered-randomized-response": 1.0,
+    "clustering": clustering_sensitivity(DEFAULT_CAP),
 }
 CHANGED = {
     "edge-count": 1,
@@ -92,6 +102,7 @@ CHANGED = {
     "blocks": 1,
     "randomized-response": 1,
     "filtered-randomized-response": 1,
+    "clustering": len(BIN_EDGES) + 1,
 }
 """How many values of each measurement one vertex pair moves (both endpoints' degrees; one
 block; one pair): the grid noise for weighted graphs is calibrated with it."""
@@ -132,7 +143,13 @@ optimum: at share s of epsilon its survivors are edges e^(s epsilon) times as li
 the model says, while the rest keeps 3/4 of the budget. Give a mapping for any other
 share."""
 
-FIXED_SHARES = {SEQUENCE: SEQUENCE_SHARE, FILTERED: FILTERED_SHARE}
+CLUSTERING = "clustering"
+
+CLUSTERING_SHARE = 0.15
+"""The share of ``"clustering"`` when it is requested in a list: it serves no workload
+class (it feeds the BTER step of the sparse generator). Give a mapping for any other share."""
+
+FIXED_SHARES = {SEQUENCE: SEQUENCE_SHARE, FILTERED: FILTERED_SHARE, CLUSTERING: CLUSTERING_SHARE}
 """The measurements that answer no workload class, with their shares in a list."""
 
 FILTERED_SIZE = 10.0
@@ -219,6 +236,7 @@ class MeasurementPlan:
                 "real degrees can move many entries, which grid noise does not cover"
             )
         self._check_filtered()
+        _check_clustering(self.measurements, self.weight is not None, False)
         for name, eps, noise in zip(self.measurements, self.epsilons, self.noise, strict=True):
             check_option(name, "measurements", MEASUREMENTS)
             if noise != _noise(name, check_epsilon(eps, "epsilons"), self.weight is None):
@@ -250,6 +268,28 @@ class MeasurementPlan:
             )
         if self.threshold < 1:
             raise ValueError(f"threshold must be >= 1, got {self.threshold}")
+
+
+def _check_clustering(names: tuple[str, ...], weighted: bool, directed: bool) -> None:
+    """``"clustering"`` needs the ``"degrees"`` measured before it (its bins are the noisy
+    degrees) and an undirected 0/1 graph (triangles of the capped projection)."""
+    if CLUSTERING not in names:
+        return
+    if "degrees" not in names[: names.index(CLUSTERING)]:
+        raise ValueError(
+            "the 'clustering' measurement bins nodes by the noisy 'degrees': add 'degrees' "
+            "to measurements (before 'clustering'), e.g. ['edge-count', 'degrees', 'clustering']"
+        )
+    if weighted:
+        raise ValueError(
+            "the 'clustering' measurement needs a 0/1 graph (weight=None): it counts "
+            "triangles of unweighted edges"
+        )
+    if directed:
+        raise ValueError(
+            "the 'clustering' measurement is for undirected graphs (directed=False): it "
+            "counts undirected triangles; drop 'clustering' for a DiGraph"
+        )
 
 
 @dataclass(frozen=True)
@@ -445,7 +485,7 @@ def _shares(measurements, groups, workload, epsilon: float, shape: _Shape):
     weights = _workload(workload, requested, shape)
     fixed = {name: FIXED_SHARES[name] for name in requested if name in FIXED_SHARES}
     rest = tuple(name for name in requested if name not in fixed)
-    if FILTERED not in fixed and (SEQUENCE not in requested or not rest):
+    if not set(fixed) - {SEQUENCE} and (SEQUENCE not in requested or not rest):
         return _best_split(requested, weights, epsilon, shape)
     if not rest:  # the degree sequence as the only counting measurement: it takes the rest
         rest, fixed = (SEQUENCE,), {FILTERED: FILTERED_SHARE}
@@ -565,6 +605,7 @@ def plan_measurements(
         None if partition is None else tuple(int(s) for s in partition.sizes),
     )
     names, shares, weights, dropped = _shares(measurements, groups, workload, epsilon, shape)
+    _check_clustering(names, weight is not None, bool(directed))
     epsilons = _exact_split(epsilon, shares)
     noise = tuple(
         _noise(name, eps, shape.integer) for name, eps in zip(names, epsilons, strict=True)

@@ -41,6 +41,15 @@ integer count (still kept exactly) and the rest of the count (and of the degrees
 :func:`stub_degrees` again) is drawn as above among the block pair's other pairs.
 O(n + |E| + survivors).
 
+With ``"clustering"`` measured (undirected, with integer degrees), the BTER step
+[SKP12, KPPS14] (:mod:`privcut.graph.affinity`, :meth:`SparseGenerator.affinity`) comes
+next: nodes of similar fitted degree d form affinity blocks of size d + 1, each an
+Erdős–Rényi graph of density ``c^(1/3)`` for its degree bin's clustering estimate c
+(:func:`~privcut.graph.clustering.bin_clustering`, gated off at noise level); the block
+edges are taken off the counts and the stubs like the kept survivors, and the excess
+degrees are joined by the configuration model above, so the edge count stays the fitted
+one. O(n log n + |E|).
+
 Nothing here reads the graph: the generator sees only the measurements, the fitted
 targets and fresh randomness, so the release is post-processing of the measurements
 (Dwork and Roth 2014 Prop. 2.1) and keeps their (epsilon, 0)-DP guarantee under
@@ -58,6 +67,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from privcut.graph.affinity import affinity_edges, node_rho, projected_wedges
 from privcut.graph.arrays import edge_array
 from privcut.graph.blockdraw import (
     ENUMERATE_FRACTION,
@@ -67,13 +77,14 @@ from privcut.graph.blockdraw import (
     pair_keys,
 )
 from privcut.graph.blockmodel import Blocks, corrected, group_members, node_weights
+from privcut.graph.clustering import above_gate
 from privcut.graph.filtered import pair_ends
 from privcut.graph.fitting import Targets
 from privcut.graph.generation import ORACLES, Generated
 from privcut.graph.measurement import Measurements
 from privcut.graph.pairing import stub_degrees
 from privcut.graph.partition import Partition
-from privcut.graph.planning import FILTERED
+from privcut.graph.planning import CLUSTERING, FILTERED
 from privcut.graph.rounding import dependent_rounding
 from privcut.graph.survivors import Survivors, posterior_probability
 from privcut.graph.universe import EdgeUniverse
@@ -104,6 +115,8 @@ MECHANISM = (
     "Reed 1995, weights by Chung & Lu 2002)"
 )
 
+
+BTER = " + BTER affinity blocks (Seshadhri, Kolda, Pinar 2012)"
 
 SURVIVORS = " + filtered randomized response survivors by posterior (Cormode et al. 2012)"
 
@@ -247,7 +260,7 @@ class SparseGenerator:
     name = "sparse"
 
     @staticmethod
-    def default_measurements(groups: bool) -> dict[str, float]:
+    def default_measurements(groups: bool, directed: bool = False) -> dict[str, float]:
         """What ``measurements="auto"`` resolves to on the sparse path (shares of epsilon):
         both degree measurements, the per-node ``"degrees"`` (which node has which
         degree; the degree class) and the ``"degree-sequence"`` (Hay et al. 2009: the
@@ -261,16 +274,23 @@ class SparseGenerator:
         10,000-node heavy-tailed community graph, KL 0.28 (4.8 with the edge count and
         the blocks alone) for between-group block-count errors 1.41x those of the edge
         count and blocks alone (1.2 against 0.8 edges; 1.30x at epsilon 0.5, 1.62x at
-        epsilon 2, 0.4 against 0.3 edges).
+        epsilon 2, 0.4 against 0.3 edges). Without groups on an undirected graph
+        :data:`~privcut.graph.planning.CLUSTERING_SHARE` goes to ``"clustering"`` (triangle
+        corners per degree bin for the BTER step, :mod:`privcut.graph.affinity`), taken
+        from the degrees and the sequence.
 
         Examples
         --------
         >>> SparseGenerator.default_measurements(True)["blocks"]
         0.8
+        >>> SparseGenerator.default_measurements(False)["clustering"]
+        0.15
         """
         if groups:
             return {"edge-count": 0.05, "blocks": 0.8, "degrees": 0.05, "degree-sequence": 0.1}
-        return {"edge-count": 0.1, "degrees": 0.3, "degree-sequence": 0.6}
+        if directed:
+            return {"edge-count": 0.1, "degrees": 0.3, "degree-sequence": 0.6}
+        return {"edge-count": 0.1, "degrees": 0.25, "degree-sequence": 0.5, "clustering": 0.15}
 
     def options(self, **given) -> SparseOptions:
         """:meth:`SparseOptions.checked`."""
@@ -339,6 +359,54 @@ class SparseGenerator:
             excluded.append(found if free >= count - taken.size else taken)
         return Survivors(kept, excluded)
 
+    def affinity(
+        self,
+        measured: Measurements,
+        blocks: Blocks,
+        stubs: np.ndarray | None,
+        kept: np.ndarray,
+        rng: np.random.Generator,
+    ) -> Survivors | None:
+        """BTER phase 1 (:mod:`privcut.graph.affinity`): the affinity blocks' edges per
+        block pair, as :class:`Survivors` whose :meth:`~Survivors.remaining` leaves the
+        excess degrees and the rest of every count to the configuration-model draw (None
+        without ``"clustering"`` or without integer degrees). The clustering per bin is
+        the noisy corners over the wedges a public proxy (a draw of the model without the
+        blocks) keeps under the measurement's projection
+        (:func:`~privcut.graph.affinity.projected_wedges`). Block edges already ``kept``
+        (filtered survivors) are left out, and where a block pair gets more than its
+        count a uniformly random subset of that size is kept, so every block pair's
+        count, and the total, stays the fitted integer one. Post-processing; O(n log n +
+        |E|)."""
+        record, degrees = measured.get(CLUSTERING), measured.get("degrees")
+        if record is None or stubs is None or degrees is None:
+            return None
+        if not above_gate(record.values, record.noise).any():  # at noise level: off
+            return None
+        n, partition = blocks.n, measured.partition
+        out, into = node_weights(stubs.astype(float), n, blocks.directed)
+        proxy, _ = blocks.draw(out, into, rng, stubs)
+        salt = int(rng.integers(0, 2**63))
+        wedges = projected_wedges(proxy // n, proxy % n, n, degrees.values, salt)
+        rho = node_rho(record.values, record.noise, degrees.values, stubs, wedges=wedges)
+        rows, columns = affinity_edges(stubs, rho, rng)
+        keys = rows * n + columns
+        fresh = ~np.isin(keys, kept)
+        rows, columns, keys = rows[fresh], columns[fresh], keys[fresh]
+        if partition is None:
+            block = np.zeros(keys.size, dtype=np.intp)
+        else:
+            block = partition.block_of(rows, columns)
+        chosen = []
+        for k, count in enumerate(np.asarray(blocks.counts)):
+            found = np.sort(keys[block == k])
+            if found.size > count:
+                found = np.sort(rng.choice(found, size=int(count), replace=False))
+            chosen.append(found)
+        before = blocks.taken or tuple(np.zeros(0, dtype=np.int64) for _ in chosen)
+        excluded = [np.union1d(old, new) for old, new in zip(before, chosen, strict=True)]
+        return Survivors(chosen, excluded)
+
     def generate(
         self,
         measured: Measurements,
@@ -373,6 +441,11 @@ class SparseGenerator:
         if survivors is not None:
             blocks, stubs, kept = survivors.remaining(blocks, stubs)
             out, into = node_weights(None if stubs is None else stubs.astype(float), n, directed)
+        affinity = self.affinity(measured, blocks, stubs, kept, rng)
+        if affinity is not None:
+            blocks, stubs, block_kept = affinity.remaining(blocks, stubs)
+            kept = np.concatenate([kept, block_kept])
+            out, into = node_weights(stubs.astype(float), n, directed)
         pairs, unmatched = blocks.draw(out, into, rng, stubs)
         rounds = CORRECTIONS if stubs is not None and blocks.enumerated else 0
         for _ in range(rounds):
@@ -382,6 +455,7 @@ class SparseGenerator:
         timings = {"generation": time.perf_counter() - start}
         terms = {"rounding": options.rounding, "unmatched": unmatched}
         mechanism = MECHANISM + (SURVIVORS if survivors is not None else "")
+        mechanism += BTER if affinity is not None else ""
         pairs = np.sort(np.concatenate([kept, pairs]))
         return SparseGenerated(
             universe, pairs // n, pairs % n, mechanism, solver, Bound.none(), terms, timings

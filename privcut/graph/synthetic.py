@@ -218,12 +218,12 @@ def _named(measurements) -> frozenset:
     return frozenset(name for name in measurements if isinstance(name, str))
 
 
-def _resolved(measurements, groups, generator: GraphGenerator) -> object:
+def _resolved(measurements, groups, generator: GraphGenerator, directed: bool) -> object:
     """``"auto"`` as the generator declares it (``default_measurements``), else
     :func:`_requested`."""
     declared = getattr(generator, "default_measurements", None)
     if isinstance(measurements, str) and measurements == "auto" and declared is not None:
-        return declared(groups is not None)
+        return declared(groups is not None, directed)
     return _requested(measurements, groups)
 
 
@@ -411,15 +411,19 @@ def synthetic_graph(
         on ``workload``; for the sparse generator, its
         :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` (fixed
         shares: the edge count, the degrees and the degree sequence, plus the blocks,
-        which keep 0.8 of epsilon, with groups). ``None`` or ``["randomized-response"]``:
+        which keep 0.8 of epsilon, with groups, or ``"clustering"`` without groups on
+        an undirected graph). ``None`` or ``["randomized-response"]``:
         randomized response alone (GRU12 Lemma 6.2; dense generator only); with ``None``,
         ``groups`` are refused (ValueError: the blocks are not measured). A list from
         ``"edge-count"``, ``"degrees"``, ``"degree-sequence"``, ``"blocks"``,
-        ``"randomized-response"``, ``"filtered-randomized-response"``: those, split the
+        ``"randomized-response"``, ``"filtered-randomized-response"``, ``"clustering"``
+        (triangle corners per degree bin for BTER, undirected 0/1 graphs with
+        ``"degrees"``, sparse generator): those, split the
         same way (``"degree-sequence"``, each group's sorted degrees, and the filtered
         survivors, sparse generator only, Cormode et al. 2012, serve no workload class:
         in a list they take :data:`~privcut.graph.planning.SEQUENCE_SHARE` and
-        :data:`~privcut.graph.planning.FILTERED_SHARE`). A mapping: the caller's shares
+        :data:`~privcut.graph.planning.FILTERED_SHARE`, and
+        :data:`~privcut.graph.planning.CLUSTERING_SHARE`). A mapping: the caller's shares
         (summing to 1).
     groups : mapping node -> group, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
@@ -522,7 +526,7 @@ def synthetic_graph(
     plan = plan_measurements(
         universe.nodes,
         epsilon,
-        _resolved(measurements, groups, setup.generator),
+        _resolved(measurements, groups, setup.generator, universe.directed),
         groups=groups,
         workload=workload,
         directed=universe.directed,

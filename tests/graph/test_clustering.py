@@ -1,0 +1,214 @@
+"""The ``"clustering"`` measurement (capped projection, triangle corners per noisy-degree
+bin) and the BTER affinity blocks of the sparse generator (issue 18)."""
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from privcut import synthetic_graph
+from privcut.audit import audit
+from privcut.datasets import community_graph
+from privcut.graph import planning
+from privcut.graph.affinity import affinity_edges
+from privcut.graph.clustering import (
+    BIN_EDGES,
+    bin_clustering,
+    binned_corners,
+    capped_projection,
+    clustering_sensitivity,
+    degree_bins,
+    triangle_corners,
+)
+from privcut.graph.fitting import fit_targets
+from privcut.graph.measurement import measure
+from privcut.graph.planning import plan_measurements
+from privcut.graph.sparse import SparseGenerator
+from privcut.privacy import Noise
+
+BINS = len(BIN_EDGES) + 1
+
+
+def _edges(A) -> set:
+    coo = sp.coo_array(A)
+    return {(int(i), int(j)) for i, j in zip(coo.row, coo.col, strict=True) if i < j}
+
+
+def _flipped(A, i, j):
+    B = sp.lil_array(A)
+    B[i, j] = B[j, i] = 1 - B[i, j]
+    return sp.csr_array(B)
+
+
+@pytest.mark.parametrize("priority", [False, True])
+def test_one_flip_moves_at_most_three_projected_edges_and_the_bound(priority):
+    """Random flips on a dense random graph with a small cap: the projection's degrees
+    stay <= cap, at most 3 projected edges change, and the binned corners move by at
+    most 9 (cap - 1) in l1 (the stated sensitivity)."""
+    rng = np.random.default_rng(0)
+    n, cap = 40, 5
+    A = nx.to_scipy_sparse_array(nx.gnp_random_graph(n, 0.3, seed=1))
+    weights = rng.normal(10, 3, n) if priority else None
+    bins = degree_bins(rng.integers(0, 20, n))
+    before = capped_projection(A, cap, salt=3, priority=weights)
+    corners = binned_corners(triangle_corners(before), bins, BINS)
+    worst = 0.0
+    for _ in range(60):
+        i, j = rng.choice(n, 2, replace=False)
+        after = capped_projection(_flipped(A, i, j), cap, salt=3, priority=weights)
+        assert int(after.sum(axis=1).max()) <= cap
+        assert len(_edges(before) ^ _edges(after)) <= 3
+        moved = np.abs(binned_corners(triangle_corners(after), bins, BINS) - corners).sum()
+        worst = max(worst, moved)
+    assert 0 < worst <= clustering_sensitivity(cap)
+
+
+def test_triangle_corners_match_networkx_and_a_large_cap_keeps_the_graph():
+    G = nx.powerlaw_cluster_graph(120, 4, 0.6, seed=2)
+    A = nx.to_scipy_sparse_array(G, nodelist=range(120))
+    expected = [nx.triangles(G)[v] for v in range(120)]
+    assert triangle_corners(A).tolist() == expected
+    assert _edges(capped_projection(A, 120)) == _edges(A)
+
+
+def test_bins_and_clustering_estimate():
+    assert degree_bins(np.array([0, 3.9, 4, 15.9, 16, 1e9])).tolist() == [0, 0, 1, 1, 2, 2]
+    noise = Noise.for_laplace(1.0, 1.0, integer=True)
+    degrees = np.array([3.0, 3.0, 10.0, 10.0, 40.0])
+    bins = degree_bins(degrees)
+    # the ratio corners / capped wedges (6, 56 and 28 wedges at cap 8); the gate is 4.24
+    c = bin_clustering(np.array([4.8, 28.0, 0.0]), bins, degrees, noise, cap=8)
+    assert c.round(12).tolist() == [0.8, 0.5, 0.0]
+    # a bin at noise level takes the nearest higher bin's estimate
+    c = bin_clustering(np.array([3.0, 28.0, 0.0]), bins, degrees, noise, cap=8)
+    assert c.round(12).tolist() == [0.5, 0.5, 0.0]
+    # all bins at noise level: the step is off
+    assert bin_clustering(np.zeros(3), degree_bins(degrees), degrees, noise).tolist() == [0] * 3
+
+
+def test_affinity_blocks_follow_the_degrees():
+    degrees = np.array([1, 2, 2, 2, 3, 3, 3, 3, 70])
+    rows, columns = affinity_edges(degrees, np.ones(9), np.random.default_rng(0), cap=64)
+    within = np.bincount(np.concatenate([rows, columns]), minlength=9)
+    assert within[0] == 0 and within[8] == 0  # degree 1 and above the cap: no block
+    assert within[1:4].tolist() == [2, 2, 2]  # one block of 3 at density 1
+    assert within[4:8].tolist() == [3, 3, 3, 3]
+    assert (rows < columns).all()
+    none = affinity_edges(degrees, np.zeros(9), np.random.default_rng(0))
+    assert none[0].size == 0
+
+
+def test_the_planner_refuses_clustering_without_degrees_or_on_the_wrong_graph():
+    with pytest.raises(ValueError, match="add 'degrees'"):
+        plan_measurements(range(10), 1.0, ["edge-count", "clustering"])
+    with pytest.raises(ValueError, match="undirected"):
+        plan_measurements(range(10), 1.0, ["degrees", "clustering"], directed=True)
+    with pytest.raises(ValueError, match="0/1 graph"):
+        plan_measurements(range(10), 1.0, ["degrees", "clustering"], weight="weight")
+    plan = plan_measurements(range(10), 1.0, ["edge-count", "degrees", "clustering"])
+    assert plan.epsilons[-1] == pytest.approx(planning.CLUSTERING_SHARE)
+    assert sum(plan.epsilons) == 1.0
+
+
+def test_measure_refuses_clustering_on_a_digraph_before_any_spend():
+    plan = plan_measurements(range(5), 1.0, ["degrees", "clustering"])
+    with pytest.raises(ValueError, match="undirected"):
+        measure(nx.path_graph(5, create_using=nx.DiGraph), plan, rng=0)
+
+
+def test_bad_input_to_the_projection():
+    with pytest.raises(TypeError, match=r"scipy\.sparse"):
+        capped_projection(np.eye(3))
+    with pytest.raises(ValueError, match="square"):
+        capped_projection(sp.csr_array(np.ones((2, 3))))
+    with pytest.raises(ValueError, match="cap"):
+        capped_projection(sp.csr_array(np.eye(3)), cap=1)
+
+
+def test_sparse_defaults_take_clustering_without_groups_on_undirected_graphs_only():
+    defaults = SparseGenerator.default_measurements(False)
+    assert defaults == {
+        "edge-count": 0.1,
+        "degrees": 0.25,
+        "degree-sequence": 0.5,
+        "clustering": 0.15,
+    }
+    assert "clustering" not in SparseGenerator.default_measurements(False, directed=True)
+    assert "clustering" not in SparseGenerator.default_measurements(True)
+    D = nx.gnp_random_graph(30, 0.2, seed=0, directed=True)
+    H = synthetic_graph(D, 1.0, method="sparse", rng=0)
+    assert "clustering" not in H.graph["privcut"]["mechanism"]
+
+
+def test_bter_keeps_the_edge_count_and_restores_triangles():
+    """At a large epsilon on a clustered graph: the block edges count towards the fitted
+    total (kept exactly) and the release has many more triangles than without them."""
+    G = community_graph(2000, 20, 10.0, seed=3, mixing=0.05)
+    names = {"edge-count": 0.1, "degrees": 0.25, "degree-sequence": 0.5, "clustering": 0.15}
+    plan = plan_measurements(G.nodes, 20.0, names)
+    measured = measure(G, plan, rng=0)
+    targets = fit_targets(measured)
+    generator = SparseGenerator()
+    done = generator.generate(measured, targets, generator.options(), np.random.default_rng(1))
+    count = generator.counts(measured, targets, np.random.default_rng(1))
+    assert done.edge_count == float(count.sum())
+    assert "BTER" in done.mechanism
+    plain = synthetic_graph(G, 20.0, method="sparse", measurements=["edge-count", "degrees"])
+    with_blocks = sum(nx.triangles(done.graph()).values())
+    without = sum(nx.triangles(plain).values())
+    assert with_blocks > 3 * without
+
+
+def _pair(common: int):
+    """Nodes a = 0 and b = 1 with ``common`` common neighbours, without and with {a, b}."""
+    n = common + 2
+    rows = np.concatenate([np.zeros(common), np.ones(common)]).astype(int)
+    columns = np.concatenate([np.arange(2, n), np.arange(2, n)])
+    A = sp.csr_array((np.ones(2 * common), (rows, columns)), shape=(n, n))
+    A = sp.csr_array(A + A.T)
+    return A, _flipped(A, 0, 1)
+
+
+def _released(plan, top: bool):
+    def mechanism(A, rng, size):
+        values = [measure(A, plan, rng=rng).get("clustering").values for _ in range(size)]
+        return np.array([v[-1] if top else v.sum() for v in values]).astype(int)
+
+    return mechanism
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("broken", "common"),
+    [(None, 7), ("sensitivity understated", 7), ("projection skipped", 120)],
+)
+def test_the_clustering_measurement_passes_its_audit_and_catches_broken_twins(
+    broken, common, monkeypatch
+):
+    """The measurement at cap D = 8 (the proof holds for every cap; a small one keeps the
+    graphs small): sensitivity 9 (D - 1) = 63. Two nodes with ``common`` common
+    neighbours, the pair between them flipped. With 7 (degrees at most the cap) every
+    edge is projected and the flip closes 7 triangles: 21 corners against the noise's
+    63 / 0.9. With 120 the raw graph gains 120 triangles, 240 corners at the two ends, and
+    the projection almost none (each end keeps its edges to the lowest noisy degrees
+    first; the other end's is high). The audited output is the noisy corners summed over the
+    bins (independent of the bins, which the noisy degrees fix), or with 120 those of the
+    top bin (degree >= 16), where the two ends always fall; its claim is the plan's total
+    epsilon (degrees and clustering together are (epsilon, 0)-DP). Broken twins: the
+    sensitivity understated (3, one triangle's corners, as if uncapped counts moved by
+    one triangle), and the projection skipped (the raw graph's corners)."""
+    from privcut.graph import measurement
+
+    cap = 8
+    monkeypatch.setattr(measurement, "DEFAULT_CAP", cap)
+    sensitivity = 3.0 if broken == "sensitivity understated" else clustering_sensitivity(cap)
+    monkeypatch.setitem(planning.SENSITIVITY, "clustering", sensitivity)
+    if broken == "projection skipped":
+        monkeypatch.setattr(measurement, "capped_projection", lambda A, *args, **kw: A)
+    pair = _pair(common)
+    plan = plan_measurements(range(common + 2), 1.0, {"degrees": 0.1, "clustering": 0.9})
+    result = audit(_released(plan, common > 7), pair, 1.0, samples=2000, vectorized=True, rng=0)
+    if broken is None:
+        assert result.p_value >= 0.01
+    else:
+        assert result.p_value <= 1e-3
