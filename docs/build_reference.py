@@ -60,6 +60,12 @@ PUBLIC = {
         "CutAnswers",
     ],
     "privcut.graph.construction": ["DistinguisherCost"],
+    "privcut.graph.dask": [
+        "synthetic_edges",
+        "aggregate_edges",
+        "synthetic_from_aggregates",
+        "EdgeAggregates",
+    ],
     "privcut.records": ["Bound", "Spend", "SolverSummary"],
     "privcut.audit": ["audit", "neighbouring_graphs"],
     "privcut.datasets": [
