@@ -31,6 +31,7 @@ from privcut.graph.universe import EdgeUniverse
 distributed = pytest.importorskip("distributed")
 
 N = 400
+WITHOUT_GROUPS = SparseGenerator.default_measurements(False, clustering=False)  # dask's "auto"
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +62,11 @@ def medium():
     return table, A, {i: i % 4 for i in range(N)}
 
 
+def _auto(groups) -> dict:
+    """The in-memory release's measurements matching the dask engine's ``"auto"``."""
+    return {} if groups is not None else {"measurements": WITHOUT_GROUPS}
+
+
 def _keys(rows, columns) -> np.ndarray:
     return np.sort(np.asarray(rows, dtype=np.int64) * N + np.asarray(columns))
 
@@ -80,7 +86,7 @@ def test_same_release_as_in_memory_for_every_seed(client, medium, grouped):
     for seed in range(8):
         released, report = synthetic_from_aggregates(aggregates, 1.0, rng=seed)
         edges = released.compute()
-        H = synthetic_graph(A, 1.0, method="sparse", groups=groups, rng=seed)
+        H = synthetic_graph(A, 1.0, method="sparse", groups=groups, rng=seed, **_auto(groups))
         # the same seed gives the same release: the same draws in the same order
         assert np.array_equal(_keys(edges.u, edges.v), _released_keys(H))
         memory = H.graph["privcut"]
@@ -89,7 +95,9 @@ def test_same_release_as_in_memory_for_every_seed(client, medium, grouped):
         degrees = np.bincount(np.concatenate([edges.u, edges.v]), minlength=N)
         dask_stats.append((len(edges), degrees.max(), degrees.std()))
         # in memory with other seeds: the same law
-        H = synthetic_graph(A, 1.0, method="sparse", groups=groups, rng=1000 + seed)
+        H = synthetic_graph(
+            A, 1.0, method="sparse", groups=groups, rng=1000 + seed, **_auto(groups)
+        )
         degrees = np.asarray(H.sum(axis=1)).ravel()
         memory_stats.append((H.nnz // 2, degrees.max(), degrees.std()))
     dask_stats, memory_stats = np.array(dask_stats), np.array(memory_stats)
@@ -153,6 +161,8 @@ def test_bad_options_get_a_clear_error():
         synthetic_edges(pd.DataFrame({"u": [0], "v": [1]}), 3, 1.0)
     with pytest.raises(ValueError, match="randomized-response"):
         synthetic_edges(table, 3, 1.0, measurements=["edge-count", "randomized-response"])
+    with pytest.raises(ValueError, match="'clustering'"):
+        synthetic_edges(table, 3, 1.0, measurements=["edge-count", "degrees", "clustering"])
     with pytest.raises(GraphInputError, match="entries for 3 nodes"):
         synthetic_edges(table, 3, 1.0, groups=[0, 1])
     with pytest.raises(ValueError, match="epsilon"):
@@ -220,7 +230,7 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
     arguments = ["synthesize", str(edges), "--engine", "dask", "--epsilon", "1", *common]
     assert main([*arguments, "-o", str(out), "--report", str(report), "--quiet"]) == 0
     back = dd.read_parquet(out).compute()
-    H = synthetic_graph(A, 1.0, method="sparse", rng=5)
+    H = synthetic_graph(A, 1.0, method="sparse", measurements=WITHOUT_GROUPS, rng=5)
     assert np.array_equal(_keys(back.u, back.v), _released_keys(H))
     assert json.loads(report.read_text())["edge_count"] == len(back)
     with pytest.raises(SystemExit) as exit_:

@@ -194,20 +194,22 @@ def _group_mapping(groups, n: int) -> Mapping | None:
 
 
 def _measurements(measurements, grouped: bool):
-    """``"auto"`` as the sparse generator declares it; randomized response (n x n) and
-    its filtered form (not yet distributed) refused."""
+    """``"auto"`` as the sparse generator declares it without ``"clustering"``;
+    randomized response (n x n), its filtered form and the clustering measurement (not
+    yet distributed) refused."""
     if isinstance(measurements, str) and measurements == "auto":
-        return SparseGenerator.default_measurements(grouped)
+        return SparseGenerator.default_measurements(grouped, clustering=False)
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
     named = [measurements] if isinstance(measurements, str) else measurements
     named = named if isinstance(named, Iterable) else ()  # plan_measurements names it
-    for name in ("randomized-response", FILTERED):
+    for name in ("randomized-response", FILTERED, "clustering"):
         if name in named:
             raise ValueError(
                 f"measurements: the dask engine does not take {name!r} (randomized response "
-                "is n x n; its filtered form is not distributed yet): use 'edge-count', 'degrees', "
-                "'degree-sequence' and 'blocks', or the in-memory synthetic_graph"
+                "is n x n; its filtered form and the triangle counts of 'clustering' are not "
+                "distributed yet): use 'edge-count', 'degrees', 'degree-sequence' and "
+                "'blocks', or the in-memory synthetic_graph"
             )
     return measurements
 

@@ -260,7 +260,9 @@ class SparseGenerator:
     name = "sparse"
 
     @staticmethod
-    def default_measurements(groups: bool, directed: bool = False) -> dict[str, float]:
+    def default_measurements(
+        groups: bool, directed: bool = False, clustering: bool = True
+    ) -> dict[str, float]:
         """What ``measurements="auto"`` resolves to on the sparse path (shares of epsilon):
         both degree measurements, the per-node ``"degrees"`` (which node has which
         degree; the degree class) and the ``"degree-sequence"`` (Hay et al. 2009: the
@@ -277,7 +279,8 @@ class SparseGenerator:
         epsilon 2, 0.4 against 0.3 edges). Without groups on an undirected graph
         :data:`~privcut.graph.planning.CLUSTERING_SHARE` goes to ``"clustering"`` (triangle
         corners per degree bin for the BTER step, :mod:`privcut.graph.affinity`), taken
-        from the degrees and the sequence.
+        from the degrees and the sequence; ``clustering=False`` leaves it out (the
+        shares of a directed graph) for an engine that does not count triangles.
 
         Examples
         --------
@@ -288,7 +291,7 @@ class SparseGenerator:
         """
         if groups:
             return {"edge-count": 0.05, "blocks": 0.8, "degrees": 0.05, "degree-sequence": 0.1}
-        if directed:
+        if directed or not clustering:
             return {"edge-count": 0.1, "degrees": 0.3, "degree-sequence": 0.6}
         return {"edge-count": 0.1, "degrees": 0.25, "degree-sequence": 0.5, "clustering": 0.15}
 
