@@ -576,6 +576,7 @@ RESULTS = {
     "privcut.graph.OracleStatus",
     "privcut.graph.PrivateCommunities",
     "privcut.datasets.EdgeArray",
+    "privcut.graph.dask.EdgeAggregates",
     "privcut.evaluate.GraphStructure",
     "privcut.evaluate.StructureComparison",
     "privcut.graph.SyntheticRelease",
