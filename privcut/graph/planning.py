@@ -59,6 +59,7 @@ from privcut.privacy.validation import check_option, check_scalar
 
 __all__ = [
     "CLASSES",
+    "COMMUNITY_SHARE",
     "DEFAULT_WEIGHTS",
     "FILTERED_SHARE",
     "FILTERED_SIZE",
@@ -144,6 +145,12 @@ n, like a social graph's edge count."""
 COUNTING = ("edge-count", "degrees", SEQUENCE, "blocks", "randomized-response")
 """The measurements that estimate the edge count (one of them must be taken beside
 ``"filtered-randomized-response"``, which gives the generator no count)."""
+
+COMMUNITY_SHARE = 0.2
+"""The share of the whole epsilon that ``groups="private"`` spends on the partition
+(:mod:`privcut.graph.private_groups`): the released communities are bought first, the
+rest of the budget is split by the rule here as for public groups. A choice, not a
+measured optimum; pass :class:`~privcut.graph.private_groups.PrivateGroups` for another."""
 
 MIN_SHARE = 0.02
 """A measurement whose best share is below this is not taken (its budget goes to the rest)."""

@@ -32,6 +32,14 @@ from privcut.graph.measurement import Measurements, measure
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.planning import FILTERED, plan_measurements
+from privcut.graph.private_groups import (
+    CommunityStep,
+    PrivateGroups,
+    labels_of,
+    release_communities,
+    resolve_groups,
+    stand_in_groups,
+)
 from privcut.graph.report import SyntheticRelease
 from privcut.graph.sparse import SparseGenerator
 from privcut.graph.timing import log_timings
@@ -171,25 +179,43 @@ def _setup(
 
 
 def _release(
-    measured: Measurements, setup: _Setup, rng, began: float, noise: float, array: bool = False
+    measured: Measurements,
+    setup: _Setup,
+    rng,
+    began: float,
+    noise: float,
+    array: bool = False,
+    communities: CommunityStep | None = None,
 ):
     """The post-processing tail shared by both entry points: fit, generate, bound, report,
     publish (the report in ``H.graph["privcut"]``; a :class:`SyntheticArray` when
     ``array``, else a NetworkX graph; the timings logged, never released: ``began`` when
-    the release started, ``noise`` the seconds its measurements took)."""
+    the release started, ``noise`` the seconds its measurements took). With
+    ``communities`` (``groups="private"``) the released partition goes out with the graph:
+    node attribute ``"community"``, or ``SyntheticArray.communities``."""
     targets = fit_targets(measured)
     generated = setup.generator.generate(measured, targets, setup.options, rng)
     bounds = release_bounds(measured, generated, setup.beta)
     release = SyntheticRelease.of(
-        measured, generated, bounds, method=setup.generator.name, beta=setup.beta, note=setup.note
+        measured,
+        generated,
+        bounds,
+        method=setup.generator.name,
+        beta=setup.beta,
+        note=setup.note,
+        communities=communities,
     )
+    universe = measured.universe
     if array:
         report = {"privcut": release.to_dict()}
-        universe = measured.universe
         H = SyntheticArray.of(generated.array(), universe.nodes, report, universe.directed)
+        if communities is not None:
+            H.communities = labels_of(communities, universe)
     else:
         H = generated.graph()
         H.graph["privcut"] = release.to_dict()
+        if communities is not None:
+            nx.set_node_attributes(H, communities.groups(), "community")
     timings = {"noise": noise, **generated.timings}
     log_timings("synthetic_graph", time.perf_counter() - began, timings)
     return H
@@ -225,6 +251,16 @@ def _resolved(measurements, groups, generator: GraphGenerator) -> object:
     if isinstance(measurements, str) and measurements == "auto" and declared is not None:
         return declared(groups is not None)
     return _requested(measurements, groups)
+
+
+def _community_workload(workload, communities: int):
+    """The declared workload for a release on ``communities`` released groups: with one,
+    the classes between groups (unanswerable) are dropped, and the default is used if
+    nothing is left. A function of the released partition only."""
+    if workload is None or communities > 1 or not isinstance(workload, Mapping):
+        return workload
+    kept = {c: w for c, w in workload.items() if c not in ("between-group", "group-vs-rest")}
+    return kept if any(w > 0 for w in kept.values()) else None
 
 
 def synthetic_from_noisy(
@@ -320,7 +356,7 @@ def synthetic_graph(
     oracle: str = "spectral",
     rounding: str | None = "random",
     measurements: str | list[str] | dict[str, float] | None = "auto",
-    groups: Mapping[Hashable, Hashable] | None = None,
+    groups: Mapping[Hashable, Hashable] | str | PrivateGroups | None = None,
     workload: Mapping[str, float] | None = None,
     weight: str | None = None,
     beta: float = 0.05,
@@ -516,19 +552,29 @@ def synthetic_graph(
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
+    choice = resolve_groups(groups)
     named = _named(measurements)
     setup = _setup(method, beta, universe.n, named, memory, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
-    plan = plan_measurements(
-        universe.nodes,
-        epsilon,
-        _resolved(measurements, groups, setup.generator),
-        groups=groups,
-        workload=workload,
-        directed=universe.directed,
-        weight=weight,
-        beta=setup.beta,
-    )
+    requested = _resolved(measurements, groups, setup.generator)
+    rest = dict(workload=workload, directed=universe.directed, weight=weight, beta=setup.beta)
+    communities = None
+    if choice is not None:
+        if weight is not None:
+            raise ValueError(
+                "groups='private' reads G as a 0/1 graph (its communities' noise is "
+                f"calibrated to counts); pass weight=None, not weight={weight!r}"
+            )
+        total, epsilon = epsilon, choice.split(epsilon)[1]
+        # the rest's plan checked on stand-in groups before any noise is drawn
+        plan_measurements(
+            universe.nodes, epsilon, requested, groups=stand_in_groups(universe.nodes), **rest
+        )
+        communities = release_communities(G, total, choice, rng=rng, **declared)
+        groups = communities.groups()
+        rest["workload"] = _community_workload(workload, communities.found.communities)
+    plan = plan_measurements(universe.nodes, epsilon, requested, groups=groups, **rest)
     partition = Partition.of(universe, groups) if groups is not None else None
     measured = measure(G, plan, partition=partition, rng=rng, **declared)
-    return _release(measured, setup, rng, began, time.perf_counter() - began, array)
+    noise = time.perf_counter() - began
+    return _release(measured, setup, rng, began, noise, array, communities)
