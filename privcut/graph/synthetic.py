@@ -457,9 +457,22 @@ def synthetic_graph(
         in a list they take :data:`~privcut.graph.planning.SEQUENCE_SHARE` and
         :data:`~privcut.graph.planning.FILTERED_SHARE`). A mapping: the caller's shares
         (summing to 1).
-    groups : mapping node -> group, optional
+    groups : mapping node -> group, "private" or PrivateGroups, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
-        the edges (or its privacy cost is not counted).
+        the edges (or its privacy cost is not counted). ``"private"`` (or a
+        :class:`~privcut.graph.private_groups.PrivateGroups` for another share) buys one
+        instead: :data:`~privcut.graph.planning.COMMUNITY_SHARE` of epsilon goes to
+        :func:`~privcut.graph.communities.private_communities` (PrivGraph's community
+        phases, Yuan et al. 2023; read as a 0/1 graph, ``weight`` must be None), and the
+        rest of the release runs at the remaining epsilon with the released partition as
+        its groups (adaptive basic composition: epsilon in all; the rest's plan is checked
+        on stand-in groups before any noise is drawn, then split on the released
+        partition, a function of it only). The partition is released with the graph: node
+        attribute ``"community"`` (``SyntheticArray.communities`` for a sparse G), and
+        the report's ``communities``; its spends, ``"communities: super-graph"`` and
+        ``"communities: adjustment"``, lead the report's ``measurements``. With one
+        released community, the classes between groups are dropped from a declared
+        ``workload``.
     workload : mapping class -> weight, optional
         The declared workload the split is chosen for (classes in
         :data:`~privcut.graph.planning.CLASSES`); default
@@ -496,9 +509,10 @@ def synthetic_graph(
         epsilon, delta, sampler_tv, effective_delta, beta, weight, oracle, rounding, tau,
         solver, certified_distance, noise_bound, rounding_bound, cut_error_bound,
         trivial_bound, measurements, dropped_measurements, workload, predicted_errors,
-        workload_bounds, edge_count). Wall-clock timings are not released (they grow with G's edge
-        count): they are logged at DEBUG level on the ``privcut`` logger, with
-        ``seconds`` and ``timings`` (the split) as record attributes.
+        workload_bounds, edge_count, communities). Wall-clock timings are not released
+        (they grow with G's edge count): they are logged at DEBUG level on the
+        ``privcut`` logger, with ``seconds`` and ``timings`` (the split) as record
+        attributes.
 
     Raises
     ------
@@ -544,6 +558,16 @@ def synthetic_graph(
     >>> H = synthetic_graph(G, 1.0, groups=groups, method="sparse", rng=0)
     >>> (nx.to_scipy_sparse_array(H, nodelist=K.nodes) != K).nnz
     0
+
+    Without public groups, ``groups="private"`` buys a partition with a fifth of epsilon
+    and releases it with the graph:
+
+    >>> H = synthetic_graph(G, 1.0, groups="private", method="sparse", rng=0)
+    >>> [m["name"] for m in H.graph["privcut"]["measurements"]][:3]
+    ['communities: super-graph', 'communities: adjustment', 'edge-count']
+    >>> H.graph["privcut"]["communities"]["communities"] == len(set(
+    ...     nx.get_node_attributes(H, "community").values()))
+    True
     """
     universe = EdgeUniverse.of(G, weight, nodes=nodes, directed=directed)
     check_pairs(universe, "synthetic_graph")
