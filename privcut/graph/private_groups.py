@@ -235,18 +235,13 @@ class CommunityStep:
     >>> step = release_communities(nx.karate_club_graph(), 1.0, PrivateGroups(), rng=0)
     >>> [spend.name for spend in step.spends()]
     ['communities: super-graph', 'communities: adjustment']
-    >>> step.record().epsilon, step.rest
-    (0.19999999999999996, 0.8)
+    >>> step.record().epsilon, step.record().communities == step.found.communities
+    (0.19999999999999996, True)
     """
 
     found: PrivateCommunities
     choice: PrivateGroups
     epsilon: float
-
-    @property
-    def rest(self) -> float:
-        """The epsilon left for the measurements."""
-        return self.choice.split(self.epsilon)[1]
 
     def groups(self) -> dict[Hashable, int]:
         """The released partition, node -> community (the rest's ``groups``)."""
@@ -296,10 +291,11 @@ class CommunityStep:
         groups (public sizes)."""
         groups = math.ceil(n / self.choice.group_size)
         blocks = groups * groups if directed else groups * (groups + 1) // 2
-        spend = self.found.spends[0]
-        if spend.noise != "discrete_laplace":
-            return 0.0
-        return Noise("discrete_laplace", spend.scale).tv_bound(blocks)
+        return sum(
+            Noise("discrete_laplace", spend.scale).tv_bound(blocks)
+            for spend in self.found.spends
+            if spend.noise == "discrete_laplace"
+        )
 
 
 def release_communities(
