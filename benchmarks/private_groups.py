@@ -5,14 +5,18 @@ For each graph and epsilon, ``--seeds`` releases of each variant with the sparse
 
 - ``default``: no groups (the edge count, the degrees and the degree sequence);
 - ``private``: ``groups="private"`` (0.2 of epsilon on the communities, the rest on the
-  sparse generator's shares for groups: 0.8 of it on the block counts).
+  sparse generator's shares for groups: 0.8 of it on the block counts);
+- ``private, degree shares``: ``groups="private"`` with the rest split by
+  :data:`DEGREE_SHARES` (0.25 on the blocks, 0.7 on the degrees and the sequence).
 
-Columns (mean ± sd over the seeds): the degree-histogram KL and the community NMI of
-:func:`privcut.evaluate.structure` (Louvain on H against Louvain on G, arithmetic NMI), the
-NMI of the released partition against G's Louvain communities (and against the planted
-groups on the generated graph), the number of released communities, the seconds per
-release (the release only, no evaluation) and its ratio to the default's in the same
-process. Graphs: ``community_graph(5000, 20, 20, seed=0)`` (heavy-tailed degrees,
+Columns (mean ± sd over the seeds): the degree-histogram KL of
+:func:`privcut.evaluate.structure`, the community NMI (:func:`privcut.evaluate.louvain` on
+H against on G, arithmetic NMI) and its chance level (against G's Louvain labels shuffled:
+NMI grows with the number of communities, and isolated nodes of a release are singleton
+communities), the NMI of the released partition against G's Louvain communities (and
+against the planted groups on the generated graph), the number of released communities,
+the seconds per release (the release only, no evaluation) and its ratio to the default's
+in the same process. Graphs: ``community_graph(5000, 20, 20, seed=0)`` (heavy-tailed degrees,
 planted communities) and wiki-vote from ``../shared/data`` as undirected (skipped when
 absent).
 
@@ -35,7 +39,13 @@ from privcut.evaluate import normalized_mutual_information as nmi
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = [ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "data"]
-VARIANTS = {"default": None, "private": "private"}
+DEGREE_SHARES = {"edge-count": 0.05, "blocks": 0.25, "degrees": 0.2, "degree-sequence": 0.5}
+"""The rest's shares of the third variant: less on the blocks, more on the degrees."""
+VARIANTS = {
+    "default": (None, "auto"),
+    "private": ("private", "auto"),
+    "private, degree shares": ("private", DEGREE_SHARES),
+}
 
 
 def wiki_vote() -> sp.csr_array | None:
@@ -62,17 +72,21 @@ def spread(values: list[float], digits: int = 3) -> str:
 def rows(A, planted, epsilon: float, seeds: int) -> list[str]:
     """The table rows of one graph and epsilon, one per variant."""
     original = louvain(A)
+    shuffled = np.random.default_rng(0).permutation(original)
     found: dict[str, dict[str, list[float]]] = {}
-    for variant, groups in VARIANTS.items():
+    for variant, (groups, measurements) in VARIANTS.items():
         cells = found.setdefault(variant, {"kl": [], "nmi": [], "part": [], "planted": []})
-        cells.update(time=[], k=[])
+        cells.update(time=[], k=[], chance=[])
         for seed in range(seeds):
             start = time.perf_counter()
-            H = privcut.synthetic_graph(A, epsilon, groups=groups, method="sparse", rng=seed)
+            H = privcut.synthetic_graph(
+                A, epsilon, groups=groups, measurements=measurements, method="sparse", rng=seed
+            )
             cells["time"].append(time.perf_counter() - start)
-            compared = structure(A, H, communities=original)
-            cells["kl"].append(compared.degree_kl)
-            cells["nmi"].append(compared.nmi)
+            cells["kl"].append(structure(A, H).degree_kl)
+            found_in_release = louvain(H)
+            cells["nmi"].append(nmi(original, found_in_release))
+            cells["chance"].append(nmi(shuffled, found_in_release))
             if groups is not None:
                 cells["part"].append(nmi(original, H.communities))
                 cells["k"].append(H.graph["privcut"]["communities"]["communities"])
@@ -86,6 +100,7 @@ def rows(A, planted, epsilon: float, seeds: int) -> list[str]:
         k = f"{np.median(cells['k']):g}" if cells["k"] else "-"
         lines.append(
             f"| {epsilon:g} | {variant} | {spread(cells['kl'])} | {spread(cells['nmi'])} | "
+            f"{spread(cells['chance'])} | "
             f"{part} | {planted_nmi} | {k} | {np.mean(cells['time']):.3f} | "
             f"{np.mean(cells['time']) / base:.2f} |"
         )
@@ -106,10 +121,11 @@ def main() -> None:
     for name, A, planted in graphs:
         print(f"\n### {name}: {A.shape[0]} nodes, {A.nnz // 2} edges\n")
         print(
-            "| ε | groups | degree KL | community NMI (Louvain H vs G) | partition NMI vs "
-            "Louvain G | partition NMI vs planted | communities | s / release | time ratio |"
+            "| ε | groups | degree KL | community NMI (Louvain H vs G) | chance NMI (vs "
+            "shuffled G labels) | partition NMI vs Louvain G | partition NMI vs planted | "
+            "communities | s / release | time ratio |"
         )
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for epsilon in args.epsilons:
             for line in rows(A, planted, epsilon, args.seeds):
                 print(line, flush=True)
