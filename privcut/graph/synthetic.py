@@ -374,7 +374,11 @@ def synthetic_graph(
     (GRU12 Lemma 6.1/6.2: one draw per unordered pair), the edge count (sensitivity
     1), block-pair counts of the public ``groups`` (sensitivity 1) and the degrees
     (sensitivity 2: an edge raises two). The split, the fit, the projection and the
-    rounding read only the measurements, public values and fresh randomness.
+    rounding read only the measurements, public values and fresh randomness. With
+    ``groups="private"`` G is read first by the community step, at its share of epsilon
+    (:func:`~privcut.graph.communities.private_communities`, Yuan et al. 2023), and the
+    measurements' groups and split are functions of its released partition (adaptive
+    basic composition; :mod:`privcut.graph.private_groups`).
 
     The release: the low-dimensional measurements are fitted to consistent estimates
     (weighted least squares in their boxes) and rounded to integer block (or total)
