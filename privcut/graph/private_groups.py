@@ -109,7 +109,7 @@ class PrivateGroups:
     def split(self, epsilon: float) -> tuple[float, float]:
         """The partition's epsilon and the rest's, summing to ``epsilon`` exactly: the
         larger part is ``epsilon`` times its share (correctly rounded), the smaller the
-        difference, exact in floating point (Sterbenz's lemma: the larger part lies in
+        difference, exact in floating point (**Sterbenz 1974**: the larger part lies in
         ``[epsilon / 2, epsilon]``). A PrivacyParameterError when epsilon is too small to
         split into two positive parts.
 
