@@ -531,6 +531,29 @@ def _add_cuts(commands) -> None:
     cuts.set_defaults(run=_cuts)
 
 
+def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
+    """``--private-communities`` and its options (groups bought with a share of epsilon)."""
+    synthesize.add_argument(
+        "--private-communities",
+        action="store_true",
+        help="no public groups: buy a partition with a share of epsilon (private "
+        "communities, PrivGraph) and measure its blocks; the partition is released",
+    )
+    synthesize.add_argument(
+        "--community-share",
+        type=float,
+        metavar="S",
+        help="with --private-communities: the share of epsilon spent on the partition, "
+        "strictly between 0 and 1 (default 0.2)",
+    )
+    synthesize.add_argument(
+        "--communities-out",
+        metavar="PATH",
+        help="with --private-communities: write the released partition here, "
+        "'node<TAB>community' per line",
+    )
+
+
 def _add_synthesize(commands) -> None:
     synthesize = commands.add_parser(
         "synthesize", help="release a synthetic graph whose cuts match an edge-list graph"
@@ -559,25 +582,7 @@ def _add_synthesize(commands) -> None:
         "--groups",
         help="file with a PUBLIC partition, 'node group' per line, for the blocks measurement",
     )
-    synthesize.add_argument(
-        "--private-communities",
-        action="store_true",
-        help="no public groups: buy a partition with a share of epsilon (private "
-        "communities, PrivGraph) and measure its blocks; the partition is released",
-    )
-    synthesize.add_argument(
-        "--community-share",
-        type=float,
-        metavar="S",
-        help="with --private-communities: the share of epsilon spent on the partition, "
-        "strictly between 0 and 1 (default 0.2)",
-    )
-    synthesize.add_argument(
-        "--communities-out",
-        metavar="PATH",
-        help="with --private-communities: write the released partition here, "
-        "'node<TAB>community' per line",
-    )
+    _add_private_communities(synthesize)
     synthesize.add_argument(
         "--method",
         default="auto",
