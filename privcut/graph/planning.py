@@ -167,8 +167,8 @@ class MeasurementPlan:
     measurements : tuple of str
         The measurements taken, in order.
     epsilons : tuple of float
-        Each one's epsilon; they add up to ``epsilon`` (exactly, as rationals, up to the
-        last float's rounding).
+        Each one's epsilon; they add up to ``epsilon`` exactly, as rationals (the last is
+        the exact remainder).
     noise : tuple of Noise
         Each one's noise per coordinate.
     workload : dict
@@ -427,11 +427,26 @@ def _names(measurements, groups: object) -> tuple[str, ...]:
 
 
 def _exact_split(epsilon: float, shares: tuple[float, ...]) -> tuple[float, ...]:
-    """Epsilons proportional to the shares whose exact sum is epsilon (the last one takes
-    the remainder, computed with rationals)."""
-    parts = [float(Fraction(epsilon) * Fraction(share)) for share in shares[:-1]]
-    last = float(Fraction(epsilon) - sum(Fraction(part) for part in parts))
-    return (*parts, last)
+    """Epsilons proportional to the shares whose exact sum (as rationals) is epsilon: each
+    but the last is ``epsilon * share`` correctly rounded, the last the remainder. When
+    that remainder is not a float, the others are rounded to multiples of
+    ``math.ulp(epsilon)`` instead (a change of at most half of it each), so the remainder
+    is a multiple too, at most epsilon: a float, exact.
+
+    Examples
+    --------
+    >>> parts = _exact_split(0.3, (0.1, 0.3, 0.6))
+    >>> sum(Fraction(part) for part in parts) == Fraction(0.3)
+    True
+    """
+    whole = Fraction(epsilon)
+    parts = [float(whole * Fraction(share)) for share in shares[:-1]]
+    last = whole - sum(Fraction(part) for part in parts)
+    if Fraction(float(last)) != last:
+        quantum = Fraction(math.ulp(epsilon))
+        parts = [float(round(whole * Fraction(share) / quantum) * quantum) for share in shares[:-1]]
+        last = whole - sum(Fraction(part) for part in parts)
+    return (*parts, float(last))
 
 
 def _shares(measurements, groups, workload, epsilon: float, shape: _Shape):

@@ -199,8 +199,8 @@ def stand_in_groups(nodes: Sequence[Hashable]) -> dict[Hashable, int]:
 
 
 def check_accounting(spends: Sequence[Spend], epsilon: float) -> None:
-    """The accounting check: the spends' epsilons add up to ``epsilon`` (their correctly
-    rounded sum, :func:`math.fsum`), else a RuntimeError (a bug, never bad input).
+    """The accounting check: the spends' epsilons add up to ``epsilon`` exactly (as
+    rationals), else a RuntimeError (a bug, never bad input).
 
     Examples
     --------
@@ -209,10 +209,11 @@ def check_accounting(spends: Sequence[Spend], epsilon: float) -> None:
     ...
     RuntimeError: accounting: the spends add up to 0.5, not the release's epsilon 1.0
     """
-    total = math.fsum(spend.epsilon for spend in spends)
-    if total != epsilon:
+    total = sum(Fraction(spend.epsilon) for spend in spends)
+    if total != Fraction(epsilon):
         raise RuntimeError(
-            f"accounting: the spends add up to {total!r}, not the release's epsilon {epsilon!r}"
+            f"accounting: the spends add up to {float(total)!r}, not the release's epsilon "
+            f"{epsilon!r}"
         )
 
 

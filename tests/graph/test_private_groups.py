@@ -5,6 +5,7 @@ draw; and a slow audit of the whole release path with a broken twin."""
 
 import dataclasses
 import math
+from fractions import Fraction
 
 import networkx as nx
 import numpy as np
@@ -38,6 +39,7 @@ def test_report_spends_and_attributes(method, directed):
     assert [m["name"] for m in spends[:2]] == LEADING
     assert "blocks" in [m["name"] for m in spends[2:]]
     assert math.fsum(m["epsilon"] for m in spends) == 4.0
+    assert sum(Fraction(m["epsilon"]) for m in spends) == 4  # exactly, as rationals
     assert math.fsum(m["share"] for m in spends) == 1.0
     communities = PrivateGroups().split(4.0)[0]
     assert math.fsum(m["epsilon"] for m in spends[:2]) == communities
@@ -78,7 +80,7 @@ def test_another_share_and_exact_split():
         H = synthetic_graph(G, epsilon, groups=PrivateGroups(share=share), method="sparse", rng=1)
         report = H.graph["privcut"]
         assert report["communities"]["share"] == share
-        assert math.fsum(m["epsilon"] for m in report["measurements"]) == epsilon
+        assert sum(Fraction(m["epsilon"]) for m in report["measurements"]) == Fraction(epsilon)
         communities, rest = PrivateGroups(share=share).split(epsilon)
         assert communities + rest == epsilon
         assert report["communities"]["epsilon"] == communities
@@ -89,7 +91,9 @@ def test_one_community_keeps_a_declared_workload():
     # groups are dropped from the declared workload rather than failing after the spend
     one = PrivateGroups(group_size=30)
     for workload in ({"between-group": 1.0}, {"between-group": 1.0, "within-group": 2.0}):
-        H = synthetic_graph(nx.path_graph(24), 1.0, groups=one, workload=workload, rng=0)
+        H = synthetic_graph(
+            nx.path_graph(24), 1.0, groups=one, workload=workload, method="sparse", rng=0
+        )
         assert H.graph["privcut"]["communities"]["communities"] == 1
 
 
