@@ -178,7 +178,7 @@ def test_audit_whole_release_with_broken_twin():
     empty = nx.empty_graph(6)
     edge = nx.empty_graph(6)
     edge.add_edge(0, 1)
-    honest = audit(released, (empty, edge), 1.0, samples=300, selection_samples=150, rng=0)
+    honest = audit(released, (empty, edge), 1.0, samples=200, selection_samples=100, rng=0)
     broken = audit(released_with_exact_groups, (empty, edge), 1.0, samples=100, rng=0)
     print(f"honest p={honest.p_value:.3g} ({honest.event}), broken p={broken.p_value:.3g}")
     assert honest.p_value > 0.01
