@@ -52,6 +52,8 @@ PUBLIC = {
         "filtered_randomized_response",
         "private_communities",
         "PrivateCommunities",
+        "PrivateGroups",
+        "ReleasedCommunities",
         "SyntheticRelease",
         "NoisyGraphReport",
         "FilteredNoisyGraph",

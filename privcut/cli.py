@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
@@ -367,6 +369,41 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+def _private_groups(arguments: argparse.Namespace):
+    """``--private-communities`` and its options as a
+    :class:`~privcut.graph.PrivateGroups` (None without it), checked before any data is
+    read."""
+    from privcut.graph import PrivateGroups
+    from privcut.graph.planning import COMMUNITY_SHARE
+
+    if not arguments.private_communities:
+        for option in ("community_share", "communities_out"):
+            if getattr(arguments, option) is not None:
+                flag = "--" + option.replace("_", "-")
+                raise privcut.PrivcutError(
+                    f"{flag} belongs to --private-communities; add it, or drop {flag}"
+                )
+        return None
+    if arguments.groups:
+        raise privcut.PrivcutError(
+            "--groups (a public partition) and --private-communities (a partition bought "
+            "with a share of epsilon) exclude each other; give one of them"
+        )
+    share = COMMUNITY_SHARE if arguments.community_share is None else arguments.community_share
+    try:
+        return PrivateGroups(share=share)
+    except (ValueError, TypeError) as error:
+        raise privcut.PrivcutError(f"--community-share: {error}") from None
+
+
+def _communities_text(H) -> str:
+    """The released partition as ``node<TAB>community`` lines (CSV quoting, tab-separated,
+    where a label needs it), in the release's node order."""
+    text = io.StringIO()
+    writer = csv.writer(text, delimiter="\t", lineterminator="\n")
+    writer.writerow(["# node", "community"])
+    writer.writerows(zip(H.nodes, H.communities.tolist(), strict=True))
+    return text.getvalue()
 
 
 def _synthesize(arguments: argparse.Namespace) -> int:
@@ -378,8 +415,9 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     if arguments.scheduler or arguments.node_count is not None:
         raise privcut.PrivcutError("--scheduler and --node-count belong to --engine dask")
     epsilon = check_epsilon(arguments.epsilon)
+    private = _private_groups(arguments)
     edges = _read_array(arguments)
-    groups = read_groups(arguments.groups) if arguments.groups else None
+    groups = read_groups(arguments.groups) if arguments.groups else private
     rounding = None if arguments.rounding == "none" else arguments.rounding
     try:
         H = privcut.synthetic_graph(
@@ -411,6 +449,8 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     )
     if arguments.report:
         write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
+    if arguments.communities_out:
+        write_atomically(arguments.communities_out, _communities_text(H))
     if not arguments.quiet:
         count = H.nnz if edges.directed else H.nnz // 2
         print(
@@ -421,6 +461,13 @@ def _synthesize(arguments: argparse.Namespace) -> int:
         )
         for line in _bound_lines(report):
             print(line, file=sys.stderr)
+        if private is not None:
+            found = report["communities"]
+            print(
+                f"  {found['communities']} private communities released with the graph "
+                f"(share {found['share']:g} of epsilon)",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -588,6 +635,26 @@ def _add_dask_engine(synthesize: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="with --engine dask: the public node count (node ids 0..N-1)",
+def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
+    """``--private-communities`` and its options (groups bought with a share of epsilon)."""
+    synthesize.add_argument(
+        "--private-communities",
+        action="store_true",
+        help="no public groups: buy a partition with a share of epsilon (private "
+        "communities, PrivGraph) and measure its blocks; the partition is released",
+    )
+    synthesize.add_argument(
+        "--community-share",
+        type=float,
+        metavar="S",
+        help="with --private-communities: the share of epsilon spent on the partition, "
+        "strictly between 0 and 1 (default 0.2)",
+    )
+    synthesize.add_argument(
+        "--communities-out",
+        metavar="PATH",
+        help="with --private-communities: write the released partition here, "
+        "'node<TAB>community' per line",
     )
 
 
@@ -619,6 +686,7 @@ def _add_synthesize(commands) -> None:
         "--groups",
         help="file with a PUBLIC partition, 'node group' per line, for the blocks measurement",
     )
+    _add_private_communities(synthesize)
     synthesize.add_argument(
         "--method",
         default="auto",
@@ -709,8 +777,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     prefix = f"privcut {arguments.command}: error:"
     try:
-        for option in ("output", "report"):
-            _check_writable(getattr(arguments, option, None), f"--{option}")
+        for option in ("output", "report", "communities_out"):
+            flag = "--" + option.replace("_", "-")
+            _check_writable(getattr(arguments, option, None), flag)
         return arguments.run(arguments)
     except Exception as error:  # never a traceback for users: one line, and a bug is marked
         if _bad_input(error):

@@ -127,7 +127,7 @@ CASES = {
             oracle=maybe("spectral", "alon-naor"),
             rounding=maybe("random", None),
             measurements=maybe(None, "auto", ["edge-count", "degrees"], {"degrees": 1.0}),
-            groups=maybe(None, {0: "a", 1: "b"}),
+            groups=maybe(None, {0: "a", 1: "b"}, "private", "public"),
             beta=BETA,
             tau=maybe(None, 0.5),
             max_iterations=maybe(3, 1),
@@ -378,6 +378,14 @@ CASES = {
             rng=RNG,
         ),
     ),
+    "privcut.graph.PrivateGroups": (
+        graph.PrivateGroups,
+        dict(
+            share=maybe(0.2, 0.5, 0.9, 0.0, 1.0),
+            group_size=maybe(20, 2, 0, 1.5),
+            resolution=maybe(1.0, 0.0, math.nan),
+        ),
+    ),
     "privcut.graph.FilteredNoisyGraph.cut": (
         lambda S, T: graph.filtered_randomized_response(
             nx.path_graph(4), 1.0, threshold=1, rng=0
@@ -575,6 +583,7 @@ RESULTS = {
     "privcut.graph.NoisyGraphReport",
     "privcut.graph.OracleStatus",
     "privcut.graph.PrivateCommunities",
+    "privcut.graph.ReleasedCommunities",
     "privcut.datasets.EdgeArray",
     "privcut.graph.dask.EdgeAggregates",
     "privcut.evaluate.GraphStructure",

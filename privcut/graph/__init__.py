@@ -20,6 +20,7 @@ from privcut.graph.noisy import NoisyGraph, NoisyGraphReport, noisy_graph
 from privcut.graph.oracle import CutOracle, OracleStatus
 from privcut.graph.partition import Partition
 from privcut.graph.planning import MeasurementPlan, plan_measurements
+from privcut.graph.private_groups import PrivateGroups, ReleasedCommunities
 from privcut.graph.report import SyntheticRelease
 from privcut.graph.synthetic import synthetic_from_noisy, synthetic_graph
 from privcut.graph.universe import EdgeUniverse, check_graph
@@ -40,6 +41,8 @@ __all__ = [
     "OracleStatus",
     "Partition",
     "PrivateCommunities",
+    "PrivateGroups",
+    "ReleasedCommunities",
     "SyntheticArray",
     "SyntheticRelease",
     "answer_cuts",

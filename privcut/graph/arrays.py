@@ -240,6 +240,9 @@ class SyntheticArray(sp.csr_array):
         The public node labels of the rows (and columns), in order.
     directed : bool or None
         Whether the release is a directed graph (the input's public declaration).
+    communities : numpy.ndarray or None
+        With ``groups="private"``: the released community of every node (int64, in the
+        order of ``nodes``), part of the release; None otherwise.
 
     Arrays that scipy derives from a SyntheticArray (copies, sums, products, slices;
     some keep the class, because scipy rebuilds them through ``self.__class__``) do not
@@ -260,6 +263,7 @@ class SyntheticArray(sp.csr_array):
         self.graph: dict = {}
         self.nodes: tuple | None = None
         self.directed: bool | None = None
+        self.communities = None
 
     @classmethod
     def of(

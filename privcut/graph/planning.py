@@ -67,6 +67,7 @@ from privcut.privacy.validation import check_option, check_scalar
 __all__ = [
     "CLASSES",
     "CLUSTERING_SHARE",
+    "COMMUNITY_SHARE",
     "DEFAULT_WEIGHTS",
     "FILTERED_SHARE",
     "FILTERED_SIZE",
@@ -162,6 +163,12 @@ COUNTING = ("edge-count", "degrees", SEQUENCE, "blocks", "randomized-response")
 """The measurements that estimate the edge count (one of them must be taken beside
 ``"filtered-randomized-response"``, which gives the generator no count)."""
 
+COMMUNITY_SHARE = 0.2
+"""The share of the whole epsilon that ``groups="private"`` spends on the partition
+(:mod:`privcut.graph.private_groups`): the released communities are bought first, the
+rest of the budget is split by the rule here as for public groups. A choice, not a
+measured optimum; pass :class:`~privcut.graph.private_groups.PrivateGroups` for another."""
+
 MIN_SHARE = 0.02
 """A measurement whose best share is below this is not taken (its budget goes to the rest)."""
 
@@ -177,8 +184,8 @@ class MeasurementPlan:
     measurements : tuple of str
         The measurements taken, in order.
     epsilons : tuple of float
-        Each one's epsilon; they add up to ``epsilon`` (exactly, as rationals, up to the
-        last float's rounding).
+        Each one's epsilon; they add up to ``epsilon`` exactly, as rationals (the last is
+        the exact remainder).
     noise : tuple of Noise
         Each one's noise per coordinate.
     workload : dict
@@ -460,11 +467,26 @@ def _names(measurements, groups: object) -> tuple[str, ...]:
 
 
 def _exact_split(epsilon: float, shares: tuple[float, ...]) -> tuple[float, ...]:
-    """Epsilons proportional to the shares whose exact sum is epsilon (the last one takes
-    the remainder, computed with rationals)."""
-    parts = [float(Fraction(epsilon) * Fraction(share)) for share in shares[:-1]]
-    last = float(Fraction(epsilon) - sum(Fraction(part) for part in parts))
-    return (*parts, last)
+    """Epsilons proportional to the shares whose exact sum (as rationals) is epsilon: each
+    but the last is ``epsilon * share`` correctly rounded, the last the remainder. When
+    that remainder is not a float, the others are rounded to multiples of
+    ``math.ulp(epsilon)`` instead (a change of at most half of it each), so the remainder
+    is a multiple too, at most epsilon: a float, exact.
+
+    Examples
+    --------
+    >>> parts = _exact_split(0.3, (0.1, 0.3, 0.6))
+    >>> sum(Fraction(part) for part in parts) == Fraction(0.3)
+    True
+    """
+    whole = Fraction(epsilon)
+    parts = [float(whole * Fraction(share)) for share in shares[:-1]]
+    last = whole - sum(Fraction(part) for part in parts)
+    if Fraction(float(last)) != last:
+        quantum = Fraction(math.ulp(epsilon))
+        parts = [float(round(whole * Fraction(share) / quantum) * quantum) for share in shares[:-1]]
+        last = whole - sum(Fraction(part) for part in parts)
+    return (*parts, float(last))
 
 
 def _shares(measurements, groups, workload, epsilon: float, shape: _Shape):

@@ -10,6 +10,12 @@ from dataclasses import dataclass
 
 from privcut.graph.generation import Generated
 from privcut.graph.measurement import Measurements
+from privcut.graph.private_groups import (
+    MECHANISM,
+    CommunityStep,
+    ReleasedCommunities,
+    check_accounting,
+)
 from privcut.privacy import effective_delta
 from privcut.records import Bound, Record, SolverSummary, Spend
 
@@ -58,7 +64,10 @@ class SyntheticRelease(Record):
         Graph, the larger of the released and the noisy upper edge count); every other
         bound is clipped to it.
     measurements : tuple of Spend
-        Each measurement's name, share, epsilon, noise, scale and sensitivity.
+        Each measurement's name, share, epsilon, noise, scale and sensitivity; with
+        ``groups="private"`` led by the partition's (``"communities: super-graph"``,
+        ``"communities: adjustment"``). Their epsilons add up to ``epsilon`` (checked on
+        creation: a RuntimeError otherwise).
     dropped_measurements : tuple of str
         Requested measurements whose share came out too small to take.
     workload : dict
@@ -69,6 +78,10 @@ class SyntheticRelease(Record):
         Workload class -> :class:`~privcut.records.Bound` (bound and its source).
     edge_count : float
         The released graph's edge count (weight sum when weighted).
+    communities : ReleasedCommunities or None
+        With ``groups="private"``: the released partition's count, share and epsilon (the
+        partition itself is the node attribute ``"community"``, or
+        ``SyntheticArray.communities``); None otherwise.
 
     ``oracle``, ``rounding``, ``tau``, ``certified_distance``, ``noise_bound`` and
     ``rounding_bound`` are the generator's own terms
@@ -107,6 +120,11 @@ class SyntheticRelease(Record):
     predicted_errors: dict
     workload_bounds: dict[str, Bound]
     edge_count: float
+    communities: ReleasedCommunities | None = None
+
+    def __post_init__(self) -> None:
+        """The accounting check: the spends add up to epsilon."""
+        check_accounting(self.measurements, self.epsilon)
 
     @classmethod
     def of(
@@ -118,20 +136,28 @@ class SyntheticRelease(Record):
         method: str,
         beta: float,
         note: str = "",
+        communities: CommunityStep | None = None,
     ) -> SyntheticRelease:
         """The report of a release from its steps' results (all public or noisy): the
-        generator's ``method`` name, the release's ``beta`` and a ``note`` on how the
-        generator was chosen (appended to the mechanism)."""
+        generator's ``method`` name, the release's ``beta``, a ``note`` on how the
+        generator was chosen (appended to the mechanism), and with ``groups="private"`` the
+        community step (its spends lead, epsilon is the whole release's)."""
         plan, terms = measured.plan, generated.terms
         workload_bounds, trivial = bounds
         steps = " + ".join((*plan.measurements, generated.mechanism))
+        epsilon, spends, sampler_tv = plan.epsilon, measured.spends(), measured.sampler_tv
+        if communities is not None:
+            steps = f"{MECHANISM} + {steps}"
+            epsilon, spends = communities.epsilon, communities.release_spends(spends)
+            universe = measured.universe
+            sampler_tv += communities.sampler_tv(universe.n, universe.directed)
         return cls(
             mechanism=f"synthetic_graph: {steps}{note}",
             method=method,
-            epsilon=plan.epsilon,
+            epsilon=epsilon,
             delta=0.0,
-            sampler_tv=measured.sampler_tv,
-            effective_delta=effective_delta(plan.epsilon, 0.0, measured.sampler_tv),
+            sampler_tv=sampler_tv,
+            effective_delta=effective_delta(epsilon, 0.0, sampler_tv),
             beta=beta,
             weight=plan.weight,
             oracle=terms.get("oracle"),
@@ -143,10 +169,11 @@ class SyntheticRelease(Record):
             rounding_bound=terms.get("rounding_bound"),
             cut_error_bound=workload_bounds["arbitrary-cut"].bound,
             trivial_bound=trivial.bound,
-            measurements=measured.spends(),
+            measurements=spends,
             dropped_measurements=tuple(plan.dropped),
             workload=dict(plan.workload),
             predicted_errors=dict(plan.predicted),
             workload_bounds=workload_bounds,
             edge_count=generated.edge_count,
+            communities=None if communities is None else communities.record(),
         )

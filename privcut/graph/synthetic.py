@@ -32,6 +32,14 @@ from privcut.graph.measurement import Measurements, measure
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.planning import FILTERED, plan_measurements
+from privcut.graph.private_groups import (
+    CommunityStep,
+    PrivateGroups,
+    labels_of,
+    release_communities,
+    resolve_groups,
+    stand_in_groups,
+)
 from privcut.graph.report import SyntheticRelease
 from privcut.graph.sparse import SparseGenerator
 from privcut.graph.timing import log_timings
@@ -171,25 +179,43 @@ def _setup(
 
 
 def _release(
-    measured: Measurements, setup: _Setup, rng, began: float, noise: float, array: bool = False
+    measured: Measurements,
+    setup: _Setup,
+    rng,
+    began: float,
+    noise: float,
+    array: bool = False,
+    communities: CommunityStep | None = None,
 ):
     """The post-processing tail shared by both entry points: fit, generate, bound, report,
     publish (the report in ``H.graph["privcut"]``; a :class:`SyntheticArray` when
     ``array``, else a NetworkX graph; the timings logged, never released: ``began`` when
-    the release started, ``noise`` the seconds its measurements took)."""
+    the release started, ``noise`` the seconds its measurements took). With
+    ``communities`` (``groups="private"``) the released partition goes out with the graph:
+    node attribute ``"community"``, or ``SyntheticArray.communities``."""
     targets = fit_targets(measured)
     generated = setup.generator.generate(measured, targets, setup.options, rng)
     bounds = release_bounds(measured, generated, setup.beta)
     release = SyntheticRelease.of(
-        measured, generated, bounds, method=setup.generator.name, beta=setup.beta, note=setup.note
+        measured,
+        generated,
+        bounds,
+        method=setup.generator.name,
+        beta=setup.beta,
+        note=setup.note,
+        communities=communities,
     )
+    universe = measured.universe
     if array:
         report = {"privcut": release.to_dict()}
-        universe = measured.universe
         H = SyntheticArray.of(generated.array(), universe.nodes, report, universe.directed)
+        if communities is not None:
+            H.communities = labels_of(communities, universe)
     else:
         H = generated.graph()
         H.graph["privcut"] = release.to_dict()
+        if communities is not None:
+            nx.set_node_attributes(H, communities.groups(), "community")
     timings = {"noise": noise, **generated.timings}
     log_timings("synthetic_graph", time.perf_counter() - began, timings)
     return H
@@ -225,6 +251,16 @@ def _resolved(measurements, groups, generator: GraphGenerator, directed: bool) -
     if isinstance(measurements, str) and measurements == "auto" and declared is not None:
         return declared(groups is not None, directed)
     return _requested(measurements, groups)
+
+
+def _community_workload(workload, communities: int):
+    """The declared workload for a release on ``communities`` released groups: with one,
+    the classes between groups (unanswerable) are dropped, and the default is used if
+    nothing is left. A function of the released partition only."""
+    if workload is None or communities > 1 or not isinstance(workload, Mapping):
+        return workload
+    kept = {c: w for c, w in workload.items() if c not in ("between-group", "group-vs-rest")}
+    return kept if any(w > 0 for w in kept.values()) else None
 
 
 def synthetic_from_noisy(
@@ -320,7 +356,7 @@ def synthetic_graph(
     oracle: str = "spectral",
     rounding: str | None = "random",
     measurements: str | list[str] | dict[str, float] | None = "auto",
-    groups: Mapping[Hashable, Hashable] | None = None,
+    groups: Mapping[Hashable, Hashable] | str | PrivateGroups | None = None,
     workload: Mapping[str, float] | None = None,
     weight: str | None = None,
     beta: float = 0.05,
@@ -338,7 +374,11 @@ def synthetic_graph(
     (GRU12 Lemma 6.1/6.2: one draw per unordered pair), the edge count (sensitivity
     1), block-pair counts of the public ``groups`` (sensitivity 1) and the degrees
     (sensitivity 2: an edge raises two). The split, the fit, the projection and the
-    rounding read only the measurements, public values and fresh randomness.
+    rounding read only the measurements, public values and fresh randomness. With
+    ``groups="private"`` G is read first by the community step, at its share of epsilon
+    (:func:`~privcut.graph.communities.private_communities`, Yuan et al. 2023), and the
+    measurements' groups and split are functions of its released partition (adaptive
+    basic composition; :mod:`privcut.graph.private_groups`).
 
     The release: the low-dimensional measurements are fitted to consistent estimates
     (weighted least squares in their boxes) and rounded to integer block (or total)
@@ -425,9 +465,22 @@ def synthetic_graph(
         :data:`~privcut.graph.planning.FILTERED_SHARE`, and
         :data:`~privcut.graph.planning.CLUSTERING_SHARE`). A mapping: the caller's shares
         (summing to 1).
-    groups : mapping node -> group, optional
+    groups : mapping node -> group, "private" or PrivateGroups, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
-        the edges (or its privacy cost is not counted).
+        the edges (or its privacy cost is not counted). ``"private"`` (or a
+        :class:`~privcut.graph.private_groups.PrivateGroups` for another share) buys one
+        instead: :data:`~privcut.graph.planning.COMMUNITY_SHARE` of epsilon goes to
+        :func:`~privcut.graph.communities.private_communities` (PrivGraph's community
+        phases, Yuan et al. 2023; read as a 0/1 graph, ``weight`` must be None), and the
+        rest of the release runs at the remaining epsilon with the released partition as
+        its groups (adaptive basic composition: epsilon in all; the rest's plan is checked
+        on stand-in groups before any noise is drawn, then split on the released
+        partition, a function of it only). The partition is released with the graph: node
+        attribute ``"community"`` (``SyntheticArray.communities`` for a sparse G), and
+        the report's ``communities``; its spends, ``"communities: super-graph"`` and
+        ``"communities: adjustment"``, lead the report's ``measurements``. With one
+        released community, the classes between groups are dropped from a declared
+        ``workload``.
     workload : mapping class -> weight, optional
         The declared workload the split is chosen for (classes in
         :data:`~privcut.graph.planning.CLASSES`); default
@@ -464,9 +517,10 @@ def synthetic_graph(
         epsilon, delta, sampler_tv, effective_delta, beta, weight, oracle, rounding, tau,
         solver, certified_distance, noise_bound, rounding_bound, cut_error_bound,
         trivial_bound, measurements, dropped_measurements, workload, predicted_errors,
-        workload_bounds, edge_count). Wall-clock timings are not released (they grow with G's edge
-        count): they are logged at DEBUG level on the ``privcut`` logger, with
-        ``seconds`` and ``timings`` (the split) as record attributes.
+        workload_bounds, edge_count, communities). Wall-clock timings are not released
+        (they grow with G's edge count): they are logged at DEBUG level on the
+        ``privcut`` logger, with ``seconds`` and ``timings`` (the split) as record
+        attributes.
 
     Raises
     ------
@@ -512,6 +566,16 @@ def synthetic_graph(
     >>> H = synthetic_graph(G, 1.0, groups=groups, method="sparse", rng=0)
     >>> (nx.to_scipy_sparse_array(H, nodelist=K.nodes) != K).nnz
     0
+
+    Without public groups, ``groups="private"`` buys a partition with a fifth of epsilon
+    and releases it with the graph:
+
+    >>> H = synthetic_graph(G, 1.0, groups="private", method="sparse", rng=0)
+    >>> [m["name"] for m in H.graph["privcut"]["measurements"]][:3]
+    ['communities: super-graph', 'communities: adjustment', 'edge-count']
+    >>> H.graph["privcut"]["communities"]["communities"] == len(set(
+    ...     nx.get_node_attributes(H, "community").values()))
+    True
     """
     universe = EdgeUniverse.of(G, weight, nodes=nodes, directed=directed)
     check_pairs(universe, "synthetic_graph")
@@ -520,19 +584,29 @@ def synthetic_graph(
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
+    choice = resolve_groups(groups)
     named = _named(measurements)
     setup = _setup(method, beta, universe.n, named, memory, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
-    plan = plan_measurements(
-        universe.nodes,
-        epsilon,
-        _resolved(measurements, groups, setup.generator, universe.directed),
-        groups=groups,
-        workload=workload,
-        directed=universe.directed,
-        weight=weight,
-        beta=setup.beta,
-    )
+    requested = _resolved(measurements, groups, setup.generator, universe.directed)
+    rest = dict(workload=workload, directed=universe.directed, weight=weight, beta=setup.beta)
+    communities = None
+    if choice is not None:
+        if weight is not None:
+            raise ValueError(
+                "groups='private' reads G as a 0/1 graph (its communities' noise is "
+                f"calibrated to counts); pass weight=None, not weight={weight!r}"
+            )
+        total, epsilon = epsilon, choice.split(epsilon)[1]
+        # the rest's plan checked on stand-in groups before any noise is drawn
+        plan_measurements(
+            universe.nodes, epsilon, requested, groups=stand_in_groups(universe.nodes), **rest
+        )
+        communities = release_communities(G, total, choice, rng=rng, **declared)
+        groups = communities.groups()
+        rest["workload"] = _community_workload(workload, communities.found.communities)
+    plan = plan_measurements(universe.nodes, epsilon, requested, groups=groups, **rest)
     partition = Partition.of(universe, groups) if groups is not None else None
     measured = measure(G, plan, partition=partition, rng=rng, **declared)
-    return _release(measured, setup, rng, began, time.perf_counter() - began, array)
+    noise = time.perf_counter() - began
+    return _release(measured, setup, rng, began, noise, array, communities)

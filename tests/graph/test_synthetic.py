@@ -50,6 +50,7 @@ REPORT_KEYS = [
     "predicted_errors",
     "workload_bounds",
     "edge_count",
+    "communities",
 ]
 """The SyntheticRelease schema, in order (H.graph["privcut"] and the CLI's JSON)."""
 

@@ -1,0 +1,365 @@
+"""``groups="private"``: a synthetic release whose groups are bought with a share of its
+budget (issue 18) instead of given as public input.
+
+:func:`~privcut.graph.synthetic.synthetic_graph` with ``groups="private"`` (or a
+:class:`PrivateGroups`) runs one step before its measurements: :func:`release_communities`
+spends ``share * epsilon`` on :func:`~privcut.graph.communities.private_communities`
+(PrivGraph's community phases, **Yuan et al. 2023**) and hands the released partition to
+the rest of the release as its groups, which then measures the block-pair counts, the
+degrees within communities and so on at the remaining epsilon, exactly as for public
+groups (:func:`~privcut.graph.planning.plan_measurements`). The partition is part of the
+release (a private output, not a public input): the report's ``communities``
+(:class:`ReleasedCommunities`), the NetworkX node attribute ``"community"``, or
+:attr:`~privcut.graph.arrays.SyntheticArray.communities`.
+
+Privacy: (epsilon, 0)-DP under edge-level neighbours (same public node set, one vertex pair
+differs). The community step is ``share * epsilon``-DP (:func:`private_communities`'s claim,
+Yuan et al. 2023, McSherry & Talwar 2007, Ghosh, Roughgarden, Sundararajan 2009); the
+measurements, given its output, are ``(1 - share) * epsilon``-DP for every fixed partition
+(:func:`~privcut.graph.measurement.measure`); the partition is chosen by the first
+mechanism's output only, so adaptive basic composition (Dwork and Roth 2014, Thm 3.16)
+gives their sum, epsilon. The split of epsilon between the two is exact
+(:meth:`PrivateGroups.split`), and the report's spends are checked to add up to it.
+Everything else (the plan's split for the rest, fitting, generating, bounding) reads only
+the released partition, the measurements, public values and fresh randomness.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from privcut.exceptions import PrivacyParameterError
+from privcut.graph.communities import PrivateCommunities, private_communities
+from privcut.graph.planning import COMMUNITY_SHARE
+from privcut.graph.universe import EdgeUniverse
+from privcut.privacy import Noise, check_epsilon
+from privcut.privacy.random import RandomState
+from privcut.privacy.validation import check_scalar
+from privcut.records import Record, Spend
+
+__all__ = [
+    "MECHANISM",
+    "PRIVATE",
+    "CommunityStep",
+    "PrivateGroups",
+    "ReleasedCommunities",
+    "check_accounting",
+    "labels_of",
+    "release_communities",
+    "resolve_groups",
+    "stand_in_groups",
+]
+
+PRIVATE = "private"
+"""``groups=PRIVATE`` buys the groups with :data:`~privcut.graph.planning.COMMUNITY_SHARE`
+of epsilon (:class:`PrivateGroups` with its defaults)."""
+
+MECHANISM = "private communities (PrivGraph's community phases, Yuan et al. 2023)"
+"""The community step's name in the release's mechanism."""
+
+PREFIX = "communities: "
+"""The community step's spends are named ``"communities: super-graph"`` and
+``"communities: adjustment"`` in the report's ``measurements``."""
+
+
+@dataclass(frozen=True)
+class PrivateGroups:
+    """How ``groups="private"`` buys its partition: pass an instance as ``groups=`` of
+    :func:`~privcut.graph.synthetic.synthetic_graph` to choose another share.
+
+    Attributes
+    ----------
+    share : float
+        The fraction of the release's whole epsilon spent on the partition, strictly
+        between 0 and 1; default :data:`~privcut.graph.planning.COMMUNITY_SHARE`.
+    group_size : int
+        Nodes per random group of the super-graph (PrivGraph's N1), as for
+        :func:`~privcut.graph.communities.private_communities`.
+    resolution : float
+        Louvain's resolution (> 0); larger gives more, smaller communities.
+
+    Examples
+    --------
+    >>> PrivateGroups().share
+    0.2
+    >>> PrivateGroups(share=0.5).split(1.0)
+    (0.5, 0.5)
+    >>> PrivateGroups(share=1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: share must be a finite number in (0, 1), got 1.0
+    """
+
+    share: float = COMMUNITY_SHARE
+    group_size: int = 20
+    resolution: float = 1.0
+
+    def __post_init__(self) -> None:
+        share = check_scalar(self.share, "share", float, low=0.0, high=1.0, closed="neither")
+        object.__setattr__(self, "share", share)
+        check_scalar(self.group_size, "group_size", int, low=1)
+        resolution = check_scalar(self.resolution, "resolution", float, low=0.0, closed="neither")
+        object.__setattr__(self, "resolution", resolution)
+
+    def split(self, epsilon: float) -> tuple[float, float]:
+        """The partition's epsilon and the rest's, summing to ``epsilon`` exactly: the
+        larger part is ``epsilon`` times its share (correctly rounded), the smaller the
+        difference, exact in floating point (**Sterbenz 1974**: the larger part lies in
+        ``[epsilon / 2, epsilon]``). A PrivacyParameterError when epsilon is too small to
+        split into two positive parts.
+
+        Examples
+        --------
+        >>> communities, rest = PrivateGroups().split(0.3)
+        >>> communities + rest == 0.3, Fraction(communities) + Fraction(rest) == Fraction(0.3)
+        (True, True)
+        """
+        epsilon = check_epsilon(epsilon)
+        if self.share <= 0.5:
+            rest = float(Fraction(epsilon) * (1 - Fraction(self.share)))
+            communities = epsilon - rest
+        else:
+            communities = float(Fraction(epsilon) * Fraction(self.share))
+            rest = epsilon - communities
+        if not (communities > 0.0 and rest > 0.0):
+            raise PrivacyParameterError(
+                f"epsilon {epsilon!r} is too small to split between the private communities "
+                f"(share {self.share}) and the rest of the release; give a larger epsilon"
+            )
+        return communities, rest
+
+
+@dataclass(frozen=True)
+class ReleasedCommunities(Record):
+    """The report's part on a partition bought by ``groups="private"`` (``communities`` of
+    :class:`~privcut.graph.report.SyntheticRelease`); the partition itself is released
+    with the graph (node attribute ``"community"``, or ``SyntheticArray.communities``).
+
+    Attributes
+    ----------
+    mechanism : str
+        How the partition was found (:data:`MECHANISM`).
+    communities : int
+        The number of released communities (non-empty).
+    share : float
+        Its fraction of the release's epsilon.
+    epsilon : float
+        Its epsilon (its spends, ``"communities: ..."``, in the report's
+        ``measurements``).
+
+    Examples
+    --------
+    >>> ReleasedCommunities(MECHANISM, 3, 0.2, 0.2).to_dict()["communities"]
+    3
+    """
+
+    mechanism: str
+    communities: int
+    share: float
+    epsilon: float
+
+
+def resolve_groups(groups: object) -> PrivateGroups | None:
+    """The :class:`PrivateGroups` that ``groups`` asks for: ``"private"`` gives the
+    defaults, an instance itself; None for anything else (public groups or none). Another
+    string is a ValueError naming the choices.
+
+    Examples
+    --------
+    >>> resolve_groups("private") == PrivateGroups(), resolve_groups({0: "a"})
+    (True, None)
+    """
+    if isinstance(groups, PrivateGroups):
+        return groups
+    if isinstance(groups, str):
+        if groups == PRIVATE:
+            return PrivateGroups()
+        raise ValueError(
+            f"groups must be a public mapping node -> group, {PRIVATE!r} (a partition bought "
+            f"with a share of epsilon) or PrivateGroups(share=...), got {groups!r}"
+        )
+    return None
+
+
+def stand_in_groups(nodes: Sequence[Hashable]) -> dict[Hashable, int]:
+    """Two public stand-in groups (alternate nodes) for checking the plan of the rest of a
+    release before any noise is drawn, when its groups are not released yet.
+
+    Examples
+    --------
+    >>> stand_in_groups("abc")
+    {'a': 0, 'b': 1, 'c': 0}
+    """
+    return {node: index % 2 for index, node in enumerate(nodes)}
+
+
+def check_accounting(spends: Sequence[Spend], epsilon: float) -> None:
+    """The accounting check: the spends' epsilons add up to ``epsilon`` exactly (as
+    rationals), else a RuntimeError (a bug, never bad input).
+
+    Examples
+    --------
+    >>> check_accounting([Spend("a", 0.5, 0.5, "laplace", 2.0, 1.0)], 1.0)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: accounting: the spends add up to 0.5, not the release's epsilon 1.0
+    """
+    total = sum(Fraction(spend.epsilon) for spend in spends)
+    if total != Fraction(epsilon):
+        raise RuntimeError(
+            f"accounting: the spends add up to {float(total)!r}, not the release's epsilon "
+            f"{epsilon!r}"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class CommunityStep:
+    """The community step's result inside a release (:func:`release_communities`).
+
+    Attributes
+    ----------
+    found : PrivateCommunities
+        The released partition and its own spends.
+    choice : PrivateGroups
+        How it was bought.
+    epsilon : float
+        The whole release's epsilon (the partition's and the rest's).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> step = release_communities(nx.karate_club_graph(), 1.0, PrivateGroups(), rng=0)
+    >>> [spend.name for spend in step.spends()]
+    ['communities: super-graph', 'communities: adjustment']
+    >>> step.record().epsilon, step.record().communities == step.found.communities
+    (0.19999999999999996, True)
+    """
+
+    found: PrivateCommunities
+    choice: PrivateGroups
+    epsilon: float
+
+    def groups(self) -> dict[Hashable, int]:
+        """The released partition, node -> community (the rest's ``groups``)."""
+        return self.found.groups()
+
+    def record(self) -> ReleasedCommunities:
+        """The report's part."""
+        return ReleasedCommunities(
+            MECHANISM, self.found.communities, self.choice.share, self.found.epsilon
+        )
+
+    def spends(self) -> tuple[Spend, ...]:
+        """The partition's spends as the release's: named ``"communities: ..."``, each
+        share a fraction of the whole epsilon."""
+        return tuple(
+            Spend(
+                PREFIX + spend.name,
+                spend.epsilon / self.epsilon,
+                spend.epsilon,
+                spend.noise,
+                spend.scale,
+                spend.sensitivity,
+            )
+            for spend in self.found.spends
+        )
+
+    def release_spends(self, measured: Sequence[Spend]) -> tuple[Spend, ...]:
+        """The whole release's spends: the partition's leading the measurements' (whose
+        shares, fractions of the rest, become fractions of the whole; the last share is
+        the exact remainder), checked by :func:`check_accounting`."""
+        rescaled = [
+            Spend(s.name, s.epsilon / self.epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
+            for s in measured
+        ]
+        spends = [*self.spends(), *rescaled]
+        last = spends[-1]
+        remainder = float(1 - sum(Fraction(spend.share) for spend in spends[:-1]))
+        spends[-1] = Spend(
+            last.name, remainder, last.epsilon, last.noise, last.scale, last.sensitivity
+        )
+        check_accounting(spends, self.epsilon)
+        return tuple(spends)
+
+    def sampler_tv(self, n: int, directed: bool) -> float:
+        """Bound on the super-graph's integer noise draws' total variation distance from
+        exact: one discrete Laplace draw per block pair of ``ceil(n / group_size)`` random
+        groups (public sizes)."""
+        groups = math.ceil(n / self.choice.group_size)
+        blocks = groups * groups if directed else groups * (groups + 1) // 2
+        return sum(
+            Noise("discrete_laplace", spend.scale).tv_bound(blocks)
+            for spend in self.found.spends
+            if spend.noise == "discrete_laplace"
+        )
+
+
+def release_communities(
+    G,
+    epsilon: float,
+    choice: PrivateGroups,
+    *,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+    rng: RandomState = None,
+) -> CommunityStep:
+    """Buy a release's partition: :func:`~privcut.graph.communities.private_communities`
+    on G at ``choice``'s share of ``epsilon`` (the first part of :meth:`PrivateGroups.split`).
+
+    Privacy: ``choice.share * epsilon``-DP under edge-level neighbours (same public node
+    set, one vertex pair differs), :func:`private_communities`'s claim (Yuan et al. 2023;
+    its proof there). Its spends are checked to add up to that part exactly (a
+    RuntimeError otherwise, a bug). Complexity: :func:`private_communities`'s,
+    O(n K + |E| + g^2) for g = ceil(n / group_size) groups and K communities.
+
+    Parameters
+    ----------
+    G : networkx.Graph, networkx.DiGraph or square scipy.sparse adjacency
+        The private graph, read as 0/1.
+    epsilon : float
+        The whole release's epsilon.
+    choice : PrivateGroups
+        The share and the community options.
+    nodes, directed : optional
+        A sparse G's public node labels and kind, as for :func:`private_communities`.
+    rng : None, int or numpy.random.Generator
+        ``None`` (secure randomness) for real releases; seeds are for tests.
+
+    Returns
+    -------
+    CommunityStep
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.disjoint_union(nx.complete_graph(8), nx.complete_graph(8))
+    >>> step = release_communities(G, 4.0, PrivateGroups(share=0.5, group_size=4), rng=0)
+    >>> step.found.labels.shape, math.fsum(spend.epsilon for spend in step.spends())
+    ((16,), 2.0)
+    """
+    if not isinstance(choice, PrivateGroups):
+        raise TypeError(f"choice must be a PrivateGroups, got {type(choice).__name__}")
+    part = choice.split(epsilon)[0]
+    found = private_communities(
+        G,
+        part,
+        nodes=nodes,
+        directed=directed,
+        group_size=choice.group_size,
+        resolution=choice.resolution,
+        rng=rng,
+    )
+    step = CommunityStep(found, choice, float(epsilon))
+    check_accounting(step.spends(), part)
+    return step
+
+
+def labels_of(step: CommunityStep, universe: EdgeUniverse) -> np.ndarray:
+    """The released community of every node of ``universe``, in its order (int64)."""
+    groups = step.groups()
+    return np.array([groups[node] for node in universe.nodes], dtype=np.int64)

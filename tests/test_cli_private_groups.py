@@ -1,0 +1,64 @@
+"""``privcut synthesize --private-communities`` (issue 18): the partition bought with a
+share of epsilon, written atomically with the release; bad options refused before any
+data is read or any file written, in one line without a traceback."""
+
+import csv
+import json
+
+import pytest
+
+from privcut.cli import main
+from privcut.datasets import planted_partition, read_edgelist
+
+
+def write_graph(tmp_path):
+    G = planted_partition(3, 10, 0.6, 0.02, seed=1)
+    edges = tmp_path / "g.txt"
+    edges.write_text("".join(f"{u} {v}\n" for u, v in G.edges()))
+    return G, edges
+
+
+def test_private_communities_written_with_the_release(tmp_path, capsys):
+    G, edges = write_graph(tmp_path)
+    output, report, found = tmp_path / "h.txt", tmp_path / "h.json", tmp_path / "c.tsv"
+    command = ["synthesize", str(edges), "--epsilon", "2", "--seed", "0", "-o", str(output)]
+    extra = ["--private-communities", "--community-share", "0.3", "--communities-out", str(found)]
+    assert main([*command, "--report", str(report), *extra]) == 0
+    details = json.loads(report.read_text())
+    names = [m["name"] for m in details["measurements"]]
+    assert names[:2] == ["communities: super-graph", "communities: adjustment"]
+    assert details["communities"]["share"] == 0.3 and details["epsilon"] == 2.0
+    with found.open() as lines:
+        rows = list(csv.reader(lines, delimiter="\t"))
+    assert rows[0] == ["# node", "community"]
+    labels = {node: int(label) for node, label in rows[1:]}
+    assert set(labels) == {str(v) for v in G}
+    assert len(set(labels.values())) == details["communities"]["communities"]
+    assert "private communities released" in capsys.readouterr().err
+    assert read_edgelist(output).number_of_edges() > 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--private-communities", "--community-share", "1.5"], "--community-share: share"),
+        (["--private-communities", "--community-share", "0"], "--community-share: share"),
+        (["--community-share", "0.3"], "--community-share belongs to --private-communities"),
+        (["--communities-out", "c.tsv"], "--communities-out belongs to --private-communities"),
+        (["--private-communities", "--groups", "groups.txt"], "exclude each other"),
+        (["--private-communities", "--weight", "weight"], "pass weight=None"),
+        (["--private-communities", "--measurements", "edge-count"], "add it to measurements"),
+        (["--private-communities", "--communities-out", "no/c.tsv"], "does not exist"),
+    ],
+)
+def test_bad_options_refused_before_writing(tmp_path, capsys, monkeypatch, extra, message):
+    monkeypatch.chdir(tmp_path)
+    _, edges = write_graph(tmp_path)
+    (tmp_path / "groups.txt").write_text("".join(f"{v} 0\n" for v in range(30)))
+    output = tmp_path / "h.txt"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["synthesize", str(edges), "--epsilon", "1", "-o", str(output), *extra])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2, err
+    assert message in err and "Traceback" not in err
+    assert not output.exists() and not (tmp_path / "c.tsv").exists()
