@@ -369,6 +369,8 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
 def _private_groups(arguments: argparse.Namespace):
     """``--private-communities`` and its options as a
     :class:`~privcut.graph.PrivateGroups` (None without it), checked before any data is
@@ -635,6 +637,9 @@ def _add_dask_engine(synthesize: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="with --engine dask: the public node count (node ids 0..N-1)",
+    )
+
+
 def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
     """``--private-communities`` and its options (groups bought with a share of epsilon)."""
     synthesize.add_argument(
