@@ -454,23 +454,29 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     if arguments.communities_out:
         write_atomically(arguments.communities_out, _communities_text(H))
     if not arguments.quiet:
-        count = H.nnz if edges.directed else H.nnz // 2
+        _summary(arguments, H, report, edges.directed)
+    return 0
+
+
+def _summary(arguments: argparse.Namespace, H, report: dict, directed: bool) -> None:
+    """The release's one-paragraph summary on stderr: edges written, guarantee, bounds and
+    the private communities if any."""
+    count = H.nnz if directed else H.nnz // 2
+    print(
+        f"wrote {count} edges on {H.shape[0]} nodes to {arguments.output} (the "
+        f"{report['method']} generator): ({report['epsilon']:g}, {report['delta']:g})-DP "
+        f"({_shares(report)}); with probability {1 - report['beta']:g} each:",
+        file=sys.stderr,
+    )
+    for line in _bound_lines(report):
+        print(line, file=sys.stderr)
+    if report.get("communities") is not None:
+        found = report["communities"]
         print(
-            f"wrote {count} edges on {H.shape[0]} nodes to {arguments.output} (the "
-            f"{report['method']} generator): ({report['epsilon']:g}, {report['delta']:g})-DP "
-            f"({_shares(report)}); with probability {1 - report['beta']:g} each:",
+            f"  {found['communities']} private communities released with the graph "
+            f"(share {found['share']:g} of epsilon)",
             file=sys.stderr,
         )
-        for line in _bound_lines(report):
-            print(line, file=sys.stderr)
-        if private is not None:
-            found = report["communities"]
-            print(
-                f"  {found['communities']} private communities released with the graph "
-                f"(share {found['share']:g} of epsilon)",
-                file=sys.stderr,
-            )
-    return 0
 
 
 def _declare_query_nodes(G, queries: list[tuple[list[str], list[str]]], nodes: str | None):
