@@ -350,8 +350,12 @@ CASES = {
             epsilon=EPSILON,
             group_size=maybe(20, 2, 0, -1, 1.5),
             resolution=maybe(1.0, 0.0, -1.0, math.nan),
-            share=maybe(0.5, 0.0, 1.0, 1.5),
+            share=maybe(0.2, 0.0, 1.0, 1.5),
             rng=RNG,
+            batches=maybe(64, 1, 3),
+            rounds=maybe(1, 2),
+            balance=maybe(1.0, 0.0, 3.0),
+            count_share=maybe(0.05, 0.3),
         ),
     ),
     "privcut.graph.FilteredNoisyGraph.cut": (

@@ -1,6 +1,7 @@
-"""Private communities (issue 18): PrivGraph's community phases as one edge-level
-epsilon-DP mechanism. The record, recovery of planted communities, array and NetworkX
-input agreeing, bad input refused before any draw, and audits with a broken twin."""
+"""Private communities (issue 18): PrivGraph's community phases, sparse and batched, as one
+edge-level epsilon-DP mechanism. The record, recovery of planted communities, array and
+NetworkX input agreeing, the batched sampler's law, bad input refused before any draw, and
+audits with broken twins."""
 
 import math
 
@@ -38,11 +39,13 @@ def test_record_fields():
     assert set(found.labels.tolist()) == set(range(found.communities))
     assert found.epsilon == 2.0
     assert all(isinstance(spend, Spend) for spend in found.spends)
-    assert [spend.name for spend in found.spends] == ["super-graph", "adjustment"]
+    assert [spend.name for spend in found.spends] == ["super-graph", "adjustment", "edge-count"]
     assert math.fsum(spend.epsilon for spend in found.spends) == pytest.approx(2.0)
     assert math.fsum(spend.share for spend in found.spends) == 1.0
     assert found.spends[0].epsilon == 0.5 and found.spends[0].noise == "discrete_laplace"
     assert found.spends[0].scale == 2.0 and found.spends[0].sensitivity == 1.0
+    assert found.spends[1].epsilon == pytest.approx(1.4) and found.spends[1].scale == 1 / 0.7
+    assert found.spends[2].epsilon == pytest.approx(0.1)
     groups = found.groups()
     assert list(groups) == list(found.nodes)
     assert [groups[node] for node in found.nodes] == found.labels.tolist()
@@ -106,6 +109,12 @@ def test_bad_input_refused_before_any_draw():
         (ValueError, lambda: private_communities(G, 1.0, group_size=0, rng=generator)),
         (TypeError, lambda: private_communities(G, 1.0, group_size=2.5, rng=generator)),
         (ValueError, lambda: private_communities(G, 1.0, resolution=0.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, batches=0, rng=generator)),
+        (TypeError, lambda: private_communities(G, 1.0, rounds=1.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, rounds=0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, balance=-1.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, count_share=0.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, share=0.6, count_share=0.4)),
         (GraphInputError, lambda: private_communities(nx.Graph(), 1.0, rng=generator)),
         (GraphInputError, lambda: private_communities(loop, 1.0, rng=generator)),
         (GraphInputError, lambda: private_communities(G, 1.0, nodes=range(5), rng=generator)),
@@ -122,8 +131,8 @@ def test_bad_input_refused_before_any_draw():
 class NoiselessSuperGraph(CommunityMechanism):
     """Broken twin: the super-graph's block counts released without noise."""
 
-    def measure(self, partition, adjacency, noise, rng):
-        return np.rint(partition.block_sums(adjacency)).astype(np.int64)
+    def measure(self, positions, counts, g, theta, noise, rng):
+        return positions, counts
 
 
 def count_audit(mechanism, epsilon=1.0, samples=4000):
