@@ -15,6 +15,7 @@ from privcut.audit import audit
 from privcut.datasets import community_graph
 from privcut.evaluate import normalized_mutual_information as nmi
 from privcut.graph import CommunityMechanism, PrivateCommunities, private_communities
+from privcut.graph.communities import adjust, choose
 from privcut.records import Spend
 
 
@@ -94,6 +95,28 @@ def test_directed_scores_count_both_ends():
     A = sp.csr_array(([1.0] * 5, ([1, 2, 3, 4, 5], [0] * 5)), shape=(6, 6))
     found = private_communities(A, 100.0, directed=True, group_size=1, rng=0)
     assert found.communities == 1
+
+
+@pytest.mark.parametrize(("epsilon", "penalty"), [(0.7, 0.0), (0.7, 0.3), (3.0, 0.05)])
+def test_batched_choice_has_the_exponential_mechanism_law(epsilon, penalty):
+    # node 0 of a star has 1, 2 and 0 neighbours labelled 0, 1, 2 (label 3 too); the batch
+    # repeats node 0, so its draws are independent draws of one choice.
+    A = sp.csr_array(nx.to_scipy_sparse_array(nx.star_graph(3), weight=None))
+    labels = np.array([3, 0, 1, 1])
+    sizes = np.array([5, 2, 9, 1])
+    draws = choose(
+        A,
+        labels,
+        np.zeros(40000, dtype=np.int64),
+        sizes,
+        epsilon,
+        penalty,
+        np.random.default_rng(0),
+    )
+    scores = np.array([1, 2, 0, 0]) - penalty * sizes
+    exact = np.exp(epsilon * scores) / np.exp(epsilon * scores).sum()
+    observed = np.bincount(draws, minlength=4) / draws.size
+    assert np.abs(observed - exact).max() < 4 * np.sqrt(0.25 / draws.size)
 
 
 def test_bad_input_refused_before_any_draw():
@@ -178,34 +201,45 @@ def test_audit_partition_on_edge_flip(directed):
 
 
 class GreedyChoices(CommunityMechanism):
-    """Broken twin: every adjustment choice at 4 epsilon, 16 times the correct
-    ``(1 - share) * epsilon / 2`` at share 0.5. (A twin at ``(1 - share) * epsilon`` per
-    choice, twice the correct, is not broken: one score of each end moves by 1, so each
-    choice is in fact half its exponential-mechanism epsilon, and the audit rightly passes
-    it.)"""
+    """Broken twin: every adjustment choice at ``4 * epsilon``, about ten times the correct
+    ``adjustment_share * epsilon / (2 rounds)``."""
 
     def node_epsilon(self, epsilon):
         return 4.0 * epsilon
 
 
-def same_community_audit(mechanism, epsilon=1.0):
-    """Audit whether the two ends of the flipped pair (0, 1) of a star share a community."""
-    G = nx.star_graph(3)
-    flipped = G.copy()
-    flipped.remove_edge(0, 1)
+def adjustment_audit(mechanism, epsilon=1.0, samples=1500):
+    """Audit the adjustment (:func:`adjust`, all its ``rounds``) alone, at its share of
+    epsilon, from fixed initial labels on a 5-node star and the star without (0, 1): the
+    released labels of all nodes."""
+    star = sp.csr_array(nx.to_scipy_sparse_array(nx.star_graph(4), weight=None))
+    flipped = star.copy()
+    flipped[0, 1] = flipped[1, 0] = 0
+    flipped.eliminate_zeros()
+    initial = np.array([0, 1, 1, 0, 1])
     return audit(
-        lambda H, rng: bool(np.equal(*mechanism.release(H, epsilon, rng=rng).labels[:2])),
-        (G, flipped),
-        epsilon,
-        samples=6000,
+        lambda A, rng: tuple(
+            adjust(
+                A,
+                initial,
+                mechanism.node_epsilon(epsilon),
+                rng,
+                penalty=0.2,
+                batches=2,
+                rounds=mechanism.rounds,
+            ).tolist()
+        ),
+        (star, flipped),
+        mechanism.adjustment_share * epsilon,
+        samples=samples,
         rng=0,
     )
 
 
 @pytest.mark.slow
 def test_audit_adjustment_with_broken_twin():
-    honest = same_community_audit(CommunityMechanism(group_size=1))
-    broken = same_community_audit(GreedyChoices(group_size=1))
+    honest = adjustment_audit(CommunityMechanism(rounds=2))
+    broken = adjustment_audit(GreedyChoices())
     print(f"honest p={honest.p_value:.3g}, greedy twin p={broken.p_value:.3g}")
     assert honest.p_value > 0.01
     assert broken.p_value < 1e-3
