@@ -348,7 +348,7 @@ CASES = {
         dict(
             G=graphs(),
             epsilon=EPSILON,
-            group_size=maybe(20, 2, 0, -1, 1.5),
+            group_size=maybe(None, 20, 2, 0, -1, 1.5),
             resolution=maybe(1.0, 0.0, -1.0, math.nan),
             share=maybe(0.2, 0.0, 1.0, 1.5),
             rng=RNG,

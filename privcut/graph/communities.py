@@ -49,6 +49,13 @@ from privcut.records import Record, Spend
 
 __all__ = ["CommunityMechanism", "PrivateCommunities", "private_communities"]
 
+GROUPS = 128
+"""The default number of random groups: ``group_size`` defaults to ``max(20, ceil(n /
+GROUPS))`` (PrivGraph's 20 on small graphs). Random groups mix the communities, so more
+groups add little signal to the super-graph but cost Louvain time (measured in
+``benchmarks/communities.py``: 128 groups were as accurate as 356-1135 and 5-10 times
+faster on wiki-vote and gnutella)."""
+
 SUPER_GRAPH_SIZE = 8
 """Kept block pairs expected from the zero-count pairs alone, per node: the threshold of
 step 2 is the smallest ``theta >= 1`` with ``pairs * P(Z >= theta) <= SUPER_GRAPH_SIZE * n``
@@ -115,7 +122,7 @@ class CommunityMechanism:
     0.35
     """
 
-    group_size: int = 20
+    group_size: int | None = None
     resolution: float = 1.0
     share: float = 0.2
     batches: int = 64
@@ -124,7 +131,8 @@ class CommunityMechanism:
     count_share: float = 0.05
 
     def __post_init__(self) -> None:
-        check_scalar(self.group_size, "group_size", int, low=1)
+        if self.group_size is not None:
+            check_scalar(self.group_size, "group_size", int, low=1)
         check_scalar(self.resolution, "resolution", low=0.0, closed="neither")
         check_scalar(self.share, "share", low=0.0, high=1.0, closed="neither")
         check_scalar(self.batches, "batches", int, low=1)
@@ -235,8 +243,9 @@ class CommunityMechanism:
         spends = self.spends(epsilon)
         n = universe.n
         generator = check_random_state(rng)
-        groups = generator.permutation(n) // self.group_size
-        g = math.ceil(n / self.group_size)
+        size = self.group_size or max(20, math.ceil(n / GROUPS))
+        groups = generator.permutation(n) // size
+        g = math.ceil(n / size)
         positions, counts = block_counts(adjacency, groups, g, universe.directed)
         noise = self.super_graph_noise(epsilon)
         theta = super_graph_threshold(self.share * epsilon, g, n)
@@ -441,7 +450,7 @@ def private_communities(
     *,
     nodes: Sequence[Hashable] | None = None,
     directed: bool | None = None,
-    group_size: int = 20,
+    group_size: int | None = None,
     resolution: float = 1.0,
     share: float = 0.2,
     rng: RandomState = None,
@@ -487,7 +496,8 @@ def private_communities(
 
     Complexity: O(rounds (|E| log |E| + n) + batches K + kept) time and O(n + |E| + kept)
     memory for K <= g communities and ``kept <= |E| + O(n)`` (expected) super-graph
-    pairs, plus Louvain on the g-node super-graph; nothing n x n, g x g or n x K.
+    pairs, plus Louvain on the g-node super-graph (g <= 128 by default); nothing n x n,
+    g x g or n x K.
 
     Parameters
     ----------
@@ -499,8 +509,9 @@ def private_communities(
     nodes, directed : optional
         A sparse G's public node labels (default ``range(n)``) and kind (default False);
         refused for a NetworkX graph (see :meth:`~privcut.graph.EdgeUniverse.of`).
-    group_size : int, default 20
-        Nodes per random group of step 1 (PrivGraph's N1 = 20).
+    group_size : int, optional
+        Nodes per random group of step 1; default ``max(20, ceil(n / GROUPS))`` with
+        ``GROUPS = 128`` (PrivGraph's N1 = 20 up to 2,560 nodes, at most 128 groups above).
     resolution : float, default 1.0
         Louvain's resolution (> 0); larger gives more, smaller communities.
     share : float, default 0.2
