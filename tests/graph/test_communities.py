@@ -158,7 +158,7 @@ class NoiselessSuperGraph(CommunityMechanism):
         return positions, counts
 
 
-def count_audit(mechanism, epsilon=1.0, samples=4000):
+def count_audit(mechanism, epsilon=1.0, samples=2000):
     """Audit the number of communities on the empty 6-node graph and one edge more: with
     one node per group, an exact super-graph is the graph itself, and Louvain gives 6
     singletons on the empty graph but at most 5 communities once (0, 1) is an edge."""
@@ -175,8 +175,8 @@ def count_audit(mechanism, epsilon=1.0, samples=4000):
 
 @pytest.mark.slow
 def test_audit_community_count_with_broken_twin():
-    honest = count_audit(CommunityMechanism(group_size=1))
-    broken = count_audit(NoiselessSuperGraph(group_size=1))
+    honest = count_audit(CommunityMechanism(group_size=1, batches=1))
+    broken = count_audit(NoiselessSuperGraph(group_size=1, batches=1))
     print(f"honest p={honest.p_value:.3g}, noiseless twin p={broken.p_value:.3g}")
     assert honest.p_value > 0.01
     assert broken.p_value < 1e-3
@@ -190,10 +190,12 @@ def test_audit_partition_on_edge_flip(directed):
     flipped = G.copy()
     flipped.remove_edge(2, 3)
     result = audit(
-        lambda H, rng: canonical(private_communities(H, 1.0, group_size=2, rng=rng).labels),
+        lambda H, rng: canonical(
+            private_communities(H, 1.0, group_size=2, batches=2, rng=rng).labels
+        ),
         (G, flipped),
         1.0,
-        samples=4000,
+        samples=1500,
         rng=1,
     )
     print(f"partition audit p={result.p_value:.3g}, event {result.event}")
