@@ -15,7 +15,13 @@ from privcut.audit import audit
 from privcut.datasets import community_graph
 from privcut.evaluate import normalized_mutual_information as nmi
 from privcut.graph import CommunityMechanism, PrivateCommunities, private_communities
-from privcut.graph.communities import adjust, choose
+from privcut.graph.communities import (
+    adjust,
+    block_counts,
+    choose,
+    louvain_labels,
+    super_graph_threshold,
+)
 from privcut.records import Spend
 
 
@@ -158,25 +164,30 @@ class NoiselessSuperGraph(CommunityMechanism):
         return positions, counts
 
 
-def count_audit(mechanism, epsilon=1.0, samples=2000):
-    """Audit the number of communities on the empty 6-node graph and one edge more: with
-    one node per group, an exact super-graph is the graph itself, and Louvain gives 6
-    singletons on the empty graph but at most 5 communities once (0, 1) is an edge."""
+def super_graph_audit(mechanism, epsilon=1.0, samples=2000):
+    """Audit steps 1-3 (random groups of one node, the filtered noisy super-graph, Louvain)
+    at the super-graph's share of epsilon: the number of Louvain communities on the empty
+    6-node graph and with one edge more. An exact super-graph is the graph itself, and
+    Louvain gives 6 singletons on the empty graph but at most 5 communities once (0, 1) is
+    an edge."""
     empty = sp.csr_array((6, 6))
     edge = sp.csr_array(([1.0, 1.0], ([0, 1], [1, 0])), shape=(6, 6))
-    return audit(
-        lambda A, rng: mechanism.release(A, epsilon, rng=rng).communities,
-        (empty, edge),
-        epsilon,
-        samples=samples,
-        rng=0,
-    )
+
+    def communities(A, rng):
+        groups = rng.permutation(6)
+        positions, counts = block_counts(A, groups, 6, False)
+        theta = super_graph_threshold(mechanism.share * epsilon, 6, 6)
+        noise = mechanism.super_graph_noise(epsilon)
+        kept, values = mechanism.measure(positions, counts, 6, theta, noise, rng)
+        return int(louvain_labels(kept, values, 6, 1.0, rng).max()) + 1
+
+    return audit(communities, (empty, edge), mechanism.share * epsilon, samples=samples, rng=0)
 
 
 @pytest.mark.slow
-def test_audit_community_count_with_broken_twin():
-    honest = count_audit(CommunityMechanism(group_size=1, batches=1))
-    broken = count_audit(NoiselessSuperGraph(group_size=1, batches=1))
+def test_audit_super_graph_with_broken_twin():
+    honest = super_graph_audit(CommunityMechanism(group_size=1))
+    broken = super_graph_audit(NoiselessSuperGraph(group_size=1))
     print(f"honest p={honest.p_value:.3g}, noiseless twin p={broken.p_value:.3g}")
     assert honest.p_value > 0.01
     assert broken.p_value < 1e-3
