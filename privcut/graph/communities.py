@@ -382,7 +382,7 @@ def adjust(
     node. Floating point: the race's draws are numpy's Gumbel draws, with the caveats
     of :func:`~privcut.privacy.exponential_mechanism`.
 
-    Complexity: O(|E| log |E| + n) time per pass plus O(K) per batch, O(n + |E| + K)
+    Complexity: O(|E| log |E|) time per pass plus O(n + K) per batch (the sizes), O(n + |E| + K)
     memory; nothing n x n or n x K.
 
     Examples
@@ -494,7 +494,7 @@ def private_communities(
     labels), their count and the spends are functions of the noisy output and public
     inputs only.
 
-    Complexity: O(rounds (|E| log |E| + n) + batches K + kept) time and O(n + |E| + kept)
+    Complexity: O(rounds (|E| log |E| + batches (n + K)) + kept) time and O(n + |E| + kept)
     memory for K <= g communities and ``kept <= |E| + O(n)`` (expected) super-graph
     pairs, plus Louvain on the g-node super-graph (g <= 128 by default); nothing n x n,
     g x g or n x K.
