@@ -372,10 +372,14 @@ CASES = {
         dict(
             G=graphs(),
             epsilon=EPSILON,
-            group_size=maybe(20, 2, 0, -1, 1.5),
+            group_size=maybe(None, 20, 2, 0, -1, 1.5),
             resolution=maybe(1.0, 0.0, -1.0, math.nan),
-            share=maybe(0.5, 0.0, 1.0, 1.5),
+            share=maybe(0.2, 0.0, 1.0, 1.5),
             rng=RNG,
+            batches=maybe(64, 1, 3),
+            rounds=maybe(1, 2),
+            balance=maybe(1.0, 0.0, 3.0),
+            count_share=maybe(0.05, 0.3),
         ),
     ),
     "privcut.graph.PrivateGroups": (

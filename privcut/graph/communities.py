@@ -1,24 +1,26 @@
-"""Private communities: PrivGraph's community phases (Yuan et al. 2023) as one mechanism.
-
-A partition of the nodes released under edge-level differential privacy, in four steps:
-
-1. *Random groups* (public randomness, independent of G): the nodes are split uniformly
-   at random into ``ceil(n / group_size)`` groups.
-2. *Noisy super-graph* (``share * epsilon``): the number of edges of every block pair of
-   those groups (:meth:`~privcut.graph.partition.Partition.block_sums`) gets discrete
-   Laplace noise of scale ``1 / (share * epsilon)``, clipped at 0. One vertex pair lies in
-   exactly one block pair, so an edge flip moves one count by 1: l1 sensitivity 1, and the
-   counts are ``share * epsilon``-DP (discrete Laplace mechanism, Ghosh, Roughgarden,
-   Sundararajan 2009).
-3. *Louvain* (**Blondel et al. 2008**) on the noisy super-graph merges the groups into K
-   communities: post-processing of step 2's output and public randomness.
-4. *Adjustment* (``(1 - share) * epsilon``): one pass over the nodes in a uniformly random
-   order; each node in turn picks a community among the K of step 3 by the exponential
-   mechanism (McSherry & Talwar 2007) with score its number of edges into each under the
-   current labels (those of step 3, updated by the choices already made).
+"""Private communities (issue 18): a noisy super-graph of random groups, Louvain on it, and a
+batched exponential-mechanism adjustment, as one edge-level epsilon-DP mechanism.
 
 The steps follow PrivGraph's "Community Initialization" and "Community Adjustment"
-(**Yuan et al. 2023**), with integer noise and the super-graph counts clipped at 0.
+(**Yuan et al. 2023**), reworked so that nothing costs more than O(n + |E|) per step:
+
+1. *Random groups* (public randomness, independent of G): the nodes are split uniformly
+   at random into ``g = ceil(n / group_size)`` groups.
+2. *Noisy super-graph* (``share * epsilon``): every unordered pair of groups {a, b}
+   (a = b included) has an edge count (arcs for a directed graph); each count gets
+   discrete Laplace noise of scale ``1 / (share * epsilon)`` and is kept when the noisy
+   value reaches a public threshold ``theta >= 1`` (filtered randomized response over
+   block pairs, :mod:`privcut.graph.filtered`, Cormode et al. 2012): the kept zero-count
+   pairs are drawn without visiting the g^2 / 2 pairs one by one. With ``theta = 1`` this
+   keeps exactly the information of the counts clipped at 0.
+3. *Louvain* (**Blondel et al. 2008**) on the kept weighted super-graph merges the groups
+   into K communities: post-processing.
+4. *Edge count* (``count_share * epsilon``): the number of edges plus discrete Laplace
+   noise, for the public size penalty of step 5.
+5. *Adjustment* (the rest of epsilon): ``rounds`` passes; each pass splits the nodes
+   uniformly at random into ``batches`` batches, and every node of a batch draws, all at
+   once, a community among the K by the exponential mechanism with the monotone score
+   "neighbours in the community" minus a public size penalty (:func:`adjust`).
 """
 
 from __future__ import annotations
@@ -32,14 +34,32 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.partition import Partition
+from privcut.graph.filtered import (
+    pair_ends,
+    pair_indices,
+    survival_probability,
+    uniform_non_edges,
+)
 from privcut.graph.universe import EdgeUniverse, check_zero_one
-from privcut.privacy import Noise, check_epsilon, exponential_mechanism
+from privcut.privacy import Noise, check_epsilon
+from privcut.privacy.noise import geometric
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
 from privcut.records import Record, Spend
 
 __all__ = ["CommunityMechanism", "PrivateCommunities", "private_communities"]
+
+GROUPS = 128
+"""The default number of random groups: ``group_size`` defaults to ``max(20, ceil(n /
+GROUPS))`` (PrivGraph's 20 on small graphs). Random groups mix the communities, so more
+groups add little signal to the super-graph but cost Louvain time (measured in
+``benchmarks/communities.py``: 128 groups were as accurate as 356-1135 and 5-10 times
+faster on wiki-vote and gnutella)."""
+
+SUPER_GRAPH_SIZE = 8
+"""Kept block pairs expected from the zero-count pairs alone, per node: the threshold of
+step 2 is the smallest ``theta >= 1`` with ``pairs * P(Z >= theta) <= SUPER_GRAPH_SIZE * n``
+(public values only), which bounds the super-graph Louvain sees to O(n + |E|) edges."""
 
 
 @dataclass(frozen=True, eq=False)  # an array field: compare releases field by field
@@ -58,14 +78,15 @@ class PrivateCommunities(Record):
     epsilon : float
         The total privacy parameter: edge-level (epsilon, 0)-DP.
     spends : tuple of Spend
-        One per private step: the super-graph counts and the adjustment's choices.
+        One per private step: the super-graph counts, the adjustment's choices and the
+        edge count of the size penalty.
 
     Examples
     --------
     >>> import networkx as nx
     >>> found = private_communities(nx.path_graph(4), 1.0, group_size=2, rng=0)
     >>> found.nodes, found.labels.shape, [spend.name for spend in found.spends]
-    ((0, 1, 2, 3), (4,), ['super-graph', 'adjustment'])
+    ((0, 1, 2, 3), (4,), ['super-graph', 'adjustment', 'edge-count'])
     """
 
     labels: np.ndarray
@@ -91,55 +112,117 @@ class PrivateCommunities(Record):
 class CommunityMechanism:
     """The steps of :func:`private_communities` with their parameters (checked on creation).
 
-    The privacy-relevant choices are methods (:meth:`super_graph_noise`,
-    :meth:`node_epsilon`, :meth:`measure`), so that tests can build deliberately broken
+    The privacy-relevant choices are methods (:meth:`super_graph_noise`, :meth:`measure`,
+    :meth:`node_epsilon`, :meth:`edge_count`), so that tests can build deliberately broken
     variants by subclassing. Use :func:`private_communities` for releases.
 
     Examples
     --------
-    >>> CommunityMechanism(share=0.25).node_epsilon(2.0)
-    0.75
+    >>> CommunityMechanism(share=0.25, count_share=0.05, rounds=2).node_epsilon(2.0)
+    0.35
     """
 
-    group_size: int = 20
+    group_size: int | None = None
     resolution: float = 1.0
-    share: float = 0.5
+    share: float = 0.2
+    batches: int = 64
+    rounds: int = 1
+    balance: float = 1.0
+    count_share: float = 0.05
 
     def __post_init__(self) -> None:
-        check_scalar(self.group_size, "group_size", int, low=1)
+        if self.group_size is not None:
+            check_scalar(self.group_size, "group_size", int, low=1)
         check_scalar(self.resolution, "resolution", low=0.0, closed="neither")
         check_scalar(self.share, "share", low=0.0, high=1.0, closed="neither")
+        check_scalar(self.batches, "batches", int, low=1)
+        check_scalar(self.rounds, "rounds", int, low=1)
+        check_scalar(self.balance, "balance", low=0.0)
+        check_scalar(self.count_share, "count_share", low=0.0, high=1.0, closed="neither")
+        if self.share + self.count_share >= 1.0:
+            raise ValueError(
+                f"share + count_share = {self.share + self.count_share:g} leaves nothing for "
+                "the adjustment; make their sum less than 1 (e.g. share=0.2, count_share=0.05)"
+            )
+
+    @property
+    def adjustment_share(self) -> float:
+        """The adjustment's fraction of epsilon: ``1 - share - count_share``."""
+        return 1.0 - self.share - self.count_share
 
     def super_graph_noise(self, epsilon: float) -> Noise:
         """Step 2's noise: discrete Laplace for ``share * epsilon`` at sensitivity 1."""
         return Noise.for_laplace(self.share * epsilon, 1.0, integer=True)
 
     def node_epsilon(self, epsilon: float) -> float:
-        """Step 4's epsilon per node choice: ``(1 - share) * epsilon / 2`` (an edge flip
-        changes the scores of two nodes; basic composition over those two choices)."""
-        return (1.0 - self.share) * epsilon / 2.0
+        """Step 5's epsilon per node choice: ``adjustment_share * epsilon / (2 rounds)`` (an
+        edge flip changes the scores of two nodes, each choosing once per round)."""
+        return self.adjustment_share * epsilon / (2.0 * self.rounds)
 
-    def measure(self, partition: Partition, adjacency: sp.csr_array, noise: Noise, rng):
-        """Step 2: every block pair's edge count plus ``noise``, clipped at 0 (int64)."""
-        counts = np.rint(partition.block_sums(adjacency)).astype(np.int64)
-        return np.maximum(noise.add(counts, rng=rng), 0)
+    def measure(
+        self,
+        positions: np.ndarray,
+        counts: np.ndarray,
+        g: int,
+        theta: int,
+        noise: Noise,
+        rng: np.random.Generator,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Step 2: the block pairs (sorted positions among the ``g (g + 1) / 2``, see
+        :func:`block_counts`) whose count plus ``noise`` reaches ``theta``, and those noisy
+        values (int64). ``positions`` and ``counts`` are the pairs with a positive count.
 
-    def spends(self, epsilon: float) -> tuple[Spend, Spend]:
-        """The two private steps' shares of the budget. The adjustment's ``epsilon`` is its
-        whole share (two choices at :meth:`node_epsilon` each, the most an edge flip
-        touches); its ``noise`` is ``"exponential"`` (the exponential mechanism) and its
-        ``scale`` the temperature ``2 sensitivity / node_epsilon`` of the choice's logits.
+        Every pair's noisy value is its count plus an independent discrete Laplace draw;
+        the zero-count pairs are not visited: each survives independently with the public
+        probability ``p = P(Z >= theta)``, so their survivors are a uniform random set of
+        Binomial(zero pairs, p) of them (:func:`~privcut.graph.filtered.uniform_non_edges`)
+        and each survivor's value is ``theta`` plus a geometric draw (the discrete Laplace
+        tail beyond ``theta >= 1``), exactly as in filtered randomized response.
+        """
+        values = counts + np.atleast_1d(noise.sample(counts.size, rng=rng))
+        kept = values >= theta
+        pairs = g * (g + 1) // 2
+        p = survival_probability(1.0 / noise.scale, theta)
+        k = int(rng.binomial(pairs - positions.size, p))
+        survivors = uniform_non_edges(positions, pairs, k, g + 1, False, rng)
+        extra = theta + np.atleast_1d(geometric(noise.scale, k, rng=rng))
+        found = np.concatenate([positions[kept], survivors])
+        order = np.argsort(found, kind="stable")
+        return found[order], np.concatenate([values[kept], extra]).astype(np.int64)[order]
+
+    def edge_count(self, edges: int, epsilon: float, rng: np.random.Generator) -> int:
+        """Step 4: the number of edges plus discrete Laplace noise for ``count_share *
+        epsilon`` (sensitivity 1), clipped at 0."""
+        noise = Noise.for_laplace(self.count_share * epsilon, 1.0, integer=True)
+        return max(int(noise.add(np.array([edges]), rng=rng)[0]), 0)
+
+    def spends(self, epsilon: float) -> tuple[Spend, Spend, Spend]:
+        """The three private steps' shares of the budget. The adjustment's ``epsilon`` is its
+        whole share (``2 rounds`` choices at :meth:`node_epsilon` each, the most an edge
+        flip touches); its ``noise`` is ``"exponential"`` (the exponential mechanism) and its
+        ``scale`` the temperature ``1 / node_epsilon`` of the choice's logits.
 
         Examples
         --------
-        >>> [spend.epsilon for spend in CommunityMechanism(share=0.25).spends(2.0)]
-        [0.5, 1.5]
+        >>> spends = CommunityMechanism(share=0.25, count_share=0.25).spends(2.0)
+        >>> [(spend.name, spend.epsilon) for spend in spends]
+        [('super-graph', 0.5), ('adjustment', 1.0), ('edge-count', 0.5)]
         """
         noise = self.super_graph_noise(epsilon)
         node = self.node_epsilon(epsilon)
+        adjustment = self.adjustment_share * epsilon
+        count = Noise.for_laplace(self.count_share * epsilon, 1.0, integer=True)
         return (
             Spend("super-graph", self.share, self.share * epsilon, noise.kind, noise.scale, 1.0),
-            Spend("adjustment", 1.0 - self.share, 2.0 * node, "exponential", 2.0 / node, 1.0),
+            Spend("adjustment", self.adjustment_share, adjustment, "exponential", 1 / node, 1.0),
+            Spend(
+                "edge-count",
+                self.count_share,
+                self.count_share * epsilon,
+                count.kind,
+                count.scale,
+                1.0,
+            ),
         )
 
     def release(
@@ -151,60 +234,109 @@ class CommunityMechanism:
         directed: bool | None = None,
         rng: RandomState = None,
     ) -> PrivateCommunities:
-        """Run the four steps on G (see :func:`private_communities`)."""
+        """Run the five steps on G (see :func:`private_communities`)."""
         epsilon = check_epsilon(epsilon)
         universe, adjacency = EdgeUniverse.read(G, None, nodes=nodes, directed=directed)
         check_zero_one(adjacency, "private_communities")
         if universe.n == 0:
             raise GraphInputError("G has no nodes; private communities need at least one node")
         spends = self.spends(epsilon)
+        n = universe.n
         generator = check_random_state(rng)
-        groups = generator.permutation(universe.n) // self.group_size
-        k = math.ceil(universe.n / self.group_size)
-        partition = Partition(groups, tuple(range(k)), universe.directed)
-        counts = self.measure(partition, adjacency, self.super_graph_noise(epsilon), generator)
-        initial = louvain_labels(partition, counts, self.resolution, generator)[groups]
-        node_epsilon = self.node_epsilon(epsilon)
-        labels = adjust(adjacency, initial, node_epsilon, generator, directed=universe.directed)
+        size = self.group_size or max(20, math.ceil(n / GROUPS))
+        groups = generator.permutation(n) // size
+        g = math.ceil(n / size)
+        positions, counts = block_counts(adjacency, groups, g, universe.directed)
+        noise = self.super_graph_noise(epsilon)
+        theta = super_graph_threshold(self.share * epsilon, g, n)
+        kept, values = self.measure(positions, counts, g, theta, noise, generator)
+        initial = louvain_labels(kept, values, g, self.resolution, generator)[groups]
+        edges = adjacency.nnz if universe.directed else adjacency.nnz // 2
+        noisy_edges = self.edge_count(edges, epsilon, generator)
+        penalty = self.balance * 2.0 * noisy_edges / float(n) ** 2
+        labels = adjust(
+            adjacency,
+            initial,
+            self.node_epsilon(epsilon),
+            generator,
+            penalty=penalty,
+            batches=self.batches,
+            rounds=self.rounds,
+            directed=universe.directed,
+        )
         found, labels = np.unique(labels, return_inverse=True)
         return PrivateCommunities(
             labels.astype(np.int64), universe.nodes, int(found.size), epsilon, spends
         )
 
 
-def louvain_labels(
-    partition: Partition, counts: np.ndarray, resolution: float, rng: np.random.Generator
-) -> np.ndarray:
-    """Step 3: the Louvain community of every group of ``partition``, given the (noisy,
-    non-negative) edge count of every block pair. A directed partition's ordered block
-    pairs (a, b) and (b, a) add up to one undirected weight. Post-processing; the seed is
-    drawn from ``rng``. O(g^2) for g groups (plus Louvain's time on g nodes).
+def super_graph_threshold(epsilon: float, g: int, n: int) -> int:
+    """Step 2's public threshold: the smallest ``theta >= 1`` with ``pairs * P(Z >= theta)
+    <= SUPER_GRAPH_SIZE * n`` for the ``pairs = g (g + 1) / 2`` block pairs.
 
     Examples
     --------
-    >>> partition = Partition(np.array([0, 1, 2]), (0, 1, 2), False)
-    >>> counts = np.array([0, 5, 0, 0, 0, 0])  # blocks (0,0) (0,1) (0,2) (1,1) (1,2) (2,2)
-    >>> louvain_labels(partition, counts, 1.0, np.random.default_rng(0)).tolist()
+    >>> super_graph_threshold(0.2, 100, 2000), super_graph_threshold(0.2, 5000, 10**5)
+    (1, 11)
+    """
+    pairs = g * (g + 1) // 2
+    theta = 1
+    while pairs * survival_probability(epsilon, theta) > SUPER_GRAPH_SIZE * n:
+        theta += 1
+    return theta
+
+
+def block_counts(
+    adjacency: sp.csr_array, groups: np.ndarray, g: int, directed: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The unordered group pairs {a, b} (a = b included) holding at least one edge (arc for
+    a ``directed`` adjacency), as sorted positions of ``(min, max + 1)`` in the undirected
+    pair order of ``g + 1`` nodes (:func:`~privcut.graph.filtered.pair_indices`; a
+    bijection onto ``range(g (g + 1) / 2)``), and their edge counts. An edge flip moves
+    exactly one count by 1. O(|E| log |E|) time, O(|E|) memory.
+
+    Examples
+    --------
+    >>> A = sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(4)))
+    >>> [x.tolist() for x in block_counts(A, np.array([0, 0, 1, 1]), 2, False)]
+    [[0, 1, 2], [1, 1, 1]]
+    """
+    coo = adjacency.tocoo()
+    keep = coo.data != 0 if directed else (coo.data != 0) & (coo.row < coo.col)
+    first, second = groups[coo.row[keep]], groups[coo.col[keep]]
+    low, high = np.minimum(first, second), np.maximum(first, second)
+    positions = pair_indices(low, high + 1, g + 1, False)
+    return np.unique(positions, return_counts=True)
+
+
+def louvain_labels(
+    positions: np.ndarray,
+    values: np.ndarray,
+    g: int,
+    resolution: float,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Step 3: the Louvain community of each of ``g`` groups, given the kept block pairs
+    (positions as in :func:`block_counts`) and their positive noisy counts as weights.
+    Post-processing; the seed is drawn from ``rng``. O(g + kept pairs) memory, plus
+    Louvain's time.
+
+    Examples
+    --------
+    >>> louvain_labels(np.array([1]), np.array([5]), 3, 1.0, np.random.default_rng(0)).tolist()
     [0, 0, 1]
     """
-    first, second = partition.blocks
-    if partition.directed:
-        first, second = np.minimum(first, second), np.maximum(first, second)
-    shape = (partition.g, partition.g)
-    weights = sp.coo_array((np.asarray(counts, dtype=np.int64), (first, second)), shape=shape)
-    weights = weights.tocsr().tocoo()  # duplicates (a directed pair's two orders) summed
-    positive = weights.data > 0
-    rows, columns = weights.row[positive], weights.col[positive]
+    first, second = pair_ends(positions, g + 1, False)
     graph = nx.Graph()
-    graph.add_nodes_from(range(partition.g))
+    graph.add_nodes_from(range(g))
     graph.add_weighted_edges_from(
-        zip(rows.tolist(), columns.tolist(), weights.data[positive].tolist(), strict=True)
+        zip(first.tolist(), (second - 1).tolist(), values.tolist(), strict=True)
     )
     seed = int(rng.integers(2**31))
     found = nx.community.louvain_communities(
         graph, weight="weight", resolution=resolution, seed=seed
     )
-    of_group = np.empty(partition.g, dtype=np.int64)
+    of_group = np.empty(g, dtype=np.int64)
     for label, members in enumerate(sorted(found, key=min)):
         of_group[sorted(members)] = label
     return of_group
@@ -216,14 +348,42 @@ def adjust(
     epsilon: float,
     rng: np.random.Generator,
     *,
+    penalty: float = 0.0,
+    batches: int = 64,
+    rounds: int = 1,
     directed: bool = False,
 ) -> np.ndarray:
-    """Step 4: one pass over the nodes in a uniformly random order (fresh randomness); each
-    node in turn draws a community among ``0 .. K-1`` (K = ``initial.max() + 1``) by the
-    exponential mechanism at ``epsilon`` (sensitivity 1), with score its number of
-    neighbours in each community under the current labels (``initial``, updated by the
-    choices already made; for a ``directed`` adjacency, out- plus in-neighbours).
-    O(n K + |E|) time, O(n + |E|) memory.
+    """Step 5: ``rounds`` passes of batched exponential-mechanism choices.
+
+    Each pass splits the nodes uniformly at random (fresh randomness) into ``batches``
+    batches of sizes differing by at most one, and visits the batches in turn. Every node
+    u of a batch draws a community ``a`` among ``0 .. K-1`` (K = ``initial.max() + 1``)
+    with probability proportional to ``exp(epsilon * (s_u(a) - penalty * |a|))``, where
+    ``s_u(a)`` is u's number of neighbours with label a (out- plus in-neighbours for a
+    ``directed`` adjacency) and ``|a|`` the size of community a, both under the labels
+    at the start of the batch; the batch's draws are independent given those labels and
+    are applied together.
+
+    Privacy: each draw is ``epsilon``-DP in u's adjacency row for the labels fixed. An
+    edge flip adds or removes one neighbour of u, so it moves exactly one score
+    ``s_u(a)`` by 1, all in the same direction (a monotone score of sensitivity 1), and
+    the penalty is the same on both graphs: the exponential mechanism with weights
+    ``exp(epsilon * score)`` (not ``epsilon / 2``) is then ``epsilon``-DP (McSherry &
+    Talwar 2007, the monotone case: the changed weight moves by at most ``e^epsilon``
+    and the normaliser in the same direction by at most as much).
+
+    Sampling, in O(deg u) per node: write ``exp(epsilon s) = 1 + (exp(epsilon s) - 1)``,
+    so the law is a mixture of the public base law ``w(a) = exp(-epsilon penalty |a|)``
+    over all K labels (mass ``Z0``) and of the law ``w(a) (exp(epsilon s_u(a)) - 1)``
+    over u's neighbours' labels only (zero elsewhere). A Gumbel-max race between the
+    base (log mass ``log Z0``) and each neighbour label (log weight ``log w(a) + epsilon
+    s + log(1 - exp(-epsilon s))``) picks the component exactly; a base win then draws
+    from the base law by inverse CDF. Zero-score labels are thus never enumerated per
+    node. Floating point: the race's draws are numpy's Gumbel draws, with the caveats
+    of :func:`~privcut.privacy.exponential_mechanism`.
+
+    Complexity: O(|E| log |E|) time per pass plus O(n + K) per batch (the sizes), O(n + |E| + K)
+    memory; nothing n x n or n x K.
 
     Examples
     --------
@@ -233,14 +393,55 @@ def adjust(
     [0, 0, 0, 1, 1, 1]
     """
     labels = np.array(initial, dtype=np.int64)
-    k = int(labels.max()) + 1
+    n, k = labels.size, int(labels.max()) + 1
     both = (adjacency + adjacency.T).tocsr() if directed else sp.csr_array(adjacency)
-    indptr, indices, weights = both.indptr, both.indices, both.data
-    for node in rng.permutation(labels.size):
-        span = slice(indptr[node], indptr[node + 1])
-        scores = np.bincount(labels[indices[span]], weights[span], minlength=k)
-        labels[node] = exponential_mechanism(scores, epsilon, 1.0, rng=rng)
+    for _ in range(rounds):
+        for batch in np.array_split(rng.permutation(n), batches):
+            if batch.size:
+                sizes = np.bincount(labels, minlength=k)
+                labels[batch] = choose(both, labels, batch, sizes, epsilon, penalty, rng)
     return labels
+
+
+def choose(
+    both: sp.csr_array,
+    labels: np.ndarray,
+    batch: np.ndarray,
+    sizes: np.ndarray,
+    epsilon: float,
+    penalty: float,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """One batch of :func:`adjust`: the new label of every node of ``batch`` (see there).
+
+    Examples
+    --------
+    >>> A = sp.csr_array(nx.to_scipy_sparse_array(nx.star_graph(3)))  # centre 0
+    >>> labels = np.array([1, 0, 0, 1])
+    >>> choose(A, labels, np.array([0]), np.array([2, 2]), 60.0, 0.0, np.random.default_rng(0))
+    array([0])
+    """
+    k = sizes.size
+    base = -epsilon * penalty * sizes.astype(float)
+    top = base.max()
+    cumulative = np.cumsum(np.exp(base - top))
+    log_base_mass = top + math.log(cumulative[-1])
+    rows = both[batch]
+    owner = np.repeat(np.arange(batch.size, dtype=np.int64), np.diff(rows.indptr))
+    codes, where = np.unique(owner * k + labels[rows.indices], return_inverse=True)
+    scores = np.bincount(where, weights=rows.data)
+    node, label = codes // k, codes % k
+    logits = base[label] + epsilon * scores + np.log(-np.expm1(-epsilon * scores))
+    keys = logits + rng.gumbel(size=codes.size)
+    best = np.full(batch.size, -np.inf)
+    np.maximum.at(best, node, keys)
+    chosen = np.empty(batch.size, dtype=np.int64)
+    winner = keys == best[node]
+    chosen[node[winner]] = label[winner]
+    from_base = log_base_mass + rng.gumbel(size=batch.size) >= best
+    spots = rng.random(batch.size) * cumulative[-1]
+    drawn = np.minimum(np.searchsorted(cumulative, spots, side="right"), k - 1)
+    return np.where(from_base, drawn, chosen)
 
 
 def private_communities(
@@ -249,45 +450,54 @@ def private_communities(
     *,
     nodes: Sequence[Hashable] | None = None,
     directed: bool | None = None,
-    group_size: int = 20,
+    group_size: int | None = None,
     resolution: float = 1.0,
-    share: float = 0.5,
+    share: float = 0.2,
     rng: RandomState = None,
+    batches: int = 64,
+    rounds: int = 1,
+    balance: float = 1.0,
+    count_share: float = 0.05,
 ) -> PrivateCommunities:
     """A partition of G's nodes into communities, edge-level epsilon-DP (PrivGraph's
-    community phases, **Yuan et al. 2023**; see the module docstring for the steps).
+    community phases, **Yuan et al. 2023**, batched and sparse; see the module docstring
+    for the five steps).
 
     Privacy: (epsilon, 0)-DP under edge-level neighbours (same public node set, one vertex
     pair differs: unordered for an undirected graph, ordered for a directed one). Proof.
-    Step 1 and the Louvain seed are randomness independent of G. Step 2 is the discrete
-    Laplace mechanism at ``share * epsilon`` (one pair is in one block pair: sensitivity 1;
-    Ghosh, Roughgarden, Sundararajan 2009); step 3 is post-processing of it. Fix step 2's
-    output, hence step 3's labels, and the visiting order. Step 4 is n mechanisms run in
-    turn: node u's draws its community by the exponential mechanism from scores
-    ``s_u(a) = #{neighbours w of u with current label a}`` (out- plus in-neighbours when
-    directed), a function of u's own adjacency row and of the choices already made (the
-    transcript so far). Fix that transcript: a flip of the pair (x, y) changes only rows
-    x and y, so every other node's scores, hence its choice's conditional distribution,
-    are the same under G and G'; x's and y's scores move by at most 1 each (sensitivity
-    1), and their choices are exponential mechanisms at ``(1 - share) * epsilon / 2``, each
-    that DP (McSherry & Talwar 2007). The transcript's probability is the product of the
-    choices' conditional probabilities, so its ratio between G and G' is the product of
-    the two changed factors: ``(1 - share) * epsilon``-DP (adaptive basic composition of the
-    two affected choices; the released labels are post-processing of the transcript).
-    Adaptive basic composition with step 2 gives
-    ``share * epsilon + (1 - share) * epsilon = epsilon``. (Only one score of each end
-    moves, and in one direction, so each choice is in fact ``(1 - share) * epsilon / 4``-DP
-    in the exponential mechanism's usual bound; the stated claim does not use this
-    slack.) The floating-point caveats of the samplers are those of
-    :class:`~privcut.privacy.Noise` and :func:`~privcut.privacy.exponential_mechanism`.
+    Step 1, the Louvain seed and the batch splits are randomness independent of G.
+    Step 2: a flip of the pair (x, y) changes the count of exactly one unordered group
+    pair {group(x), group(y)} by 1, so the vector of all ``g (g + 1) / 2`` counts has l1
+    sensitivity 1 and the noisy counts are ``share * epsilon``-DP (discrete Laplace
+    mechanism, Ghosh, Roughgarden, Sundararajan 2009); keeping those at least the public
+    ``theta`` is post-processing, and the shortcut for the zero-count pairs draws the same
+    law (see :meth:`CommunityMechanism.measure`); step 3 is post-processing. Step 4 is
+    the discrete Laplace mechanism at ``count_share * epsilon`` (sensitivity 1). Fix the
+    outputs of steps 2-4 and the batch splits. Step 5 is a sequence of batches; given
+    the labels before a batch (the transcript so far), its nodes' draws are independent,
+    so the transcript's probability is the product over all ``n * rounds`` draws of each
+    draw's conditional probability given the labels before its batch. A draw of node u
+    depends on G only through u's adjacency row (the labels and sizes are transcript,
+    the penalty is a function of step 4's output and n). A flip of (x, y) changes only
+    rows x and y (for a directed graph, x's out-row and y's in-row, both in ``A + A^T``),
+    so only the ``2 * rounds`` draws of x and y change their conditional law, each by a
+    factor in ``[e^-e_c, e^e_c]`` with ``e_c = (1 - share - count_share) * epsilon / (2
+    rounds)`` (:func:`adjust`: a monotone score of sensitivity 1). The transcript's
+    likelihood ratio is the product of those factors: ``(1 - share - count_share) *
+    epsilon``-DP (adaptive basic composition; the released labels are post-processing of
+    the last labels). Basic composition with steps 2 and 4 gives epsilon. Batching does
+    not change the count of affected draws, whether x and y share a batch or not. The
+    floating-point caveats of the samplers are those of :class:`~privcut.privacy.Noise`
+    and :func:`~privcut.privacy.exponential_mechanism`.
 
     The released labels (communities renumbered ``0 .. K-1`` in increasing order of step 3's
     labels), their count and the spends are functions of the noisy output and public
     inputs only.
 
-    Complexity: O(n K + |E| + g^2) time and memory for g = ceil(n / group_size) groups and
-    K communities, plus Louvain on the g-node super-graph and one exponential-mechanism
-    call per node; nothing n x n. Raise ``group_size`` for very large n.
+    Complexity: O(rounds (|E| log |E| + batches (n + K)) + kept) time and O(n + |E| + kept)
+    memory for K <= g communities and ``kept <= |E| + O(n)`` (expected) super-graph
+    pairs, plus Louvain on the g-node super-graph (g <= 128 by default); nothing n x n,
+    g x g or n x K.
 
     Parameters
     ----------
@@ -299,15 +509,26 @@ def private_communities(
     nodes, directed : optional
         A sparse G's public node labels (default ``range(n)``) and kind (default False);
         refused for a NetworkX graph (see :meth:`~privcut.graph.EdgeUniverse.of`).
-    group_size : int, default 20
-        Nodes per random group of step 1 (PrivGraph's N1 = 20).
+    group_size : int, optional
+        Nodes per random group of step 1; default ``max(20, ceil(n / GROUPS))`` with
+        ``GROUPS = 128`` (PrivGraph's N1 = 20 up to 2,560 nodes, at most 128 groups above).
     resolution : float, default 1.0
         Louvain's resolution (> 0); larger gives more, smaller communities.
-    share : float, default 0.5
-        The fraction of epsilon spent on step 2 (strictly between 0 and 1); the rest goes
-        to step 4.
+    share : float, default 0.2
+        The fraction of epsilon spent on step 2's super-graph.
     rng : None, int or numpy.random.Generator
         ``None`` (secure randomness) for real releases; seeds are for tests.
+    batches : int, default 64
+        Batches per adjustment pass (public; more is closer to PrivGraph's one node at a
+        time, fewer is faster).
+    rounds : int, default 1
+        Adjustment passes; the adjustment's share is split evenly between them.
+    balance : float, default 1.0
+        Weight (>= 0) of the size penalty ``balance * d * |a| / n`` of the adjustment, with
+        ``d`` the noisy average degree of step 4: against one giant community.
+    count_share : float, default 0.05
+        The fraction of epsilon spent on step 4's edge count. ``share + count_share`` must
+        be below 1; the rest goes to the adjustment.
 
     Returns
     -------
@@ -315,9 +536,9 @@ def private_communities(
 
     Raises
     ------
-    PrivacyParameterError, GraphInputError, TypeError
-        For a bad epsilon, share, group_size or resolution, or a bad graph (no nodes,
-        self-loops, an asymmetric undirected adjacency, ...): before any random draw.
+    PrivacyParameterError, GraphInputError, TypeError, ValueError
+        For a bad epsilon or parameter, or a bad graph (no nodes, self-loops, an
+        asymmetric undirected adjacency, ...): before any random draw.
 
     Examples
     --------
@@ -329,5 +550,13 @@ def private_communities(
     >>> sum(spend.epsilon for spend in found.spends)
     8.0
     """
-    mechanism = CommunityMechanism(group_size=group_size, resolution=resolution, share=share)
+    mechanism = CommunityMechanism(
+        group_size=group_size,
+        resolution=resolution,
+        share=share,
+        batches=batches,
+        rounds=rounds,
+        balance=balance,
+        count_share=count_share,
+    )
     return mechanism.release(G, epsilon, nodes=nodes, directed=directed, rng=rng)

@@ -1,6 +1,7 @@
-"""Private communities (issue 18): PrivGraph's community phases as one edge-level
-epsilon-DP mechanism. The record, recovery of planted communities, array and NetworkX
-input agreeing, bad input refused before any draw, and audits with a broken twin."""
+"""Private communities (issue 18): PrivGraph's community phases, sparse and batched, as one
+edge-level epsilon-DP mechanism. The record, recovery of planted communities, array and
+NetworkX input agreeing, the batched sampler's law, bad input refused before any draw, and
+audits with broken twins."""
 
 import math
 
@@ -14,6 +15,13 @@ from privcut.audit import audit
 from privcut.datasets import community_graph
 from privcut.evaluate import normalized_mutual_information as nmi
 from privcut.graph import CommunityMechanism, PrivateCommunities, private_communities
+from privcut.graph.communities import (
+    adjust,
+    block_counts,
+    choose,
+    louvain_labels,
+    super_graph_threshold,
+)
 from privcut.records import Spend
 
 
@@ -38,11 +46,13 @@ def test_record_fields():
     assert set(found.labels.tolist()) == set(range(found.communities))
     assert found.epsilon == 2.0
     assert all(isinstance(spend, Spend) for spend in found.spends)
-    assert [spend.name for spend in found.spends] == ["super-graph", "adjustment"]
+    assert [spend.name for spend in found.spends] == ["super-graph", "adjustment", "edge-count"]
     assert math.fsum(spend.epsilon for spend in found.spends) == pytest.approx(2.0)
     assert math.fsum(spend.share for spend in found.spends) == 1.0
     assert found.spends[0].epsilon == 0.5 and found.spends[0].noise == "discrete_laplace"
     assert found.spends[0].scale == 2.0 and found.spends[0].sensitivity == 1.0
+    assert found.spends[1].epsilon == pytest.approx(1.4) and found.spends[1].scale == 1 / 0.7
+    assert found.spends[2].epsilon == pytest.approx(0.1)
     groups = found.groups()
     assert list(groups) == list(found.nodes)
     assert [groups[node] for node in found.nodes] == found.labels.tolist()
@@ -93,6 +103,28 @@ def test_directed_scores_count_both_ends():
     assert found.communities == 1
 
 
+@pytest.mark.parametrize(("epsilon", "penalty"), [(0.7, 0.0), (0.7, 0.3), (3.0, 0.05)])
+def test_batched_choice_has_the_exponential_mechanism_law(epsilon, penalty):
+    # node 0 of a star has 1, 2 and 0 neighbours labelled 0, 1, 2 (label 3 too); the batch
+    # repeats node 0, so its draws are independent draws of one choice.
+    A = sp.csr_array(nx.to_scipy_sparse_array(nx.star_graph(3), weight=None))
+    labels = np.array([3, 0, 1, 1])
+    sizes = np.array([5, 2, 9, 1])
+    draws = choose(
+        A,
+        labels,
+        np.zeros(40000, dtype=np.int64),
+        sizes,
+        epsilon,
+        penalty,
+        np.random.default_rng(0),
+    )
+    scores = np.array([1, 2, 0, 0]) - penalty * sizes
+    exact = np.exp(epsilon * scores) / np.exp(epsilon * scores).sum()
+    observed = np.bincount(draws, minlength=4) / draws.size
+    assert np.abs(observed - exact).max() < 4 * np.sqrt(0.25 / draws.size)
+
+
 def test_bad_input_refused_before_any_draw():
     G = nx.path_graph(5)
     generator = np.random.default_rng(0)
@@ -106,6 +138,12 @@ def test_bad_input_refused_before_any_draw():
         (ValueError, lambda: private_communities(G, 1.0, group_size=0, rng=generator)),
         (TypeError, lambda: private_communities(G, 1.0, group_size=2.5, rng=generator)),
         (ValueError, lambda: private_communities(G, 1.0, resolution=0.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, batches=0, rng=generator)),
+        (TypeError, lambda: private_communities(G, 1.0, rounds=1.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, rounds=0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, balance=-1.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, count_share=0.0, rng=generator)),
+        (ValueError, lambda: private_communities(G, 1.0, share=0.6, count_share=0.4)),
         (GraphInputError, lambda: private_communities(nx.Graph(), 1.0, rng=generator)),
         (GraphInputError, lambda: private_communities(loop, 1.0, rng=generator)),
         (GraphInputError, lambda: private_communities(G, 1.0, nodes=range(5), rng=generator)),
@@ -122,29 +160,34 @@ def test_bad_input_refused_before_any_draw():
 class NoiselessSuperGraph(CommunityMechanism):
     """Broken twin: the super-graph's block counts released without noise."""
 
-    def measure(self, partition, adjacency, noise, rng):
-        return np.rint(partition.block_sums(adjacency)).astype(np.int64)
+    def measure(self, positions, counts, g, theta, noise, rng):
+        return positions, counts
 
 
-def count_audit(mechanism, epsilon=1.0, samples=4000):
-    """Audit the number of communities on the empty 6-node graph and one edge more: with
-    one node per group, an exact super-graph is the graph itself, and Louvain gives 6
-    singletons on the empty graph but at most 5 communities once (0, 1) is an edge."""
+def super_graph_audit(mechanism, epsilon=1.0, samples=2000):
+    """Audit steps 1-3 (random groups of one node, the filtered noisy super-graph, Louvain)
+    at the super-graph's share of epsilon: the number of Louvain communities on the empty
+    6-node graph and with one edge more. An exact super-graph is the graph itself, and
+    Louvain gives 6 singletons on the empty graph but at most 5 communities once (0, 1) is
+    an edge."""
     empty = sp.csr_array((6, 6))
     edge = sp.csr_array(([1.0, 1.0], ([0, 1], [1, 0])), shape=(6, 6))
-    return audit(
-        lambda A, rng: mechanism.release(A, epsilon, rng=rng).communities,
-        (empty, edge),
-        epsilon,
-        samples=samples,
-        rng=0,
-    )
+
+    def communities(A, rng):
+        groups = rng.permutation(6)
+        positions, counts = block_counts(A, groups, 6, False)
+        theta = super_graph_threshold(mechanism.share * epsilon, 6, 6)
+        noise = mechanism.super_graph_noise(epsilon)
+        kept, values = mechanism.measure(positions, counts, 6, theta, noise, rng)
+        return int(louvain_labels(kept, values, 6, 1.0, rng).max()) + 1
+
+    return audit(communities, (empty, edge), mechanism.share * epsilon, samples=samples, rng=0)
 
 
 @pytest.mark.slow
-def test_audit_community_count_with_broken_twin():
-    honest = count_audit(CommunityMechanism(group_size=1))
-    broken = count_audit(NoiselessSuperGraph(group_size=1))
+def test_audit_super_graph_with_broken_twin():
+    honest = super_graph_audit(CommunityMechanism(group_size=1))
+    broken = super_graph_audit(NoiselessSuperGraph(group_size=1))
     print(f"honest p={honest.p_value:.3g}, noiseless twin p={broken.p_value:.3g}")
     assert honest.p_value > 0.01
     assert broken.p_value < 1e-3
@@ -158,10 +201,12 @@ def test_audit_partition_on_edge_flip(directed):
     flipped = G.copy()
     flipped.remove_edge(2, 3)
     result = audit(
-        lambda H, rng: canonical(private_communities(H, 1.0, group_size=2, rng=rng).labels),
+        lambda H, rng: canonical(
+            private_communities(H, 1.0, group_size=2, batches=2, rng=rng).labels
+        ),
         (G, flipped),
         1.0,
-        samples=4000,
+        samples=1500,
         rng=1,
     )
     print(f"partition audit p={result.p_value:.3g}, event {result.event}")
@@ -169,34 +214,45 @@ def test_audit_partition_on_edge_flip(directed):
 
 
 class GreedyChoices(CommunityMechanism):
-    """Broken twin: every adjustment choice at 4 epsilon, 16 times the correct
-    ``(1 - share) * epsilon / 2`` at share 0.5. (A twin at ``(1 - share) * epsilon`` per
-    choice, twice the correct, is not broken: one score of each end moves by 1, so each
-    choice is in fact half its exponential-mechanism epsilon, and the audit rightly passes
-    it.)"""
+    """Broken twin: every adjustment choice at ``4 * epsilon``, about ten times the correct
+    ``adjustment_share * epsilon / (2 rounds)``."""
 
     def node_epsilon(self, epsilon):
         return 4.0 * epsilon
 
 
-def same_community_audit(mechanism, epsilon=1.0):
-    """Audit whether the two ends of the flipped pair (0, 1) of a star share a community."""
-    G = nx.star_graph(3)
-    flipped = G.copy()
-    flipped.remove_edge(0, 1)
+def adjustment_audit(mechanism, epsilon=1.0, samples=1500):
+    """Audit the adjustment (:func:`adjust`, all its ``rounds``) alone, at its share of
+    epsilon, from fixed initial labels on a 5-node star and the star without (0, 1): the
+    released labels of all nodes."""
+    star = sp.csr_array(nx.to_scipy_sparse_array(nx.star_graph(4), weight=None))
+    flipped = star.copy()
+    flipped[0, 1] = flipped[1, 0] = 0
+    flipped.eliminate_zeros()
+    initial = np.array([0, 1, 1, 0, 1])
     return audit(
-        lambda H, rng: bool(np.equal(*mechanism.release(H, epsilon, rng=rng).labels[:2])),
-        (G, flipped),
-        epsilon,
-        samples=6000,
+        lambda A, rng: tuple(
+            adjust(
+                A,
+                initial,
+                mechanism.node_epsilon(epsilon),
+                rng,
+                penalty=0.2,
+                batches=2,
+                rounds=mechanism.rounds,
+            ).tolist()
+        ),
+        (star, flipped),
+        mechanism.adjustment_share * epsilon,
+        samples=samples,
         rng=0,
     )
 
 
 @pytest.mark.slow
 def test_audit_adjustment_with_broken_twin():
-    honest = same_community_audit(CommunityMechanism(group_size=1))
-    broken = same_community_audit(GreedyChoices(group_size=1))
+    honest = adjustment_audit(CommunityMechanism(rounds=2))
+    broken = adjustment_audit(GreedyChoices())
     print(f"honest p={honest.p_value:.3g}, greedy twin p={broken.p_value:.3g}")
     assert honest.p_value > 0.01
     assert broken.p_value < 1e-3
