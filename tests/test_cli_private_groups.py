@@ -26,7 +26,11 @@ def test_private_communities_written_with_the_release(tmp_path, capsys):
     assert main([*command, "--report", str(report), *extra]) == 0
     details = json.loads(report.read_text())
     names = [m["name"] for m in details["measurements"]]
-    assert names[:2] == ["communities: super-graph", "communities: adjustment"]
+    assert names[:3] == [
+        "communities: super-graph",
+        "communities: adjustment",
+        "communities: edge-count",
+    ]
     assert details["communities"]["share"] == 0.3 and details["epsilon"] == 2.0
     with found.open() as lines:
         rows = list(csv.reader(lines, delimiter="\t"))

@@ -41,7 +41,7 @@ from privcut.graph.filtered import (
     uniform_non_edges,
 )
 from privcut.graph.universe import EdgeUniverse, check_zero_one
-from privcut.privacy import Noise, check_epsilon
+from privcut.privacy import Noise, check_epsilon, exact_split
 from privcut.privacy.noise import geometric
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
@@ -80,6 +80,9 @@ class PrivateCommunities(Record):
     spends : tuple of Spend
         One per private step: the super-graph counts, the adjustment's choices and the
         edge count of the size penalty.
+    super_groups : int
+        The number g of public random groups of the super-graph (a function of the node
+        count and ``group_size``).
 
     Examples
     --------
@@ -94,6 +97,7 @@ class PrivateCommunities(Record):
     communities: int
     epsilon: float
     spends: tuple
+    super_groups: int
 
     def groups(self) -> dict[Hashable, int]:
         """The mapping node -> community (e.g. ``groups=`` of a later release).
@@ -150,14 +154,26 @@ class CommunityMechanism:
         """The adjustment's fraction of epsilon: ``1 - share - count_share``."""
         return 1.0 - self.share - self.count_share
 
+    def parts(self, epsilon: float) -> tuple[float, float, float]:
+        """The super-graph's, the edge count's and the adjustment's epsilons: ``share``,
+        ``count_share`` and ``adjustment_share`` of ``epsilon``, adding up to it exactly
+        (:func:`~privcut.privacy.exact_split`; the adjustment takes the remainder).
+
+        Examples
+        --------
+        >>> CommunityMechanism(share=0.25, count_share=0.25).parts(2.0)
+        (0.5, 0.5, 1.0)
+        """
+        return exact_split(epsilon, (self.share, self.count_share, self.adjustment_share))
+
     def super_graph_noise(self, epsilon: float) -> Noise:
         """Step 2's noise: discrete Laplace for ``share * epsilon`` at sensitivity 1."""
-        return Noise.for_laplace(self.share * epsilon, 1.0, integer=True)
+        return Noise.for_laplace(self.parts(epsilon)[0], 1.0, integer=True)
 
     def node_epsilon(self, epsilon: float) -> float:
         """Step 5's epsilon per node choice: ``adjustment_share * epsilon / (2 rounds)`` (an
         edge flip changes the scores of two nodes, each choosing once per round)."""
-        return self.adjustment_share * epsilon / (2.0 * self.rounds)
+        return self.parts(epsilon)[2] / (2.0 * self.rounds)
 
     def measure(
         self,
@@ -193,7 +209,7 @@ class CommunityMechanism:
     def edge_count(self, edges: int, epsilon: float, rng: np.random.Generator) -> int:
         """Step 4: the number of edges plus discrete Laplace noise for ``count_share *
         epsilon`` (sensitivity 1), clipped at 0."""
-        noise = Noise.for_laplace(self.count_share * epsilon, 1.0, integer=True)
+        noise = Noise.for_laplace(self.parts(epsilon)[1], 1.0, integer=True)
         return max(int(noise.add(np.array([edges]), rng=rng)[0]), 0)
 
     def spends(self, epsilon: float) -> tuple[Spend, Spend, Spend]:
@@ -210,19 +226,12 @@ class CommunityMechanism:
         """
         noise = self.super_graph_noise(epsilon)
         node = self.node_epsilon(epsilon)
-        adjustment = self.adjustment_share * epsilon
-        count = Noise.for_laplace(self.count_share * epsilon, 1.0, integer=True)
+        super_graph, counted, adjustment = self.parts(epsilon)
+        count = Noise.for_laplace(counted, 1.0, integer=True)
         return (
-            Spend("super-graph", self.share, self.share * epsilon, noise.kind, noise.scale, 1.0),
+            Spend("super-graph", self.share, super_graph, noise.kind, noise.scale, 1.0),
             Spend("adjustment", self.adjustment_share, adjustment, "exponential", 1 / node, 1.0),
-            Spend(
-                "edge-count",
-                self.count_share,
-                self.count_share * epsilon,
-                count.kind,
-                count.scale,
-                1.0,
-            ),
+            Spend("edge-count", self.count_share, counted, count.kind, count.scale, 1.0),
         )
 
     def release(
@@ -248,7 +257,7 @@ class CommunityMechanism:
         g = math.ceil(n / size)
         positions, counts = block_counts(adjacency, groups, g, universe.directed)
         noise = self.super_graph_noise(epsilon)
-        theta = super_graph_threshold(self.share * epsilon, g, n)
+        theta = super_graph_threshold(self.parts(epsilon)[0], g, n)
         kept, values = self.measure(positions, counts, g, theta, noise, generator)
         initial = louvain_labels(kept, values, g, self.resolution, generator)[groups]
         edges = adjacency.nnz if universe.directed else adjacency.nnz // 2
@@ -266,7 +275,7 @@ class CommunityMechanism:
         )
         found, labels = np.unique(labels, return_inverse=True)
         return PrivateCommunities(
-            labels.astype(np.int64), universe.nodes, int(found.size), epsilon, spends
+            labels.astype(np.int64), universe.nodes, int(found.size), epsilon, spends, g
         )
 
 

@@ -49,7 +49,6 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -60,7 +59,7 @@ from privcut.graph.filtered import default_threshold
 from privcut.graph.noisy import uniform_bound
 from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse, check_pairs
-from privcut.privacy import Noise, check_beta, check_epsilon
+from privcut.privacy import Noise, check_beta, check_epsilon, exact_split
 from privcut.privacy.noise import laplace_moments
 from privcut.privacy.validation import check_option, check_scalar
 
@@ -466,29 +465,6 @@ def _names(measurements, groups: object) -> tuple[str, ...]:
     return tuple(name for name in MEASUREMENTS if name in names)
 
 
-def _exact_split(epsilon: float, shares: tuple[float, ...]) -> tuple[float, ...]:
-    """Epsilons proportional to the shares whose exact sum (as rationals) is epsilon: each
-    but the last is ``epsilon * share`` correctly rounded, the last the remainder. When
-    that remainder is not a float, the others are rounded to multiples of
-    ``math.ulp(epsilon)`` instead (a change of at most half of it each), so the remainder
-    is a multiple too, at most epsilon: a float, exact.
-
-    Examples
-    --------
-    >>> parts = _exact_split(0.3, (0.1, 0.3, 0.6))
-    >>> sum(Fraction(part) for part in parts) == Fraction(0.3)
-    True
-    """
-    whole = Fraction(epsilon)
-    parts = [float(whole * Fraction(share)) for share in shares[:-1]]
-    last = whole - sum(Fraction(part) for part in parts)
-    if Fraction(float(last)) != last:
-        quantum = Fraction(math.ulp(epsilon))
-        parts = [float(round(whole * Fraction(share) / quantum) * quantum) for share in shares[:-1]]
-        last = whole - sum(Fraction(part) for part in parts)
-    return (*parts, float(last))
-
-
 def _shares(measurements, groups, workload, epsilon: float, shape: _Shape):
     """The measurements taken, their shares, the workload weights and the dropped ones:
     the caller's shares for a mapping, else the best split (dropping measurements below
@@ -628,7 +604,7 @@ def plan_measurements(
     )
     names, shares, weights, dropped = _shares(measurements, groups, workload, epsilon, shape)
     _check_clustering(names, weight is not None, bool(directed))
-    epsilons = _exact_split(epsilon, shares)
+    epsilons = exact_split(epsilon, shares)
     noise = tuple(
         _noise(name, eps, shape.integer) for name, eps in zip(names, epsilons, strict=True)
     )

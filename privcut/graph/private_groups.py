@@ -26,7 +26,6 @@ the released partition, the measurements, public values and fresh randomness.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,7 +36,7 @@ from privcut.exceptions import PrivacyParameterError
 from privcut.graph.communities import PrivateCommunities, private_communities
 from privcut.graph.planning import COMMUNITY_SHARE
 from privcut.graph.universe import EdgeUniverse
-from privcut.privacy import Noise, check_epsilon
+from privcut.privacy import Noise, check_epsilon, exact_split
 from privcut.privacy.random import RandomState
 from privcut.privacy.validation import check_scalar
 from privcut.records import Record, Spend
@@ -63,8 +62,9 @@ MECHANISM = "private communities (PrivGraph's community phases, Yuan et al. 2023
 """The community step's name in the release's mechanism."""
 
 PREFIX = "communities: "
-"""The community step's spends are named ``"communities: super-graph"`` and
-``"communities: adjustment"`` in the report's ``measurements``."""
+"""The prefix of the community step's spends in the report's ``measurements``
+(``"communities: super-graph"``, ``"communities: adjustment"``,
+``"communities: edge-count"``)."""
 
 
 @dataclass(frozen=True)
@@ -77,9 +77,9 @@ class PrivateGroups:
     share : float
         The fraction of the release's whole epsilon spent on the partition, strictly
         between 0 and 1; default :data:`~privcut.graph.planning.COMMUNITY_SHARE`.
-    group_size : int
+    group_size : int, optional
         Nodes per random group of the super-graph (PrivGraph's N1), as for
-        :func:`~privcut.graph.communities.private_communities`.
+        :func:`~privcut.graph.communities.private_communities` (its default when None).
     resolution : float
         Louvain's resolution (> 0); larger gives more, smaller communities.
 
@@ -96,22 +96,21 @@ class PrivateGroups:
     """
 
     share: float = COMMUNITY_SHARE
-    group_size: int = 20
+    group_size: int | None = None
     resolution: float = 1.0
 
     def __post_init__(self) -> None:
         share = check_scalar(self.share, "share", float, low=0.0, high=1.0, closed="neither")
         object.__setattr__(self, "share", share)
-        check_scalar(self.group_size, "group_size", int, low=1)
+        if self.group_size is not None:
+            check_scalar(self.group_size, "group_size", int, low=1)
         resolution = check_scalar(self.resolution, "resolution", float, low=0.0, closed="neither")
         object.__setattr__(self, "resolution", resolution)
 
     def split(self, epsilon: float) -> tuple[float, float]:
-        """The partition's epsilon and the rest's, summing to ``epsilon`` exactly: the
-        larger part is ``epsilon`` times its share (correctly rounded), the smaller the
-        difference, exact in floating point (**Sterbenz 1974**: the larger part lies in
-        ``[epsilon / 2, epsilon]``). A PrivacyParameterError when epsilon is too small to
-        split into two positive parts.
+        """The partition's epsilon and the rest's, summing to ``epsilon`` exactly
+        (:func:`~privcut.privacy.exact_split`). A PrivacyParameterError when epsilon is
+        too small to split into two positive parts.
 
         Examples
         --------
@@ -120,12 +119,7 @@ class PrivateGroups:
         (True, True)
         """
         epsilon = check_epsilon(epsilon)
-        if self.share <= 0.5:
-            rest = float(Fraction(epsilon) * (1 - Fraction(self.share)))
-            communities = epsilon - rest
-        else:
-            communities = float(Fraction(epsilon) * Fraction(self.share))
-            rest = epsilon - communities
+        communities, rest = exact_split(epsilon, (self.share, 1.0 - self.share))
         if not (communities > 0.0 and rest > 0.0):
             raise PrivacyParameterError(
                 f"epsilon {epsilon!r} is too small to split between the private communities "
@@ -235,7 +229,7 @@ class CommunityStep:
     >>> import networkx as nx
     >>> step = release_communities(nx.karate_club_graph(), 1.0, PrivateGroups(), rng=0)
     >>> [spend.name for spend in step.spends()]
-    ['communities: super-graph', 'communities: adjustment']
+    ['communities: super-graph', 'communities: adjustment', 'communities: edge-count']
     >>> step.record().epsilon, step.record().communities == step.found.communities
     (0.19999999999999996, True)
     """
@@ -286,12 +280,13 @@ class CommunityStep:
         check_accounting(spends, self.epsilon)
         return tuple(spends)
 
-    def sampler_tv(self, n: int, directed: bool) -> float:
-        """Bound on the super-graph's integer noise draws' total variation distance from
-        exact: one discrete Laplace draw per block pair of ``ceil(n / group_size)`` random
-        groups (public sizes)."""
-        groups = math.ceil(n / self.choice.group_size)
-        blocks = groups * groups if directed else groups * (groups + 1) // 2
+    def sampler_tv(self) -> float:
+        """Bound on the community step's integer noise draws' total variation distance
+        from exact: at most one discrete Laplace draw per unordered pair of the
+        ``super_groups`` public random groups (the zero-count pairs' survivors are drawn
+        from the same tail), bounded for each discrete Laplace spend."""
+        groups = self.found.super_groups
+        blocks = groups * (groups + 1) // 2
         return sum(
             Noise("discrete_laplace", spend.scale).tv_bound(blocks)
             for spend in self.found.spends
@@ -339,8 +334,8 @@ def release_communities(
     >>> import networkx as nx
     >>> G = nx.disjoint_union(nx.complete_graph(8), nx.complete_graph(8))
     >>> step = release_communities(G, 4.0, PrivateGroups(share=0.5, group_size=4), rng=0)
-    >>> step.found.labels.shape, math.fsum(spend.epsilon for spend in step.spends())
-    ((16,), 2.0)
+    >>> step.found.labels.shape, sum(Fraction(spend.epsilon) for spend in step.spends()) == 2
+    ((16,), True)
     """
     if not isinstance(choice, PrivateGroups):
         raise TypeError(f"choice must be a PrivateGroups, got {type(choice).__name__}")

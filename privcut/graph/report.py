@@ -66,8 +66,8 @@ class SyntheticRelease(Record):
     measurements : tuple of Spend
         Each measurement's name, share, epsilon, noise, scale and sensitivity; with
         ``groups="private"`` led by the partition's (``"communities: super-graph"``,
-        ``"communities: adjustment"``). Their epsilons add up to ``epsilon`` (checked on
-        creation: a RuntimeError otherwise).
+        ``"communities: adjustment"``, ``"communities: edge-count"``). Their epsilons add
+        up to ``epsilon`` (checked on creation: a RuntimeError otherwise).
     dropped_measurements : tuple of str
         Requested measurements whose share came out too small to take.
     workload : dict
@@ -149,8 +149,7 @@ class SyntheticRelease(Record):
         if communities is not None:
             steps = f"{MECHANISM} + {steps}"
             epsilon, spends = communities.epsilon, communities.release_spends(spends)
-            universe = measured.universe
-            sampler_tv += communities.sampler_tv(universe.n, universe.directed)
+            sampler_tv += communities.sampler_tv()
         return cls(
             mechanism=f"synthetic_graph: {steps}{note}",
             method=method,

@@ -477,10 +477,10 @@ def synthetic_graph(
         on stand-in groups before any noise is drawn, then split on the released
         partition, a function of it only). The partition is released with the graph: node
         attribute ``"community"`` (``SyntheticArray.communities`` for a sparse G), and
-        the report's ``communities``; its spends, ``"communities: super-graph"`` and
-        ``"communities: adjustment"``, lead the report's ``measurements``. With one
-        released community, the classes between groups are dropped from a declared
-        ``workload``.
+        the report's ``communities``; its spends, ``"communities: super-graph"``,
+        ``"communities: adjustment"`` and ``"communities: edge-count"``, lead the
+        report's ``measurements``. With one released community, the classes between
+        groups are dropped from a declared ``workload``.
     workload : mapping class -> weight, optional
         The declared workload the split is chosen for (classes in
         :data:`~privcut.graph.planning.CLASSES`); default
@@ -572,7 +572,7 @@ def synthetic_graph(
 
     >>> H = synthetic_graph(G, 1.0, groups="private", method="sparse", rng=0)
     >>> [m["name"] for m in H.graph["privcut"]["measurements"]][:3]
-    ['communities: super-graph', 'communities: adjustment', 'edge-count']
+    ['communities: super-graph', 'communities: adjustment', 'communities: edge-count']
     >>> H.graph["privcut"]["communities"]["communities"] == len(set(
     ...     nx.get_node_attributes(H, "community").values()))
     True

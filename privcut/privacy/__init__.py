@@ -4,7 +4,7 @@ The bottom layer of privcut: it knows nothing of queries or graphs.
 """
 
 from privcut.exceptions import BudgetExceededError, PrivacyParameterError
-from privcut.privacy.budget import PrivacyBudget
+from privcut.privacy.budget import PrivacyBudget, exact_split
 from privcut.privacy.calibration import (
     discrete_gaussian_sigma,
     gaussian_delta,
@@ -55,6 +55,7 @@ __all__ = [
     "discrete_laplace",
     "discrete_laplace_tv_bound",
     "effective_delta",
+    "exact_split",
     "exponential_mechanism",
     "gaussian",
     "gaussian_delta",

@@ -10,12 +10,43 @@ from privcut.exceptions import BudgetExceededError, PrivacyParameterError
 from privcut.privacy.composition import PrivacyCost
 from privcut.privacy.validation import as_real, check_delta, check_positive
 
-__all__ = ["PrivacyBudget"]
+__all__ = ["PrivacyBudget", "exact_split"]
 
 SPLIT_SLACK = Fraction(1, 2**51)
 """Relative slack allowed past the total: the rounding error of splitting a float total into
 floats such as ``total / k`` (each share rounds by at most 2**-53 of itself, so k shares sum
 to at most ``total * (1 + 2**-53)``). No sequence of spends can exceed the total by more."""
+
+
+def exact_split(epsilon: float, shares: tuple[float, ...]) -> tuple[float, ...]:
+    """Epsilons proportional to ``shares`` whose exact sum (as rationals) is ``epsilon``,
+    so a report's spends add up to its total with no rounding: each but the last is
+    ``epsilon * share`` correctly rounded (the float product), the last the remainder.
+    When that remainder is not a float, the others are rounded to multiples of
+    ``math.ulp(epsilon)`` instead (a change of at most half of it each), so the remainder
+    is a multiple too, at most epsilon: a float, exact.
+
+    Parameters
+    ----------
+    epsilon : float
+        The total.
+    shares : tuple of float
+        Positive fractions summing to 1 (up to rounding).
+
+    Examples
+    --------
+    >>> parts = exact_split(0.3, (0.1, 0.3, 0.6))
+    >>> sum(Fraction(part) for part in parts) == Fraction(0.3)
+    True
+    """
+    whole = Fraction(epsilon)
+    parts = [float(whole * Fraction(share)) for share in shares[:-1]]
+    last = whole - sum(Fraction(part) for part in parts)
+    if Fraction(float(last)) != last:
+        quantum = Fraction(math.ulp(epsilon))
+        parts = [float(round(whole * Fraction(share) / quantum) * quantum) for share in shares[:-1]]
+        last = whole - sum(Fraction(part) for part in parts)
+    return (*parts, float(last))
 
 
 def _check_spend(value: object, name: str) -> float:
