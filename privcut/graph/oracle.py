@@ -467,7 +467,7 @@ class CutOracle:
         if _is_matrix_pair(queries):
             if queries[0].shape != queries[1].shape:
                 raise ValueError(
-                    f"S and T must have one shape (q, n), got {queries[0].shape} and "
+                    f"queries (S, T) must have one shape (q, n), got {queries[0].shape} and "
                     f"{queries[1].shape}"
                 )
             n = self.universe.n
@@ -487,15 +487,15 @@ class CutOracle:
                 or len(query) != 2
             ):
                 raise TypeError(
-                    f"query {j} must be a pair (S, T) of node collections, got "
+                    f"queries[{j}] must be a pair (S, T) of node collections, got "
                     f"{type(query).__name__}; e.g. ({{0, 1}}, {{2, 3}})"
                 )
             for side, name, found, where in zip(query, "ST", columns, rows, strict=True):
-                check_node_set(side, f"query {j}: {name}")
+                check_node_set(side, f"queries[{j}]: {name}")
                 try:
                     indices = self.universe.indices(side)
                 except KeyError as error:
-                    raise KeyError(f"query {j}: {error.args[0]}") from None
+                    raise KeyError(f"queries[{j}]: {error.args[0]}") from None
                 found.append(indices)
                 where.append(indices.size)
         q, n = len(rows[0]), self.universe.n
@@ -939,15 +939,15 @@ def _indicator_matrix(side: np.ndarray | sp.sparray, name: str, n: int) -> sp.cs
     """A (q, n) 0/1 indicator array as a float CSR array (ValueError otherwise)."""
     if side.shape[1] != n:
         raise ValueError(
-            f"{name} must have one column per node ({n}), got shape {side.shape}; columns "
+            f"queries: {name} must have one column per node ({n}), got shape {side.shape}; columns "
             "follow the order of oracle.universe.nodes"
         )
     try:
         matrix = sp.csr_array(side, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 0/1 indicator array of numbers") from None
+        raise ValueError(f"queries: {name} must be a 0/1 indicator array of numbers") from None
     if not np.all((matrix.data == 0.0) | (matrix.data == 1.0)):
-        raise ValueError(f"{name} must be a 0/1 indicator array (entries 0 or 1)")
+        raise ValueError(f"queries: {name} must be a 0/1 indicator array (entries 0 or 1)")
     matrix.eliminate_zeros()
     return matrix
 
