@@ -405,13 +405,12 @@ class CutOracle:
 
         Privacy: as :meth:`cut`, query by query (the class's guarantee covers the whole
         transcript); only the computation is batched. The hypothesis is evaluated on a
-        block of queries at once (a sparse indicator matrix times its factors) and, after
-        an update, re-evaluated on the block's remaining queries; the true answers of a
-        block (``rowsum((S A) * T)``, sparse) are computed once the first of its queries
-        is answered from the data and are never released; the sparse vector's comparisons
-        and updates run in query order. A block's true answers are read before its queries
-        are counted in the state's record, each query still counted before its
-        comparison; if a count or save fails, no further answer is given.
+        block of queries at once (the block's indicator matrix times its factors) and,
+        after an update, re-evaluated on the block's remaining queries; the block's true
+        answers (``rowsum((S A) * T)``) are read at once, after its first query is counted
+        in the state's record, and are never released; the sparse vector's comparisons
+        and updates run in query order, each query counted before its comparison and the
+        state saved before its answer is kept. If a count or save fails, the oracle stops.
 
         Parameters
         ----------
@@ -441,9 +440,11 @@ class CutOracle:
 
         Notes
         -----
-        Time O(q x updates x |V| + nnz(S A)) per block of at most 256 queries plus
-        O(|V| + |E|) per block answered from the data, and O(updates x |V|) per update to
-        re-evaluate the block; memory O(256 x (|V| + updates) + |E|), nothing |V| x |V|.
+        Queries go in blocks of b = min(256, 2**22 / |V|). Per block: O(b x updates x |V|)
+        to evaluate its hypotheses, again for its remaining queries after each update in
+        it; O(b x (|V| + |E|)) for its true answers (a dense (b, |V|) indicator block
+        times G's sparse adjacency), once one of them is answered from the data. Memory
+        O(b x (|V| + updates) + |E|), nothing |V| x |V|.
         Once exhausted (mid-batch or before), the remaining answers come from the
         hypothesis alone, as with :meth:`cut`.
 
@@ -518,8 +519,9 @@ class CutOracle:
                 raise PrivcutError(self._stopped)
             q = S.shape[0]
             answers = np.empty(q)
-            for start in range(0, q, _BLOCK):
-                block = slice(start, min(q, start + _BLOCK))
+            size = _block_size(self.universe.n)
+            for start in range(0, q, size):
+                block = slice(start, min(q, start + size))
                 Sb, Tb = S[block], T[block]
                 if self._engine.exhausted:
                     warn_exhausted()
@@ -553,7 +555,7 @@ class CutOracle:
             try:
                 self._commit("no data were read for it, " if truths is None else "")
                 if truths is None:
-                    truths = np.asarray((S @ self._adjacency).multiply(T).sum(axis=1)).ravel()
+                    truths = np.einsum("jk,jk->j", S.toarray() @ self._adjacency, T.toarray())
                 value, updated = self._engine.step(
                     lambda i=i, truths=truths: float(truths[i]),
                     float(hypotheses[i]),
@@ -920,7 +922,10 @@ def _calibrate(
     )
 
 
-_BLOCK = 256  # queries evaluated together by CutOracle.cuts
+def _block_size(n: int) -> int:
+    """How many queries :meth:`CutOracle.cuts` evaluates together: at most 256, and at most
+    2**22 entries in a dense (block, n) array."""
+    return max(1, min(256, 2**22 // max(n, 1)))
 
 
 def _is_matrix_pair(queries: object) -> bool:
