@@ -520,19 +520,15 @@ class CutOracle:
             q = S.shape[0]
             answers = np.empty(q)
             size = _block_size(self.universe.n)
-            for start in range(0, q, size):
-                block = slice(start, min(q, start + size))
-                Sb, Tb = S[block], T[block]
-                if self._engine.exhausted:
-                    warn_exhausted()
-                    answers[block] = self.idc.evaluate_many(S[block.start :], T[block.start :])
-                    return answers
-                done = self._answer_block(Sb, Tb, answers, start)
-                if done < Sb.shape[0]:  # exhausted inside the block
-                    warn_exhausted()
-                    rest = slice(start + done, q)
-                    answers[rest] = self.idc.evaluate_many(S[rest], T[rest])
-                    return answers
+            done = 0  # answered through the sparse vector, in order
+            while done < q and not self._engine.exhausted:
+                block = slice(done, min(q, done + size))
+                done += self._answer_block(S[block], T[block], answers, done)
+            if done < q:  # exhausted before or during the batch: the hypothesis alone
+                warn_exhausted()
+                for start in range(done, q, size):
+                    block = slice(start, min(q, start + size))
+                    answers[block] = self.idc.evaluate_many(S[block], T[block])
             return answers
 
     def _answer_block(

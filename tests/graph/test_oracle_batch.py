@@ -79,7 +79,7 @@ def test_a_batch_across_a_save_and_load_continues_as_one_by_one(tmp_path):
 
 def test_exhaustion_mid_batch_answers_the_rest_from_the_hypothesis_with_one_warning():
     G = nx.gnp_random_graph(30, 0.5, seed=8)
-    queries = random_cuts(30, 8, seed=9)
+    queries = random_cuts(30, 300, seed=9)  # more than one block
     expected = one_by_one(make(G, max_queries=5, max_edges=None), queries)
     oracle = make(G, max_queries=5, max_edges=None)
     with warnings.catch_warnings(record=True) as caught:
