@@ -18,6 +18,7 @@ This module's one job: the oracle's session -- answering, accounting, its status
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -479,8 +480,8 @@ class CutOracle:
                 f"of (q, n) 0/1 indicator arrays, got {type(queries).__name__}; e.g. "
                 "queries=[({0, 1}, {2, 3})]"
             )
-        rows: tuple[list[int], list[int]] = ([], [])
-        columns: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+        position = self.universe.index()
+        sides: tuple[list[list], list[list]] = ([], [])
         for j, query in enumerate(queries):
             if (
                 isinstance(query, (str, bytes))
@@ -491,26 +492,21 @@ class CutOracle:
                     f"queries[{j}] must be a pair (S, T) of node collections, got "
                     f"{type(query).__name__}; e.g. ({{0, 1}}, {{2, 3}})"
                 )
-            for side, name, found, where in zip(query, "ST", columns, rows, strict=True):
+            for side, name, found in zip(query, "ST", sides, strict=True):
                 check_node_set(side, f"queries[{j}]: {name}")
+                labels = side.tolist() if isinstance(side, np.ndarray) else side  # fast hashes
                 try:
-                    indices = self.universe.indices(side)
+                    found.append(list(map(position.__getitem__, labels)))
                 except KeyError as error:
-                    raise KeyError(f"queries[{j}]: {error.args[0]}") from None
-                found.append(indices)
-                where.append(indices.size)
-        q, n = len(rows[0]), self.universe.n
-        return tuple(
-            sp.csr_array(
-                (
-                    np.ones(sum(sizes)),
-                    np.concatenate(found or [np.zeros(0, np.intp)]),
-                    np.concatenate([[0], np.cumsum(sizes, dtype=np.intp)]),
-                ),
-                shape=(q, n),
-            )
-            for sizes, found in zip(rows, columns, strict=True)
-        )
+                    raise KeyError(
+                        f"queries[{j}]: node {error.args[0]!r} is not in the graph"
+                    ) from None
+                except TypeError:
+                    raise TypeError(
+                        f"queries[{j}]: {name} must hold node labels (hashable), got an "
+                        "unhashable item"
+                    ) from None
+        return tuple(_rows_matrix(found, self.universe.n) for found in sides)
 
     def _answer_batch(self, S: sp.csr_array, T: sp.csr_array) -> np.ndarray:
         self._owner.check()
@@ -916,6 +912,18 @@ def _calibrate(
         alpha=alpha,
         scale=edges.upper,
     )
+
+
+def _rows_matrix(rows: list[list[int]], n: int) -> sp.csr_array:
+    """The (len(rows), n) 0/1 matrix with ones at each row's column indices (repeats once)."""
+    sizes = np.array([len(row) for row in rows], dtype=np.intp)
+    columns = np.fromiter(itertools.chain.from_iterable(rows), np.intp, int(sizes.sum()))
+    matrix = sp.csr_array(
+        (np.ones(columns.size), (np.repeat(np.arange(len(rows)), sizes), columns)),
+        shape=(len(rows), n),
+    )  # duplicates summed
+    matrix.data[:] = 1.0
+    return matrix
 
 
 def _block_size(n: int) -> int:

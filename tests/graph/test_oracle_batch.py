@@ -59,6 +59,8 @@ def test_the_matrix_form_answers_as_the_pairs():
     expected = make(G).cuts(queries)
     assert np.array_equal(make(G).cuts((S, T)), expected)
     assert np.array_equal(make(G).cuts((sp.csr_array(S), sp.coo_array(T))), expected)
+    repeated = [(s + s[:3], np.array(t)) for s, t in queries]  # labels repeated, arrays
+    assert np.array_equal(make(G).cuts(repeated), expected)
 
 
 def test_a_batch_across_a_save_and_load_continues_as_one_by_one(tmp_path):
@@ -120,6 +122,7 @@ def test_a_failed_save_mid_batch_stops_and_keeps_the_answers_given(tmp_path, mon
         ([({0}, None)], TypeError, r"queries\[0\]: T must be a collection"),
         ([({0}, {1}, {2})], TypeError, r"queries\[0\] must be a pair"),
         ([{0, 1}], TypeError, r"queries\[0\] must be a pair"),
+        ([([[0]], {1})], TypeError, r"queries\[0\]: S must hold node labels"),
         ("ab", TypeError, "queries must be a sequence of"),
         (5, TypeError, "queries must be a sequence of"),
         ((np.ones((2, 5)), np.ones((3, 5))), ValueError, "one shape"),
