@@ -398,7 +398,11 @@ class CutOracle:
         S, T = check_node_set(S, "S"), check_node_set(T, "T")
         return self._answer(self.universe.indicator(S), self.universe.indicator(T))
 
-    def cuts(self, queries: Sequence[tuple[Iterable[Hashable], Iterable[Hashable]]]) -> np.ndarray:
+    def cuts(
+        self,
+        queries: Sequence[tuple[Iterable[Hashable], Iterable[Hashable]]]
+        | tuple[np.ndarray | sp.sparray, np.ndarray | sp.sparray],
+    ) -> np.ndarray:
         """The answers to a batch of cut queries, exactly as :meth:`cut` would give them one
         by one in order: the same noise draws, accounting, updates, state saves and
         warnings (one :class:`~privcut.linear.online.OracleExhaustedWarning` per batch
