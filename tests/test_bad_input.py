@@ -209,6 +209,24 @@ CASES = {
         lambda S, T: privcut.CutOracle(nx.path_graph(4), 1.0, rng=0).cut(S, T),
         dict(S=SIDES, T=SIDES),
     ),
+    "privcut.CutOracle.cuts": (
+        lambda queries: privcut.CutOracle(nx.path_graph(4), 1.0, rng=0).cuts(queries),
+        dict(
+            queries=st.one_of(
+                QUERIES,
+                st.tuples(MATRICES, MATRICES),
+                st.sampled_from(
+                    [
+                        (np.eye(4), np.ones((4, 4))),
+                        (sp.csr_array(np.eye(4)), np.zeros((4, 4), dtype=bool)),
+                        (np.eye(4), np.eye(3)),
+                        (np.full((1, 4), 0.5), np.ones((1, 4))),
+                        (np.zeros((0, 4)), np.zeros((0, 4))),
+                    ]
+                ),
+            )
+        ),
+    ),
     "privcut.privacy.laplace": (
         privacy.laplace,
         dict(scale=EPSILON, size=maybe(None, 3, (2, 2)), rng=RNG),

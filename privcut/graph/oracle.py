@@ -18,6 +18,7 @@ This module's one job: the oracle's session -- answering, accounting, its status
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -397,6 +398,183 @@ class CutOracle:
         S, T = check_node_set(S, "S"), check_node_set(T, "T")
         return self._answer(self.universe.indicator(S), self.universe.indicator(T))
 
+    def cuts(
+        self,
+        queries: Sequence[tuple[Iterable[Hashable], Iterable[Hashable]]]
+        | tuple[np.ndarray | sp.sparray, np.ndarray | sp.sparray],
+    ) -> np.ndarray:
+        """The answers to a batch of cut queries, exactly as :meth:`cut` would give them one
+        by one in order: the same noise draws, accounting, updates, state saves and
+        warnings (one :class:`~privcut.linear.online.OracleExhaustedWarning` per batch
+        rather than per answer).
+
+        Privacy: as :meth:`cut`, query by query (the class's guarantee covers the whole
+        transcript); only the computation is batched. The hypothesis is evaluated on a
+        block of queries at once (the block's indicator matrix times its factors) and,
+        after an update, re-evaluated on the block's remaining queries; the block's true
+        answers (``rowsum((S A) * T)``) are read at once, after its first query is counted
+        in the state's record, and are never released; the sparse vector's comparisons
+        and updates run in query order, each query counted before its comparison and the
+        state saved before its answer is kept. If a count or save fails, the oracle stops.
+
+        Parameters
+        ----------
+        queries : sequence of (S, T) pairs, or a pair of (q, |V|) 0/1 arrays
+            Either node collections (as :meth:`cut`'s S and T), or the public indicator
+            matrix form ``(S, T)``: two NumPy or ``scipy.sparse`` arrays of one shape
+            ``(q, |V|)`` with entries 0 or 1, row j holding query j's sides with columns
+            in the order of ``.universe.nodes``. An empty batch gives an empty array,
+            reading and spending nothing.
+
+        Returns
+        -------
+        numpy.ndarray
+            The q answers, float, in query order.
+
+        Raises
+        ------
+        TypeError, KeyError, ValueError
+            For a malformed batch, a side that is not a collection of labels, an unknown
+            node or a matrix that is not 0/1 of shape ``(q, |V|)``: naming the query,
+            before anything is read or spent.
+        PrivcutError
+            If the oracle is stopped or closed, or when a query's record or state cannot
+            be written mid-batch (the oracle then stops): the message says how many
+            queries were answered, and the error's ``answers`` attribute holds their
+            answers (a function of the noise and the public queries only).
+
+        Notes
+        -----
+        Queries go in blocks of b = min(256, 2**22 / |V|). Per block: O(b x updates x |V|)
+        to evaluate its hypotheses, again for its remaining queries after each update in
+        it; O(b x (|V| + |E|)) for its true answers (a dense (b, |V|) indicator block
+        times G's sparse adjacency), once one of them is answered from the data. Memory
+        O(b x (|V| + updates) + |E|), nothing |V| x |V|.
+        Once exhausted (mid-batch or before), the remaining answers come from the
+        hypothesis alone, as with :meth:`cut`.
+
+        Examples
+        --------
+        >>> G = nx.gnp_random_graph(30, 0.5, seed=1)
+        >>> oracle = CutOracle(G, 1.0, 1e-6, max_queries=100, rng=0)
+        >>> queries = [(range(15), range(15, 30)), ({0, 1}, {2, 3, 4})]
+        >>> answers = oracle.cuts(queries)
+        >>> exact = [nx.cut_size(G, S, T) for S, T in queries]
+        >>> answers.shape, bool(np.all(np.abs(answers - exact) <= oracle.alpha))
+        ((2,), True)
+        >>> oracle.queries_answered
+        2
+        """
+        S, T = self._batch(queries)
+        return self._answer_batch(S, T)
+
+    def _batch(self, queries: object) -> tuple[sp.csr_array, sp.csr_array]:
+        """The batch's (q, n) 0/1 indicator matrices, checked before anything is read."""
+        if _is_matrix_pair(queries):
+            if queries[0].shape != queries[1].shape:
+                raise ValueError(
+                    f"queries (S, T) must have one shape (q, n), got {queries[0].shape} and "
+                    f"{queries[1].shape}"
+                )
+            n = self.universe.n
+            return _indicator_matrix(queries[0], "S", n), _indicator_matrix(queries[1], "T", n)
+        if isinstance(queries, (str, bytes, Mapping)) or not isinstance(queries, Iterable):
+            raise TypeError(
+                "queries must be a sequence of (S, T) pairs of node collections, or a pair "
+                f"of (q, n) 0/1 indicator arrays, got {type(queries).__name__}; e.g. "
+                "queries=[({0, 1}, {2, 3})]"
+            )
+        position = self.universe.index()
+        sides: tuple[list[list], list[list]] = ([], [])
+        for j, query in enumerate(queries):
+            if (
+                isinstance(query, (str, bytes))
+                or not isinstance(query, Sequence)
+                or len(query) != 2
+            ):
+                raise TypeError(
+                    f"queries[{j}] must be a pair (S, T) of node collections, got "
+                    f"{type(query).__name__}; e.g. ({{0, 1}}, {{2, 3}})"
+                )
+            for side, name, found in zip(query, "ST", sides, strict=True):
+                check_node_set(side, f"queries[{j}]: {name}")
+                labels = side.tolist() if isinstance(side, np.ndarray) else side  # fast hashes
+                try:
+                    found.append(list(map(position.__getitem__, labels)))
+                except KeyError as error:
+                    raise KeyError(
+                        f"queries[{j}]: node {error.args[0]!r} is not in the graph"
+                    ) from None
+                except TypeError:
+                    raise TypeError(
+                        f"queries[{j}]: {name} must hold node labels (hashable), got an "
+                        "unhashable item"
+                    ) from None
+        return tuple(_rows_matrix(found, self.universe.n) for found in sides)
+
+    def _answer_batch(self, S: sp.csr_array, T: sp.csr_array) -> np.ndarray:
+        self._owner.check()
+        with self._lock:
+            if self._stopped:
+                raise PrivcutError(self._stopped)
+            q = S.shape[0]
+            answers = np.empty(q)
+            size = _block_size(self.universe.n)
+            done = 0  # answered through the sparse vector, in order
+            while done < q and not self._engine.exhausted:
+                block = slice(done, min(q, done + size))
+                done += self._answer_block(S[block], T[block], answers, done)
+            if done < q:  # exhausted before or during the batch: the hypothesis alone
+                warn_exhausted()
+                for start in range(done, q, size):
+                    block = slice(start, min(q, start + size))
+                    answers[block] = self.idc.evaluate_many(S[block], T[block])
+            return answers
+
+    def _answer_block(
+        self,
+        S: sp.csr_array,
+        T: sp.csr_array,
+        answers: np.ndarray,
+        start: int,
+    ) -> int:
+        """Answer the block of queries ``start, start + 1, ...`` (the rows of S and T) in
+        order into ``answers`` while the oracle is not exhausted; return how many were
+        answered. The block's true answers are read after its first query is counted."""
+        hypotheses = self.idc.evaluate_many(S, T)
+        truths = None
+        sizes = np.asarray(S.sum(axis=1)).ravel() * np.asarray(T.sum(axis=1)).ravel()
+        n = self.universe.n
+        for i in range(S.shape[0]):
+            if self._engine.exhausted:
+                return i
+            try:
+                self._commit("no data were read for it, " if truths is None else "")
+                if truths is None:
+                    truths = np.einsum("jk,jk->j", S.toarray() @ self._adjacency, T.toarray())
+                value, updated = self._engine.step(
+                    lambda i=i, truths=truths: float(truths[i]),
+                    float(hypotheses[i]),
+                    integer=True,  # 0/1 indicators
+                    sensitivity=self.sensitivity,
+                    error=float_sum_error(2 * n, float(sizes[i])),  # public, as in cut
+                )
+                if updated:
+                    u, v = S[[i]].toarray().ravel(), T[[i]].toarray().ravel()
+                    self.idc.update((u, v), value)
+                    hypotheses[i + 1 :] = self.idc.evaluate_many(S[i + 1 :], T[i + 1 :])
+                self._persist()
+            except PrivcutError as error:
+                given = start + i
+                stopped = PrivcutError(
+                    f"{error} (at query {given} of a batch of {answers.size}: {given} were "
+                    "answered, their answers are in this error's .answers)"
+                )
+                stopped.answers = answers[:given].copy()
+                raise stopped from error
+            answers[start + i] = value
+        return S.shape[0]
+
     def rank1(self, u: Mapping[Hashable, float], v: Mapping[Hashable, float]) -> float:
         """The answer to the rank-1 query ``u^T A v`` (u, v: mappings node -> [0, 1]).
 
@@ -439,10 +617,11 @@ class CutOracle:
     def _spent(self) -> dict:
         return {"queries_answered": self.queries_answered, "updates": self.updates}
 
-    def _commit(self) -> None:
+    def _commit(self, unread: str = "no data were read, ") -> None:
         """Before the data are read: count this query in the record (a fixed-size write,
         whose success does not depend on the data), so that a state not saved after it
-        is refused; if that fails, nothing was read and the oracle stops."""
+        is refused; if that fails, the oracle stops. ``unread`` is the error message's
+        note that nothing was read (:meth:`cuts` reads a block's data at once)."""
         if self._store is None:
             return
         try:
@@ -450,8 +629,8 @@ class CutOracle:
         except OSError as error:
             self._stopped = "the oracle stopped: its record could not be written"
             raise PrivcutError(
-                f"could not record the query in {self._store.record_path} ({error}); no data "
-                "were read, no answer is given, and the oracle stops"
+                f"could not record the query in {self._store.record_path} ({error}); {unread}"
+                "no answer is given, and the oracle stops"
             ) from None
 
     def _persist(self) -> None:
@@ -737,6 +916,53 @@ def _calibrate(
         alpha=alpha,
         scale=edges.upper,
     )
+
+
+def _rows_matrix(rows: list[list[int]], n: int) -> sp.csr_array:
+    """The (len(rows), n) 0/1 matrix with ones at each row's column indices (repeats once)."""
+    sizes = np.array([len(row) for row in rows], dtype=np.intp)
+    columns = np.fromiter(itertools.chain.from_iterable(rows), np.intp, int(sizes.sum()))
+    matrix = sp.csr_array(
+        (np.ones(columns.size), (np.repeat(np.arange(len(rows)), sizes), columns)),
+        shape=(len(rows), n),
+    )  # duplicates summed
+    matrix.data[:] = 1.0
+    return matrix
+
+
+def _block_size(n: int) -> int:
+    """How many queries :meth:`CutOracle.cuts` evaluates together: at most 256, and at most
+    2**22 entries in a dense (block, n) array."""
+    return max(1, min(256, 2**22 // max(n, 1)))
+
+
+def _is_matrix_pair(queries: object) -> bool:
+    """Whether a batch is the matrix form: a pair of 2-D NumPy or scipy.sparse arrays."""
+    return (
+        isinstance(queries, tuple)
+        and len(queries) == 2
+        and all(
+            (isinstance(side, np.ndarray) or sp.issparse(side)) and side.ndim == 2
+            for side in queries
+        )
+    )
+
+
+def _indicator_matrix(side: np.ndarray | sp.sparray, name: str, n: int) -> sp.csr_array:
+    """A (q, n) 0/1 indicator array as a float CSR array (ValueError otherwise)."""
+    if side.shape[1] != n:
+        raise ValueError(
+            f"queries: {name} must have one column per node ({n}), got shape {side.shape}; columns "
+            "follow the order of oracle.universe.nodes"
+        )
+    try:
+        matrix = sp.csr_array(side, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"queries: {name} must be a 0/1 indicator array of numbers") from None
+    if not np.all((matrix.data == 0.0) | (matrix.data == 1.0)):
+        raise ValueError(f"queries: {name} must be a 0/1 indicator array (entries 0 or 1)")
+    matrix.eliminate_zeros()
+    return matrix
 
 
 def _is_integer(weights: np.ndarray) -> bool:

@@ -162,6 +162,32 @@ def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison():
     assert broken.p_value <= 1e-3
 
 
+@pytest.mark.slow
+def test_a_batch_passes_the_audit_and_catches_a_noiseless_comparison():
+    """CutOracle.cuts on graphs straddling the threshold: the batch's transcript is as
+    private as cut's, and the audit catches the broken twin through it too."""
+    epsilon, n = 2.0, 50
+    pair = _straddling_graphs(epsilon)
+    queries = [(range(n), range(n)), (range(25), range(25, n)), (range(n), range(n))]
+
+    def transcript_with(sparse_vector):
+        def transcript(graph, rng):
+            oracle = CutOracle(
+                graph, epsilon, 0.0, max_edges=612, max_queries=3, rng=rng,
+                sparse_vector=sparse_vector,
+            )  # fmt: skip
+            return tuple(oracle.cuts(queries).tolist())
+
+        return transcript
+
+    correct = audit(
+        transcript_with(SparseVector), pair, epsilon, samples=600, selection_samples=400, rng=0
+    )
+    broken = audit(transcript_with(NoiselessComparison), pair, epsilon, samples=300, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
+
+
 def test_a_resumed_oracle_continues_exactly_like_an_uninterrupted_one(tmp_path):
     G = nx.gnp_random_graph(120, 0.5, seed=3)
     rng = np.random.default_rng(4)
