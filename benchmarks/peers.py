@@ -322,7 +322,8 @@ def privgraph(
     share_adjust: float = 1 / 3,
     group_size: int = 20,
     resolution: float = 1.0,
-) -> sp.csr_array:
+    communities: bool = False,
+) -> sp.csr_array | tuple[sp.csr_array, np.ndarray]:
     """PrivGraph (Yuan et al. 2023): edge-level epsilon-DP synthetic graph via communities.
 
     The budget is split as in the paper's default setting: eps1 = ``share_partition``
@@ -344,11 +345,14 @@ def privgraph(
         N1, nodes per random initial group.
     resolution : float
         Louvain's resolution t.
+    communities : bool
+        Also return the private partition (phases 1-2 output; releasing it costs nothing
+        beyond eps1 + eps2, which are spent already).
 
     Returns
     -------
-    scipy.sparse.csr_array
-        Symmetric 0/1 with zero diagonal, on the same n nodes.
+    scipy.sparse.csr_array, or (csr_array, numpy.ndarray) with ``communities``
+        Symmetric 0/1 with zero diagonal, on the same n nodes (and each node's community).
 
     Examples
     --------
@@ -369,7 +373,8 @@ def privgraph(
         resolution=resolution,
     )
     degrees, pairs, counts = privgraph_extract(A, labels, share_extract * epsilon, rng)
-    return privgraph_reconstruct(labels, degrees, pairs, counts, rng)
+    graph = privgraph_reconstruct(labels, degrees, pairs, counts, rng)
+    return (graph, labels) if communities else graph
 
 
 def tmf_threshold(n: int, edges: float, epsilon1: float) -> float:
