@@ -52,13 +52,17 @@ the time; it is not approximated.
 
 Run: ``python benchmarks/social.py [--graphs wiki-vote gnutella lfr] [--methods privcut
 privcut-private privgraph top-m] [--epsilons 0.5 1 2] [--seeds 5] [--jobs 2] [--quick]``;
-``--quick`` is one seed at epsilon 1 on the LFR graph only.
+``--quick`` is one seed at epsilon 1 on the LFR graph only. ``--log FILE`` appends every
+graph's header and finished cell to FILE as JSON lines; ``--report-from FILE`` prints the
+tables of the whole seeds such a log holds (a long run stopped early keeps them: the cells
+run seed by seed).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import multiprocessing
 import sys
 import time
@@ -232,11 +236,15 @@ def run(
     epsilons: list[float],
     seeds: int,
     jobs: int = 1,
+    log: Path | None = None,
 ) -> tuple[dict, dict]:
     """Prepare every graph, run every cell (in ``jobs`` forked processes when > 1).
 
-    Returns ``(info, results)``: per graph a header string, and ``results[(graph,
-    epsilon)][method]`` the list of per-seed metric rows in seed order.
+    Cells run seed by seed (all graphs and epsilons of seed 0 first, the largest graph
+    first within a seed), so that a run stopped early has whole seeds done; with ``log``,
+    every graph's header and every finished cell is appended to that file as a JSON line
+    (see :func:`read_log`). Returns ``(info, results)``: per graph a header string, and
+    ``results[(graph, epsilon)][method]`` the list of per-seed metric rows in seed order.
     """
     GRAPHS.clear()
     RELEASES.clear()
@@ -254,23 +262,60 @@ def run(
             f"{between.mean():,.1f}"
         )
         print(f"prepared {name}: {info[name]}", file=sys.stderr, flush=True)
+        write_log(log, {"graph": name, "info": info[name]})
     tasks = [(g, e, s) for g in graphs for e in epsilons for s in range(seeds)]
-    tasks.sort(key=lambda t: -GRAPHS[t[0]][0].nnz)  # longest first, for the pool's balance
+    tasks.sort(key=lambda t: (t[2], -GRAPHS[t[0]][0].nnz))
     cells = {}
+
+    def done(count: int, out: tuple) -> None:
+        cells[out[:3]] = out[3]
+        print(f"cell {count}/{len(tasks)}: {out[:3]}", file=sys.stderr, flush=True)
+        write_log(log, {"cell": list(out[:3]), "rows": out[3]})
+
     if jobs > 1 and len(tasks) > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for done, out in enumerate(pool.imap_unordered(run_cell, tasks), 1):
-                cells[out[:3]] = out[3]
-                print(f"cell {done}/{len(tasks)}: {out[:3]}", file=sys.stderr, flush=True)
+            for count, out in enumerate(pool.imap_unordered(run_cell, tasks), 1):
+                done(count, out)
     else:
-        for done, task in enumerate(tasks, 1):
-            cells[task] = run_cell(task)[3]
-            print(f"cell {done}/{len(tasks)}: {task}", file=sys.stderr, flush=True)
+        for count, task in enumerate(tasks, 1):
+            done(count, run_cell(task))
+    return info, collect(list(graphs), cells)
+
+
+def collect(order: list[str], cells: dict) -> dict:
+    """``results[(graph, epsilon)][method]``: the rows of the cells, in seed order."""
     results = {}
-    for name, epsilon, seed in sorted(cells, key=lambda t: (list(graphs).index(t[0]), t[1:])):
+    for name, epsilon, seed in sorted(cells, key=lambda t: (order.index(t[0]), t[1:])):
         for method, row in cells[(name, epsilon, seed)].items():
             results.setdefault((name, epsilon), {}).setdefault(method, []).append(row)
-    return info, results
+    return results
+
+
+def write_log(path: Path | None, entry: dict) -> None:
+    """Append one JSON line to the log (nothing without a log)."""
+    if path is not None:
+        with open(path, "a", encoding="utf-8") as file:
+            file.write(json.dumps(entry) + "\n")
+
+
+def read_log(path: Path) -> tuple[dict, dict, list[float], int]:
+    """``(info, results, epsilons, seeds)`` of the whole seeds a log holds: the seeds
+    0..s-1 whose cells are all there (a run stopped early keeps its finished seeds)."""
+    info, cells = {}, {}
+    with open(path, encoding="utf-8") as file:
+        for line in file:
+            entry = json.loads(line)
+            if "info" in entry:
+                info[entry["graph"]] = entry["info"]
+            else:
+                name, epsilon, seed = entry["cell"]
+                cells[(name, float(epsilon), int(seed))] = entry["rows"]
+    epsilons = sorted({key[1] for key in cells})
+    seeds = 0
+    while all((g, e, seeds) in cells for g in info for e in epsilons):
+        seeds += 1
+    kept = {key: rows for key, rows in cells.items() if key[2] < seeds}
+    return info, collect(list(info), kept), epsilons, seeds
 
 
 def cell(values: list[float]) -> str:
@@ -341,14 +386,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=1, help="processes over the cells")
     parser.add_argument("--quick", action="store_true", help="1 seed, ε = 1, LFR only")
+    parser.add_argument("--log", type=Path, help="append the header and cells as JSON lines")
+    parser.add_argument("--report-from", type=Path, help="only print the tables of a --log")
     args = parser.parse_args(argv)
+    if args.report_from is not None:
+        info, results, epsilons, seeds = read_log(args.report_from)
+        print(f"from {args.report_from}: {seeds} whole seeds")
+        if not seeds:
+            return
+        print("\n".join(report(info, results, epsilons)))
+        return
     if args.quick:
         args.graphs, args.epsilons, args.seeds = ["lfr"], [1.0], 1
     start = time.perf_counter()
     releases = methods(args.methods)
     graphs = {name: A for name in args.graphs if (A := load(name)) is not None}
     print(f"command: {' '.join(sys.argv)}")
-    info, results = run(graphs, releases, args.epsilons, args.seeds, args.jobs)
+    info, results = run(graphs, releases, args.epsilons, args.seeds, args.jobs, args.log)
     print("\n".join(report(info, results, args.epsilons)))
     print(f"\ntotal {time.perf_counter() - start:.0f} s with --jobs {args.jobs}")
 

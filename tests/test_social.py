@@ -31,8 +31,13 @@ def releases():
 
 
 @pytest.fixture(scope="module")
-def serial(tiny, releases):
-    return social.run(tiny, releases, [1.0], seeds=2, jobs=1)
+def log(tmp_path_factory):
+    return tmp_path_factory.mktemp("social") / "cells.jsonl"
+
+
+@pytest.fixture(scope="module")
+def serial(tiny, releases, log):
+    return social.run(tiny, releases, [1.0], seeds=2, jobs=1, log=log)
 
 
 def test_run_and_report(serial, releases):
@@ -92,3 +97,12 @@ def test_unknown_names_are_refused():
         social.methods(["privcat"])
     with pytest.raises(SystemExit, match="unknown graph"):
         social.load("wiki")
+
+
+def test_the_log_gives_back_the_whole_seeds(serial, log):
+    info, results, epsilons, seeds = social.read_log(log)
+    assert (info, epsilons, seeds) == (serial[0], [1.0], 2)
+    assert social.report(info, results, epsilons) == social.report(*serial, [1.0])
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:-1]) + "\n")  # a run stopped before its last cell
+    assert social.read_log(log)[3] == 1
