@@ -36,6 +36,26 @@ and the exponential mechanism is :func:`privcut.privacy.exponential_mechanism`; 
 noise on a true edge is the continuous :func:`privcut.privacy.laplace`, whose only use is
 the comparison with the threshold (the cell's value is never released).
 
+Checked against the authors' public PrivGraph code (github.com/Privacy-Graph/PrivGraph,
+commit 3aad2fd: ``main.py``, ``utils.py``, ``comm/community_main.py``; read, not copied) on
+2026-11-26, item by item: the budget split (``e1_r = e2_r = 1/3``, eps3 the rest) and
+N1 = 20, Louvain resolution t = 1 (``main.py``'s defaults) agree; the super-graph's
+off-diagonal cells get Laplace noise of scale 1/eps1 and each half (diagonal, off-diagonal)
+is made consistent by NormSub separately, as here; the adjustment is one pass over the
+nodes in random order (``divide=1``), the score of a community is the node's edge count
+into it (the constant removal cost cancels), picked with probability proportional to
+``exp(eps2 score / 4)`` (``c1 = epsilon / (2 * pass_max * deltau * 2)``), which is
+:func:`privcut.privacy.exponential_mechanism` at eps2 / 2 with sensitivity 1, as here;
+the inter-community counts get scale 1/eps3 and the intra-community degrees scale 2/eps3
+(``ev_lambda``, ``dd_lam``), NormSub per community, then clipped to ``[0, size - 1]``, as
+here; inside a community, pair ``i, j`` is an edge with probability ``min(1, d_i d_j /
+sum d)`` (``generate_intra_edge``), as the Chung–Lu sampler here. Differences, all listed
+below: the stale ``pi`` of the reconstruction loop (not copied), the super-graph diagonal's
+scale (counted once here), the candidate communities of the adjustment (the code drops a
+community once the pass empties it; here every initial community stays a candidate, a
+rare case with communities of n / K nodes), and the noise (the code's continuous Laplace
+truncated to int; discrete Laplace here).
+
 Where the papers are ambiguous, the reading taken:
 
 * PrivGraph's published code draws every inter-community edge's first end from the last
@@ -322,7 +342,8 @@ def privgraph(
     share_adjust: float = 1 / 3,
     group_size: int = 20,
     resolution: float = 1.0,
-) -> sp.csr_array:
+    communities: bool = False,
+) -> sp.csr_array | tuple[sp.csr_array, np.ndarray]:
     """PrivGraph (Yuan et al. 2023): edge-level epsilon-DP synthetic graph via communities.
 
     The budget is split as in the paper's default setting: eps1 = ``share_partition``
@@ -344,11 +365,14 @@ def privgraph(
         N1, nodes per random initial group.
     resolution : float
         Louvain's resolution t.
+    communities : bool
+        Also return the private partition (phases 1-2 output; releasing it costs nothing
+        beyond eps1 + eps2, which are spent already).
 
     Returns
     -------
-    scipy.sparse.csr_array
-        Symmetric 0/1 with zero diagonal, on the same n nodes.
+    scipy.sparse.csr_array, or (csr_array, numpy.ndarray) with ``communities``
+        Symmetric 0/1 with zero diagonal, on the same n nodes (and each node's community).
 
     Examples
     --------
@@ -369,7 +393,8 @@ def privgraph(
         resolution=resolution,
     )
     degrees, pairs, counts = privgraph_extract(A, labels, share_extract * epsilon, rng)
-    return privgraph_reconstruct(labels, degrees, pairs, counts, rng)
+    graph = privgraph_reconstruct(labels, degrees, pairs, counts, rng)
+    return (graph, labels) if communities else graph
 
 
 def tmf_threshold(n: int, edges: float, epsilon1: float) -> float:

@@ -581,6 +581,11 @@ class StructureComparison(Record):
     degree_kl : float
         ``sum_k p_k log((p_k + e) / (q_k + e))``, p and q the normalised degree histograms
         of G and H padded to one length, e the machine epsilon (0 for identical degrees).
+        The definition of PrivGraph's evaluation code (``cal_kl``; **Yuan et al. 2023**),
+        so the numbers compare with theirs. e only keeps empty bins finite: a degree H has
+        and G lacks costs nothing, a degree G has and H lacks costs ``p_k ln(p_k / e)``,
+        about ``p_k (36 + ln p_k)``, so the value is dominated by the share of G's nodes
+        whose degree H never has (an Erdős–Rényi release of a heavy-tailed graph: 10-20).
     top : int
         Size of the top sets compared by eigenvector centrality.
     centrality_jaccard : float

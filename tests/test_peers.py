@@ -134,3 +134,12 @@ def test_bad_epsilon_is_refused(planted):
         peers.privgraph(A, 0.0, np.random.default_rng(0))
     with pytest.raises(ValueError, match="epsilon"):
         peers.top_m_filter(A, -1.0, np.random.default_rng(0))
+
+
+def test_privgraph_returns_its_partition_on_request(planted):
+    A, _ = planted
+    out, labels = peers.privgraph(A, 2.0, np.random.default_rng(7), communities=True)
+    assert_simple_graph(out, A.shape[0])
+    assert labels.shape == (A.shape[0],) and labels.min() == 0
+    again = peers.privgraph(A, 2.0, np.random.default_rng(7))
+    assert (abs(again - out)).nnz == 0  # the same release, the partition only added
