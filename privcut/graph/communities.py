@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import networkx as nx
 import numpy as np
@@ -172,8 +173,11 @@ class CommunityMechanism:
 
     def node_epsilon(self, epsilon: float) -> float:
         """Step 5's epsilon per node choice: ``adjustment_share * epsilon / (2 rounds)`` (an
-        edge flip changes the scores of two nodes, each choosing once per round)."""
-        return self.parts(epsilon)[2] / (2.0 * self.rounds)
+        edge flip changes the scores of two nodes, each choosing once per round), rounded
+        down so that ``2 rounds`` choices never spend more than the adjustment's part."""
+        part = Fraction(self.parts(epsilon)[2])
+        node = float(part / (2 * self.rounds))
+        return math.nextafter(node, 0.0) if 2 * self.rounds * Fraction(node) > part else node
 
     def measure(
         self,

@@ -12,10 +12,12 @@ order as the in-memory :func:`~privcut.graph.measurement.measure`
 (:func:`~privcut.graph.measurement.noisy_statistic`); the fit, the sparse generator
 (:class:`~privcut.graph.sparse.SparseGenerator`), the bounds and the report
 (:class:`~privcut.graph.report.SyntheticRelease`) are the in-memory ones. So, for the
-same graph and seed, the release equals ``synthetic_graph(A, epsilon, method="sparse",
-rng=seed)`` on its CSR adjacency ``A``: the same distribution and the same privacy
-accounting, no partition-dependent sensitivity. No worker draws randomness, so no two
-partitions can share a stream.
+same graph, measurements and seed, the release equals ``synthetic_graph(A, epsilon,
+method="sparse", measurements=..., rng=seed)`` on its CSR adjacency ``A`` (``"auto"`` here
+is :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` with
+``clustering=False``: triangle counts are not distributed yet): the same distribution and
+the same privacy accounting, no partition-dependent sensitivity. No worker draws
+randomness, so no two partitions can share a stream.
 
 The input rule is the in-memory edge-list reader's
 (:func:`~privcut.datasets.read_edge_array`): columns ``u`` and ``v`` of integer node ids
