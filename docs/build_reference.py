@@ -89,6 +89,7 @@ PUBLIC = {
         "WorkloadClasses",
         "structure",
         "structure_of",
+        "clustering_by_degree",
         "GraphStructure",
         "StructureComparison",
     ],

@@ -33,7 +33,12 @@ import scipy.sparse as sp
 
 import privcut
 from privcut.datasets import community_graph
-from privcut.evaluate import louvain, normalized_mutual_information, structure
+from privcut.evaluate import (
+    clustering_by_degree,
+    louvain,
+    normalized_mutual_information,
+    structure,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = [ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "data"]
@@ -87,19 +92,6 @@ def load(edges: Path | None, fast: bool) -> tuple[str, sp.csr_array]:
     A = sp.csr_array(A + A.T)  # the undirected view: an edge wherever either vote is
     A.data[:] = 1.0
     return found[0].stem, A
-
-
-def clustering_by_degree(A: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
-    """Mean local clustering of the nodes in logarithmic degree bins (degree >= 2)."""
-    degree = np.diff(A.indptr)
-    triangles = np.asarray((A @ A).multiply(A).sum(axis=1)).ravel() / 2
-    has = degree >= 2
-    local = triangles[has] / (degree[has] * (degree[has] - 1) / 2)
-    edges = np.unique(np.geomspace(2, degree.max() + 1, 20).astype(int))
-    which = np.digitize(degree[has], edges)
-    kept = [b for b in np.unique(which) if 0 < b < edges.size]
-    centres = np.array([np.sqrt(edges[b - 1] * edges[b]) for b in kept])
-    return centres, np.array([local[which == b].mean() for b in kept])
 
 
 def draw(A, H, plain, original: np.ndarray, name: str, path: Path) -> None:

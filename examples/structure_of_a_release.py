@@ -33,7 +33,7 @@ from scipy.sparse.linalg import eigsh
 
 import privcut
 from privcut.datasets import community_graph
-from privcut.evaluate import structure
+from privcut.evaluate import clustering_by_degree, structure
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = [ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "data"]
@@ -93,19 +93,6 @@ def print_comparison(found) -> None:
         f"{found.centrality_jaccard:.0%} (Jaccard); centrality rank correlation "
         f"{found.centrality_spearman:.3f}"
     )
-
-
-def clustering_by_degree(A: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
-    """Mean local clustering of the nodes in logarithmic degree bins (degree >= 2)."""
-    degree = np.diff(A.indptr)
-    triangles = np.asarray((A @ A).multiply(A).sum(axis=1)).ravel() / 2
-    has = degree >= 2
-    local = triangles[has] / (degree[has] * (degree[has] - 1) / 2)
-    edges = np.unique(np.geomspace(2, degree.max() + 1, 20).astype(int))
-    which = np.digitize(degree[has], edges)
-    kept = [b for b in np.unique(which) if 0 < b < edges.size]
-    centres = np.array([np.sqrt(edges[b - 1] * edges[b]) for b in kept])
-    return centres, np.array([local[which == b].mean() for b in kept])
 
 
 def centrality(A: sp.csr_array) -> np.ndarray:

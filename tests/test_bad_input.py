@@ -543,6 +543,10 @@ CASES = {
         ),
     ),
     "privcut.evaluate.louvain": (evaluate.louvain, dict(G=STRUCTURES, seed=maybe(0, 3))),
+    "privcut.evaluate.clustering_by_degree": (
+        evaluate.clustering_by_degree,
+        dict(G=STRUCTURES, bins=maybe(2, 20)),
+    ),
     "privcut.evaluate.normalized_mutual_information": (
         evaluate.normalized_mutual_information,
         dict(first=maybe([0, 0, 1], ["a", "b", "b"], []), second=maybe([1, 1, 0], [0, 1, 2])),

@@ -4,7 +4,13 @@ import pytest
 
 import privcut
 from privcut import GraphInputError
-from privcut.evaluate import WorkloadClasses, cut_errors, max_cut_error, random_cuts
+from privcut.evaluate import (
+    WorkloadClasses,
+    clustering_by_degree,
+    cut_errors,
+    max_cut_error,
+    random_cuts,
+)
 from privcut.graph import cut_value, noisy_graph
 
 
@@ -84,3 +90,20 @@ def test_single_purpose_errors_need_groups_and_are_seeded():
     assert work.single_purpose_errors(1.0, rng=3) == work.single_purpose_errors(1.0, rng=3)
     with pytest.raises(privcut.PrivacyParameterError):
         work.single_purpose_errors(0.0, rng=0)
+
+
+def test_clustering_by_degree_matches_networkx_per_bin():
+    G = nx.powerlaw_cluster_graph(400, 4, 0.5, seed=3)
+    centres, means = clustering_by_degree(G, bins=8)
+    local, degree = nx.clustering(G), dict(G.degree)
+    edges = np.unique(np.geomspace(2, max(degree.values()) + 1, 8).astype(int))
+    expected = {}
+    for node, d in degree.items():
+        b = int(np.digitize(d, edges))
+        if d >= 2 and 0 < b < edges.size:
+            expected.setdefault(b, []).append(local[node])
+    assert means == pytest.approx([np.mean(expected[b]) for b in sorted(expected)])
+    assert centres.size == len(expected) and np.all(np.diff(centres) > 0)
+    A = nx.to_scipy_sparse_array(G, format="csr")
+    assert clustering_by_degree(A, bins=8)[1] == pytest.approx(means)
+    assert clustering_by_degree(nx.path_graph(2))[0].size == 0
