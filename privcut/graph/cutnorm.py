@@ -217,7 +217,7 @@ def _top_singular(
 
 
 def _spectral(A: np.ndarray, generator: np.random.Generator) -> CutNormResult:
-    k = min(2, min(A.shape) - 1)
+    k = max(1, min(2, min(A.shape) - 1))  # svds needs k < min(shape); a vector goes dense
     U, sigma = _top_singular(A, k, generator)
     starts = [sign * U[:, j] > 0 for j in range(k) for sign in (1.0, -1.0)]
     value, S, T = _best_of(A, starts + _sweep_starts(A, U[:, 0]))

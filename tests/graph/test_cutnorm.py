@@ -118,3 +118,10 @@ def test_bad_matrices_are_refused(bad):
         cut_norm(bad)
     with pytest.raises(ValueError, match="method"):
         cut_norm(np.ones((2, 2)), method="greedy")
+
+
+def test_spectral_handles_a_single_row_or_column():
+    """A 1 x n or n x 1 matrix has one singular vector: the spectral method used to ask
+    for none (found by tests/test_bad_input.py)."""
+    assert cut_norm([[True, False]], method="spectral", certify=True, rng=0).value == 1.0
+    assert cut_norm([[1.0], [-2.0]], method="spectral", rng=0).value == 2.0
