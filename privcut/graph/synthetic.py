@@ -244,12 +244,14 @@ def _named(measurements) -> frozenset:
     return frozenset(name for name in measurements if isinstance(name, str))
 
 
-def _resolved(measurements, groups, generator: GraphGenerator, directed: bool) -> object:
+def _resolved(
+    measurements, groups, generator: GraphGenerator, directed: bool, private: bool
+) -> object:
     """``"auto"`` as the generator declares it (``default_measurements``), else
     :func:`_requested`."""
     declared = getattr(generator, "default_measurements", None)
     if isinstance(measurements, str) and measurements == "auto" and declared is not None:
-        return declared(groups is not None, directed)
+        return declared(groups is not None, directed, private=private)
     return _requested(measurements, groups)
 
 
@@ -588,7 +590,9 @@ def synthetic_graph(
     named = _named(measurements)
     setup = _setup(method, beta, universe.n, named, memory, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
-    requested = _resolved(measurements, groups, setup.generator, universe.directed)
+    requested = _resolved(
+        measurements, groups, setup.generator, universe.directed, choice is not None
+    )
     rest = dict(workload=workload, directed=universe.directed, weight=weight, beta=setup.beta)
     communities = None
     if choice is not None:
