@@ -2,8 +2,8 @@
 
 Releases a synthetic copy of a graph without public groups at epsilon = 1: a fifth of the
 budget buys a partition of the nodes (PrivGraph's community phases, Yuan et al. 2023),
-released with the graph, and the rest measures its block-pair counts and the degrees
-within communities for the sparse generator. Prints the spends and the structure of the
+released with the graph, and the rest measures the degrees, the degree sequence, the
+clustering and the partition's block-pair counts for the sparse generator. Prints the spends and the structure of the
 original and the release, with and without private communities, and draws them side by
 side into one PNG: the degree distribution (the share of nodes of degree at least k,
 log-log), the mean clustering of the nodes of each degree, and the community sizes (the
