@@ -3,12 +3,12 @@
 Releases a synthetic copy of a graph without public groups at epsilon = 1: a fifth of the
 budget buys a partition of the nodes (PrivGraph's community phases, Yuan et al. 2023),
 released with the graph, and the rest measures the degrees, the degree sequence, the
-clustering and the partition's block-pair counts for the sparse generator. Prints the spends and the structure of the
-original and the release, with and without private communities, and draws them side by
-side into one PNG: the degree distribution (the share of nodes of degree at least k,
-log-log), the mean clustering of the nodes of each degree, and the community sizes (the
-original's Louvain communities, the released partition, and the release's Louvain
-communities).
+clustering and the partition's block-pair counts for the sparse generator. Prints the
+spends and the structure of the original and the release, with and without private
+communities, and draws them side by side into one PNG: the degree distribution (the
+share of nodes of degree at least k, log-log), the mean clustering of the nodes of each
+degree, and the community sizes (the original's Louvain communities, the released
+partition, and the release's Louvain communities).
 
 The graph is the Wikipedia votes graph (7,115 nodes, 100,762 edges as undirected) when
 ``wiki-vote.edges`` is found (``--edges PATH``, else ``../shared/data/`` next to the
