@@ -475,7 +475,7 @@ def synthetic_graph(
         :func:`~privcut.graph.communities.private_communities` (PrivGraph's community
         phases, Yuan et al. 2023; read as a 0/1 graph, ``weight`` must be None), and the
         rest of the release runs at the remaining epsilon with the released partition as
-        its groups (on the sparse path ``"auto"`` keeps most of it on the degree and
+        its groups (on the sparse path ``"auto"`` spends 0.55 of it on the degree and
         clustering measurements, ``default_measurements(..., private=True)``; adaptive
         basic composition: epsilon in all; the rest's plan is checked
         on stand-in groups before any noise is drawn, then split on the released
