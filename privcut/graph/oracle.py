@@ -447,9 +447,13 @@ class CutOracle:
         -----
         Queries go in blocks of b = min(256, 2**22 / |V|). Per block: O(b x updates x |V|)
         to evaluate its hypotheses, again for its remaining queries after each update in
-        it; O(b x (|V| + |E|)) for its true answers (a dense (b, |V|) indicator block
-        times G's sparse adjacency), once one of them is answered from the data. Memory
-        O(b x (|V| + updates) + |E|), nothing |V| x |V|.
+        it; for its true answers, once one of them is answered from the data, O(b x |V|
+        + d) with d the sum of the degrees of the block's S sides when d <= b x nnz(A) / 4
+        (small sides: their adjacency rows are gathered and looked up in T), else
+        O(b x (|V| + |E|)) (a dense (b, |V|) indicator block times G's sparse adjacency).
+        Labels: one dict lookup each, or, for 1-D integer NumPy arrays of a graph whose
+        labels are ints, one vectorised lookup per batch. Memory O(b x (|V| + updates) +
+        |E| + d), nothing |V| x |V|.
         Once exhausted (mid-batch or before), the remaining answers come from the
         hypothesis alone, as with :meth:`cut`.
 
