@@ -19,7 +19,7 @@ import math
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import pairwise
+from itertools import chain, pairwise, repeat
 
 import networkx as nx
 import numpy as np
@@ -382,11 +382,8 @@ class EdgeUniverse:
                 coo.data[keep],
             )
         position, count = self.index(), G.number_of_edges()
-        ends = np.fromiter(
-            (position.get(node, -1) for edge in G.edges() for node in edge),
-            dtype=np.intp,
-            count=2 * count,
-        )
+        labels = chain.from_iterable(G.edges())  # mapped in C, no generator
+        ends = np.fromiter(map(position.get, labels, repeat(-1)), dtype=np.intp, count=2 * count)
         rows, columns = ends[0::2], ends[1::2]
         if weight is None:
             values = np.ones(count)
