@@ -929,7 +929,9 @@ class _Labels:
         self.checked = 0  # how many of them are mapped
 
     def add(self, j: int, name: str, side: object) -> None:
-        """Add query j's side ``name`` ("S" or "T"); TypeError or KeyError naming them."""
+        """Add query j's side ``name`` ("S" or "T"); TypeError or KeyError naming them
+        (the caller runs :meth:`check` before passing them on, so that a pending earlier
+        query's unknown node is reported first)."""
         if type(side) not in _COLLECTIONS:
             check_node_set(side, f"queries[{j}]: {name}")
         rows = self.rows[name == "T"]
@@ -946,10 +948,8 @@ class _Labels:
         try:
             rows.append(list(map(self.position.__getitem__, labels)))
         except KeyError as error:
-            self.check()
             raise KeyError(f"queries[{j}]: node {error.args[0]!r} is not in the graph") from None
         except TypeError:
-            self.check()
             raise TypeError(
                 f"queries[{j}]: {name} must hold node labels (hashable), got an unhashable item"
             ) from None
@@ -967,7 +967,9 @@ class _Labels:
             first = int(np.argmax(unknown))
             owner = int(np.searchsorted(np.cumsum([a.size for a in arrays]), first, "right"))
             j = self.pending[owner][0]
-            raise KeyError(f"queries[{j}]: node {int(labels[first])!r} is not in the graph")
+            raise KeyError(
+                f"queries[{j}]: node {int(labels[first])!r} is not in the graph"
+            ) from None  # raised first, or while another query's error is handled
         self.found, self.sizes = found, np.fromiter(map(len, arrays), np.intp, len(arrays))
         self.checked = len(self.pending)
 
