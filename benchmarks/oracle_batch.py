@@ -9,7 +9,7 @@ from the same seed, once with ``cut`` per query and once with one ``cuts`` call 
 (checked). Start: the noisy edge count at epsilon = 1, or the public ``max_edges = 16000``
 (the hypothesis starts empty) at epsilon = 1 and at epsilon = 100, where it updates (the
 batch re-evaluates the remaining queries of its block after each). Times are wall-clock,
-best of ``--repeat``.
+best of ``--repeat`` (``networkx.cut_size`` too).
 
 Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/oracle_batch.py [--queries 2000]``.
 """
@@ -72,7 +72,9 @@ def main() -> None:
         f"{'cuts/nx':>8} {'same':>5}"
     )
     for name, queries in workloads(q).items():
-        exact, _ = best(lambda queries=queries: [nx.cut_size(G, S, T) for S, T in queries], 1)
+        exact, _ = best(
+            lambda queries=queries: [nx.cut_size(G, S, T) for S, T in queries], args.repeat
+        )
         S = np.zeros((q, 1000), dtype=np.int8)
         T = np.zeros((q, 1000), dtype=np.int8)
         for j, (s, t) in enumerate(queries):

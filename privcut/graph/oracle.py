@@ -447,9 +447,13 @@ class CutOracle:
         -----
         Queries go in blocks of b = min(256, 2**22 / |V|). Per block: O(b x updates x |V|)
         to evaluate its hypotheses, again for its remaining queries after each update in
-        it; O(b x (|V| + |E|)) for its true answers (a dense (b, |V|) indicator block
-        times G's sparse adjacency), once one of them is answered from the data. Memory
-        O(b x (|V| + updates) + |E|), nothing |V| x |V|.
+        it; for its true answers, once one of them is answered from the data, O(b x |V|
+        + d) with d the sum of the degrees of the block's S sides when d <= b x nnz(A) / 4
+        (small sides: their adjacency rows are gathered and looked up in T), else
+        O(b x (|V| + |E|)) (a dense (b, |V|) indicator block times G's sparse adjacency).
+        Labels: one dict lookup each, or, for 1-D integer NumPy arrays of a graph whose
+        labels are ints, one vectorised lookup per batch. Memory O(b x (|V| + updates) +
+        |E| + d), nothing |V| x |V|.
         Once exhausted (mid-batch or before), the remaining answers come from the
         hypothesis alone, as with :meth:`cut`.
 
@@ -484,33 +488,23 @@ class CutOracle:
                 f"of (q, n) 0/1 indicator arrays, got {type(queries).__name__}; e.g. "
                 "queries=[({0, 1}, {2, 3})]"
             )
-        position = self.universe.index()
-        sides: tuple[list[list], list[list]] = ([], [])
-        for j, query in enumerate(queries):
-            if (
-                isinstance(query, (str, bytes))
-                or not isinstance(query, Sequence)
-                or len(query) != 2
-            ):
-                raise TypeError(
-                    f"queries[{j}] must be a pair (S, T) of node collections, got "
-                    f"{type(query).__name__}; e.g. ({{0, 1}}, {{2, 3}})"
-                )
-            for side, name, found in zip(query, "ST", sides, strict=True):
-                check_node_set(side, f"queries[{j}]: {name}")
-                labels = side.tolist() if isinstance(side, np.ndarray) else side  # fast hashes
-                try:
-                    found.append(list(map(position.__getitem__, labels)))
-                except KeyError as error:
-                    raise KeyError(
-                        f"queries[{j}]: node {error.args[0]!r} is not in the graph"
-                    ) from None
-                except TypeError:
+        labels = _Labels(self.universe)
+        try:
+            for j, query in enumerate(queries):
+                if (
+                    type(query) not in (tuple, list)
+                    and (isinstance(query, (str, bytes)) or not isinstance(query, Sequence))
+                ) or len(query) != 2:
                     raise TypeError(
-                        f"queries[{j}]: {name} must hold node labels (hashable), got an "
-                        "unhashable item"
-                    ) from None
-        return tuple(_rows_matrix(found, self.universe.n) for found in sides)
+                        f"queries[{j}] must be a pair (S, T) of node collections, got "
+                        f"{type(query).__name__}; e.g. ({{0, 1}}, {{2, 3}})"
+                    )
+                labels.add(j, "S", query[0])
+                labels.add(j, "T", query[1])
+        except (KeyError, TypeError):
+            labels.check()  # an earlier query's unknown node is reported first
+            raise
+        return labels.matrices()
 
     def _answer_batch(self, S: sp.csr_array, T: sp.csr_array) -> np.ndarray:
         self._owner.check()
@@ -551,7 +545,7 @@ class CutOracle:
             try:
                 self._commit("no data were read for it, " if truths is None else "")
                 if truths is None:
-                    truths = np.einsum("jk,jk->j", S.toarray() @ self._adjacency, T.toarray())
+                    truths = _true_answers(S, T, self._adjacency)
                 value, updated = self._engine.step(
                     lambda i=i, truths=truths: float(truths[i]),
                     float(hypotheses[i]),
@@ -918,16 +912,129 @@ def _calibrate(
     )
 
 
-def _rows_matrix(rows: list[list[int]], n: int) -> sp.csr_array:
-    """The (len(rows), n) 0/1 matrix with ones at each row's column indices (repeats once)."""
-    sizes = np.array([len(row) for row in rows], dtype=np.intp)
-    columns = np.fromiter(itertools.chain.from_iterable(rows), np.intp, int(sizes.sum()))
-    matrix = sp.csr_array(
-        (np.ones(columns.size), (np.repeat(np.arange(len(rows)), sizes), columns)),
-        shape=(len(rows), n),
-    )  # duplicates summed
-    matrix.data[:] = 1.0
-    return matrix
+_COLLECTIONS = (set, frozenset, list, tuple, range, np.ndarray)
+"""Types that :func:`~privcut.graph.cuts.check_node_set` accepts, checked by type alone."""
+
+
+class _Labels:
+    """A batch's sides as index rows, label by label through the universe's dict, or, for
+    1-D integer NumPy arrays of int labels, through its integer index in one vectorised
+    lookup per batch (:meth:`check`, done by :meth:`matrices`)."""
+
+    def __init__(self, universe: EdgeUniverse) -> None:
+        self.n, self.position = universe.n, universe.index()
+        self.table = universe.integer_index()
+        self.rows: tuple[list, list] = ([], [])  # per side: index lists or raw label arrays
+        self.pending: list[tuple[int, str, np.ndarray]] = []  # the raw arrays, in order
+        self.checked = 0  # how many of them are mapped
+
+    def add(self, j: int, name: str, side: object) -> None:
+        """Add query j's side ``name`` ("S" or "T"); TypeError or KeyError naming them
+        (the caller runs :meth:`check` before passing them on, so that a pending earlier
+        query's unknown node is reported first)."""
+        if type(side) not in _COLLECTIONS:
+            check_node_set(side, f"queries[{j}]: {name}")
+        rows = self.rows[name == "T"]
+        if (
+            self.table is not None
+            and type(side) is np.ndarray
+            and side.ndim == 1
+            and (side.dtype.kind == "i" or (side.dtype.kind == "u" and side.dtype.itemsize < 8))
+        ):
+            rows.append(len(self.pending))
+            self.pending.append((j, name, side))
+            return
+        labels = side.tolist() if isinstance(side, np.ndarray) else side  # fast hashes
+        try:
+            rows.append(list(map(self.position.__getitem__, labels)))
+        except KeyError as error:
+            raise KeyError(f"queries[{j}]: node {error.args[0]!r} is not in the graph") from None
+        except TypeError:
+            raise TypeError(
+                f"queries[{j}]: {name} must hold node labels (hashable), got an unhashable item"
+            ) from None
+
+    def check(self) -> None:
+        """Map the pending label arrays to indices; KeyError naming the first unknown one."""
+        if self.checked == len(self.pending):
+            return
+        arrays = [side for _, _, side in self.pending]
+        labels = np.concatenate(arrays).astype(np.int64, copy=False)
+        inside = (labels >= 0) & (labels < self.table.size)
+        found = self.table[np.where(inside, labels, 0)]
+        unknown = ~inside | (found < 0)
+        if unknown.any():
+            first = int(np.argmax(unknown))
+            owner = int(np.searchsorted(np.cumsum([a.size for a in arrays]), first, "right"))
+            j = self.pending[owner][0]
+            raise KeyError(
+                f"queries[{j}]: node {int(labels[first])!r} is not in the graph"
+            ) from None  # raised first, or while another query's error is handled
+        self.found, self.sizes = found, np.fromiter(map(len, arrays), np.intp, len(arrays))
+        self.checked = len(self.pending)
+
+    def matrices(self) -> tuple[sp.csr_array, sp.csr_array]:
+        """The batch's (q, n) 0/1 indicator matrices."""
+        self.check()
+        return tuple(self._matrix(rows) for rows in self.rows)
+
+    def _matrix(self, rows: list) -> sp.csr_array:
+        """The (len(rows), n) 0/1 matrix with ones at each row's column indices (repeats
+        once), in canonical form (sorted indices)."""
+        if not self.pending:
+            sizes = np.fromiter(map(len, rows), np.intp, len(rows))
+            columns = np.fromiter(itertools.chain.from_iterable(rows), np.intp, int(sizes.sum()))
+        elif all(type(row) is int for row in rows):  # all pending: gather from self.found
+            which = np.array(rows, dtype=np.intp)
+            sizes = self.sizes[which]
+            ends = np.cumsum(sizes)
+            starts = (np.cumsum(self.sizes) - self.sizes)[which]
+            columns = self.found[np.arange(int(ends[-1])) + np.repeat(starts - ends + sizes, sizes)]
+        else:
+            offsets = np.cumsum(self.sizes) - self.sizes
+            rows = [
+                self.found[offsets[row] : offsets[row] + self.sizes[row]]
+                if type(row) is int
+                else np.asarray(row, dtype=np.intp)
+                for row in rows
+            ]
+            sizes = np.fromiter(map(len, rows), np.intp, len(rows))
+            columns = np.concatenate(rows)
+            sizes = np.fromiter(map(len, rows), np.intp, len(rows))
+            columns = np.fromiter(itertools.chain.from_iterable(rows), np.intp, int(sizes.sum()))
+        indptr = np.zeros(len(rows) + 1, dtype=np.intp)
+        np.cumsum(sizes, out=indptr[1:])
+        matrix = sp.csr_array(
+            (np.ones(columns.size), columns.astype(np.intp, copy=False), indptr),
+            shape=(len(rows), self.n),
+        )
+        matrix.sum_duplicates()  # sorts each row's indices
+        matrix.data[:] = 1.0
+        return matrix
+
+
+def _true_answers(S: sp.csr_array, T: sp.csr_array, adjacency: sp.csr_array) -> np.ndarray:
+    """``rowsum((S A) * T)``: the exact cut sizes of the rows' queries (sums of integers,
+    so equal to the last bit whatever the order of the sums).
+
+    Small sides (the adjacency rows of all rows' S at most a quarter of q x nnz(A), as
+    for small pairs) gather the adjacency rows of each row's S and look their columns up
+    in T, O(q x |V| + sum of S's degrees); larger ones go through a dense (q, |V|) block,
+    O(q x (|V| + |E|)). Which one is a function of the public queries."""
+    q, n = S.shape
+    nodes = S.indices
+    degrees = np.diff(adjacency.indptr)[nodes]
+    ends = np.cumsum(degrees)
+    total = int(ends[-1]) if ends.size else 0
+    if 4 * total > q * adjacency.nnz:
+        return np.einsum("jk,jk->j", S.toarray() @ adjacency, T.toarray())
+    marked = np.zeros(q * n, dtype=bool)  # T's entries, row-major
+    marked[np.repeat(np.arange(q) * n, np.diff(T.indptr)) + T.indices] = True
+    entries = np.arange(total) + np.repeat(adjacency.indptr[nodes] - ends + degrees, degrees)
+    keys = np.repeat(np.repeat(np.arange(q) * n, np.diff(S.indptr)), degrees)
+    keys += adjacency.indices[entries]
+    hit = marked[keys]
+    return np.bincount(keys[hit] // n, weights=adjacency.data[entries[hit]], minlength=q)
 
 
 def _block_size(n: int) -> int:

@@ -11,6 +11,7 @@ import scipy.sparse as sp
 from privcut import CutOracle, PrivcutError
 from privcut.files import StateFile
 from privcut.linear import OracleExhaustedWarning
+from privcut.linear.online import SparseVector
 
 
 def random_cuts(n, q, seed):
@@ -48,6 +49,35 @@ def test_a_batch_answers_exactly_as_cut_one_by_one_across_updates(directed, cali
     assert calibration == "paper" or batched.updates > 1  # across updates
     assert batched._engine.state() == sequential._engine.state()
     assert batched.sampler_tv == sequential.sampler_tv
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_small_pairs_as_arrays_lists_and_repeats_answer_as_cut_one_by_one(directed):
+    # small sides take the gathered true answers, integer arrays the vectorised lookup
+    G = nx.gnp_random_graph(120, 0.5, seed=3, directed=directed)
+    rng = np.random.default_rng(7)
+    queries = []
+    for j in range(300):
+        s, t = rng.integers(0, 120, rng.integers(1, 26)), rng.integers(0, 120, rng.integers(1, 26))
+        queries.append((s.astype(np.int32), t) if j % 3 else (s.tolist(), set(t.tolist())))
+    truths = ([], [])
+
+    def recording(found):
+        class Recording(SparseVector):  # the true answers read, compared below
+            def step(self, true_answer, *arguments, **options):
+                found.append(true_answer())
+                return super().step(lambda: found[-1], *arguments, **options)
+
+        return Recording
+
+    sequential, batched = (make(G, sparse_vector=recording(found)) for found in truths)
+    assert np.array_equal(batched.cuts(queries), one_by_one(sequential, queries))
+    assert batched._engine.state() == sequential._engine.state()
+    assert truths[0] == truths[1] and len(truths[0]) == 300
+    labelled = nx.relabel_nodes(G, {i: f"v{i}" for i in G}) if not directed else None
+    if labelled is not None:  # labels that are not ints: the dict lookup
+        named = [([f"v{i}" for i in s], [f"v{i}" for i in t]) for s, t in queries]
+        assert np.array_equal(make(labelled).cuts(named), one_by_one(make(labelled), named))
 
 
 def test_the_matrix_form_answers_as_the_pairs():
@@ -118,6 +148,10 @@ def test_a_failed_save_mid_batch_stops_and_keeps_the_answers_given(tmp_path, mon
     ("queries", "error", "match"),
     [
         ([({0}, {1}), ({0}, {"x"})], KeyError, r"queries\[1\]: node 'x' is not in the graph"),
+        ([(np.array([0]), np.array([1])), ({0}, np.array([7]))], KeyError, r"\[1\]: node 7 "),
+        ([(np.array([0]), np.array([-1]))], KeyError, r"queries\[0\]: node -1 is not"),
+        ([(np.array([9]), {1}), ({0}, {"x"})], KeyError, r"queries\[0\]: node 9 is not"),
+        ([(np.array([9]), {1}), 5], KeyError, r"queries\[0\]: node 9 is not"),
         ([({0}, "01")], TypeError, r"queries\[0\]: T must be a collection"),
         ([({0}, None)], TypeError, r"queries\[0\]: T must be a collection"),
         ([({0}, {1}, {2})], TypeError, r"queries\[0\] must be a pair"),
