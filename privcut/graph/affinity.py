@@ -94,6 +94,22 @@ def projected_wedges(
     return retention * np.bincount(bins, kept * (kept - 1.0) / 2.0, len(BIN_EDGES) + 1)
 
 
+def _blocks(sorted_degrees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and size of each block over degrees sorted ascending: a block starting at a
+    node of degree d has size d + 1 (cut at the end). One step per run of equal degrees
+    (at most ``cap`` steps), not per block: the blocks starting inside a run tile it."""
+    starts, sizes = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    i, total = 0, sorted_degrees.size
+    while i < total:
+        size = int(sorted_degrees[i]) + 1
+        run_end = int(np.searchsorted(sorted_degrees, sorted_degrees[i], side="right"))
+        first = i + size * np.arange(-(-(run_end - i) // size), dtype=np.int64)
+        starts.append(first)
+        sizes.append(np.minimum(size, total - first))
+        i = int(first[-1]) + size
+    return np.concatenate(starts), np.concatenate(sizes)
+
+
 def affinity_edges(
     degrees: np.ndarray, rho: np.ndarray, rng: np.random.Generator, cap: int = DEFAULT_CAP
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -116,14 +132,7 @@ def affinity_edges(
     eligible = np.flatnonzero((degrees >= 2) & (degrees <= cap) & (rho > 0.0))
     shuffled = eligible[rng.permutation(eligible.size)]
     order = shuffled[np.argsort(degrees[shuffled], kind="stable")]
-    starts, sizes = [], []
-    i = 0
-    while i < order.size:
-        size = min(int(degrees[order[i]]) + 1, order.size - i)
-        starts.append(i)
-        sizes.append(size)
-        i += size
-    starts, sizes = np.array(starts, dtype=np.int64), np.array(sizes, dtype=np.int64)
+    starts, sizes = _blocks(degrees[order])
     rows, columns = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
     for size in np.unique(sizes[sizes >= 2]):
         first = starts[sizes == size]
