@@ -6,8 +6,9 @@ budget (issue 18) instead of given as public input.
 spends ``share * epsilon`` on :func:`~privcut.graph.communities.private_communities`
 (PrivGraph's community phases, **Yuan et al. 2023**) and hands the released partition to
 the rest of the release as its groups, which then measures the block-pair counts, the
-degrees within communities and so on at the remaining epsilon, exactly as for public
-groups (:func:`~privcut.graph.planning.plan_measurements`). The partition is part of the
+degrees and so on at the remaining epsilon (:func:`~privcut.graph.planning.plan_measurements`;
+on the sparse path with the shares of
+``SparseGenerator.default_measurements(..., private=True)``). The partition is part of the
 release (a private output, not a public input): the report's ``communities``
 (:class:`ReleasedCommunities`), the NetworkX node attribute ``"community"``, or
 :attr:`~privcut.graph.arrays.SyntheticArray.communities`.
@@ -355,6 +356,9 @@ def release_communities(
 
 
 def labels_of(step: CommunityStep, universe: EdgeUniverse) -> np.ndarray:
-    """The released community of every node of ``universe``, in its order (int64)."""
-    groups = step.groups()
-    return np.array([groups[node] for node in universe.nodes], dtype=np.int64)
+    """The released community of every node of ``universe``, in its order (int64): the
+    partition's own labels, read on the same public node order (checked: a RuntimeError,
+    a bug, otherwise). O(n), no per-node Python step."""
+    if step.found.nodes != universe.nodes:
+        raise RuntimeError("the released partition's node order is not the release's")
+    return step.found.labels
