@@ -416,11 +416,12 @@ def workload_ratios(p_in, p_out, epsilon, seeds):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("p_in", "p_out"), [(0.3, 0.02), (0.05, 0.002)])
-@pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0])
+@pytest.mark.parametrize(("p_in", "p_out", "epsilon"), [(0.3, 0.02, 1.0), (0.05, 0.002, 0.5)])
 def test_release_is_within_1_5x_of_single_purpose_answers_and_beats_randomized_response(
     p_in, p_out, epsilon
 ):
+    """One cell per graph of issue 10's grid (the whole grid, epsilon 0.5, 1, 2 on both
+    graphs, is ``python benchmarks/multi.py``, recorded in benchmarks/RESULTS.md)."""
     totals = workload_ratios(p_in, p_out, epsilon, seeds=3)
     for w in WORKLOADS:
         assert totals["release"][w] <= 1.5 * totals["single"][w], w
