@@ -141,6 +141,18 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
     keys = pair_keys(rows, columns, n, directed)
     if left[0].size == 0:
         return keys, 0
+    rest = completed(left, have, blocks, lambda k: keys[block == k], generator)
+    return np.concatenate([keys, rest]), int(rest.size)
+
+
+def completed(left, have: _KeySet, blocks: Blocks, keys_of, generator) -> np.ndarray:
+    """The last edges of the block pairs with stubs ``left`` after the swaps: drawn by
+    weight (:func:`_rest`), and where a block pair is still short after
+    :data:`MAX_ROUNDS` rounds, uniformly among its pairs (``keys_of(k)``: block pair k's
+    keys so far, besides those drawn here). ``have`` answers for every key with an end
+    among the left stubs' nodes. Returns the keys drawn. O(stubs left) per round."""
+    n, directed = blocks.n, blocks.directed
+    pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
     rest, short = _rest(left, pooled, have, n, directed, generator)
     if short.any():  # still short after MAX_ROUNDS rounds: uniformly in the block pair
         more = np.bincount(left[2], minlength=short.size) - np.bincount(
@@ -149,13 +161,13 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
         for k in np.flatnonzero(short):
             a, b = blocks.first[k], blocks.second[k]
             sides = [Side(blocks.members[c], np.ones(blocks.members[c].size)) for c in (a, b)]
-            mine = np.concatenate([keys[block == k], rest[0][rest[1] == k], blocks.excluded(k)])
+            mine = np.concatenate([keys_of(k), rest[0][rest[1] == k], blocks.excluded(k)])
             found = rejection_uniform(*sides, int(more[k]), mine, n, directed, generator)
             rest = (
                 np.concatenate([rest[0], found]),
                 np.concatenate([rest[1], np.full(found.size, k)]),
             )
-    return np.concatenate([keys, rest[0]]), int(rest[0].size)
+    return rest[0]
 
 
 def _rest(left, pooled, have: _KeySet, n, directed, generator):
@@ -216,26 +228,44 @@ def _reshuffled(rows, columns, block, pooled, generator):
 
 def _joined(stubs, pooled, n, directed, generator, taken):
     """The configuration model on dealt stubs ``(rows, columns, block)`` (sorted by block
-    pair): the i-th row stub joins the i-th column stub; a self-loop or repeat returns
-    both stubs, which are shuffled within their block pair (:func:`_reshuffled`) and
-    joined again, for up to :data:`MAX_ROUNDS` rounds. Returns the edges and the stubs
-    left, each as (rows, columns, block)."""
+    pair): the i-th row stub joins the i-th column stub (a self-loop or repeat, all but
+    the first copy of a key, or a key in ``taken`` is refused), then the refused stubs go
+    through :func:`rejoined`, :data:`MAX_ROUNDS` rounds in all. Returns the edges and the
+    stubs left, each as (rows, columns, block)."""
     rows, columns, block = stubs
-    kept, have, none = [], None, np.zeros(0, dtype=np.int64)
-    for _ in range(MAX_ROUNDS):
-        keys = pair_keys(rows, columns, n, directed)
-        if have is None:  # the first round: the taken keys, then its own in one sort
-            joined = _accepted(keys, rows != columns, taken)
-            have = _KeySet(np.sort(np.concatenate([taken, keys[joined]])))
-        else:
-            joined = _accepted(keys, (rows != columns) & ~have.has(keys), none)
-            have.add(keys[joined])
-        kept.append((rows[joined], columns[joined], block[joined]))
-        rows, columns, block = rows[~joined], columns[~joined], block[~joined]
+    keys = pair_keys(rows, columns, n, directed)
+    joined = _accepted(keys, rows != columns, taken)
+    have = _KeySet(np.sort(np.concatenate([taken, keys[joined]])))
+    first = rows[joined], columns[joined], block[joined]
+    left = rows[~joined], columns[~joined], block[~joined]
+    more, left = rejoined(left, pooled, n, directed, generator, have, MAX_ROUNDS - 1)
+    edges = tuple(np.concatenate(part) for part in zip(first, more, strict=True))
+    return edges, left
+
+
+def rejoined(left, pooled, n, directed, generator, have: _KeySet, rounds: int):
+    """The refused stubs ``left = (rows, columns, block)`` (sorted by block pair) of a
+    configuration-model round, shuffled within their block pairs (:func:`_reshuffled`)
+    and joined again, a self-loop, repeat or key in ``have`` refused (``have`` gets the
+    new keys; it must answer for every key between the left stubs' nodes), for up to
+    ``rounds`` rounds. Returns the new edges and the stubs left, as (rows, columns,
+    block). O(stubs left) per round."""
+    rows, columns, block = left
+    kept, none = [], np.zeros(0, dtype=np.int64)
+    if rows.size:
+        rows, columns = _reshuffled(rows, columns, block, pooled, generator)
+    for _ in range(rounds):
         if rows.size == 0:
             break
-        rows, columns = _reshuffled(rows, columns, block, pooled, generator)
-    edges = tuple(np.concatenate(part) for part in zip(*kept, strict=True))
+        keys = pair_keys(rows, columns, n, directed)
+        joined = _accepted(keys, (rows != columns) & ~have.has(keys), none)
+        have.add(keys[joined])
+        kept.append((rows[joined], columns[joined], block[joined]))
+        rows, columns, block = rows[~joined], columns[~joined], block[~joined]
+        if rows.size:
+            rows, columns = _reshuffled(rows, columns, block, pooled, generator)
+    empty = (none, none, none)
+    edges = tuple(np.concatenate(part) for part in zip(empty, *kept, strict=True))
     return edges, (rows, columns, block)
 
 
@@ -301,18 +331,32 @@ def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
 
 
 def _swapped(edges, left, size, n, directed, generator, taken):
-    """Stubs the configuration model left, joined by double-edge swaps (every degree
-    kept): a left pair (u, v) and a random edge (x, y) of its block pair become the edges
-    (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
-    swap a round), for up to :data:`MAX_ROUNDS` rounds; a block pair with fewer edges
-    than left pairs is not swapped. All block pairs with stubs left at once (``size``
-    block pairs; :class:`_Slots` holds their edges, the pair keys kept sorted, each round
-    merging its few changes in O(their edges)). Returns edges and stubs left, as (rows,
-    columns, block), and the keys of the block pairs with stubs left (with ``taken``)."""
-    (u, v, mine), need = left, np.bincount(left[2], minlength=size)
+    """Stubs the configuration model left, joined by double-edge swaps
+    (:func:`swap_rounds`) with the edges of their block pairs (``size`` block pairs;
+    :class:`_Slots` holds those edges). Returns edges and stubs left, as (rows, columns,
+    block), and the keys of the block pairs with stubs left (with ``taken``)."""
+    need = np.bincount(left[2], minlength=size)
     involved = need[edges[2]] > 0
     slots = _Slots.of([part[involved] for part in edges], need)
     have = _KeySet(np.sort(np.concatenate([pair_keys(*slots.edges()[:2], n, directed), taken])))
+    left = swap_rounds(slots, left, have, n, directed, generator)
+    rest = [part[~involved] for part in edges]
+    edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
+    return edges, left, have
+
+
+def swap_rounds(slots, left, have: _KeySet, n, directed, generator):
+    """Stubs left ``(u, v, block)`` joined by double-edge swaps (every degree kept): a left
+    pair (u, v) and a uniformly random edge (x, y) of its block pair become the edges
+    (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
+    swap a round), for up to :data:`MAX_ROUNDS` rounds; a block pair with fewer edges
+    than left pairs is not swapped. ``slots`` holds the block pairs' edges by index
+    (``starts``, ``sizes``, ``read``, ``write``, ``append``: :class:`_Slots`, or a
+    distributed store), ``have`` answers for every key with an end among the left stubs'
+    nodes (it is updated). Returns the stubs left. O(stubs left) per round plus the
+    store's reads."""
+    u, v, mine = left
+    size = slots.sizes.size
     for _ in range(MAX_ROUNDS):
         need = np.bincount(mine, minlength=size)
         able = (need > 0) & (slots.sizes >= need)
@@ -320,21 +364,20 @@ def _swapped(edges, left, size, n, directed, generator, taken):
             break
         active = np.flatnonzero(able[mine])
         pick = _partners(slots.starts[mine[active]], slots.sizes[mine[active]], generator)
-        x, y, ua, va = slots.rows[pick], slots.columns[pick], u[active], v[active]
+        (x, y), ua, va = slots.read(pick), u[active], v[active]
         new = np.concatenate([pair_keys(ua, y, n, directed), pair_keys(x, va, n, directed)])
         unique, counts = np.unique(new, return_counts=True)
         clear = ~have.has(new) & (counts[np.searchsorted(unique, new)] == 1)
         ok = (ua != y) & (x != va) & clear[: active.size] & clear[active.size :]
+        # a dropped (x, y) is asked again only with an end among the left nodes: held
         have.drop(pair_keys(x[ok], y[ok], n, directed))
         have.add(np.concatenate([new[: active.size][ok], new[active.size :][ok]]))
-        slots.rows[pick[ok]], slots.columns[pick[ok]] = ua[ok], y[ok]  # (u, y) for (x, y)
+        slots.write(pick[ok], ua[ok], y[ok])  # (u, y) for (x, y)
         slots.append(x[ok], va[ok], mine[active[ok]])
         stay = np.ones(u.size, dtype=bool)
         stay[active[ok]] = False
         u, v, mine = u[stay], v[stay], mine[stay]
-    rest = [part[~involved] for part in edges]
-    edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
-    return edges, (u, v, mine), have
+    return u, v, mine
 
 
 @dataclass
@@ -364,6 +407,14 @@ class _Slots:
         where = self.starts[block] + self.sizes[block] + _ranks(block)
         self.rows[where], self.columns[where] = rows, columns
         self.sizes += np.bincount(block, minlength=self.sizes.size)
+
+    def read(self, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The edges at these indices."""
+        return self.rows[where], self.columns[where]
+
+    def write(self, where: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> None:
+        """Replace the edges at these indices."""
+        self.rows[where], self.columns[where] = rows, columns
 
     def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The edges held, as (rows, columns, block), sorted by block pair."""
