@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import math
 import operator
+import time
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import dask
 import dask.dataframe as dd
@@ -54,22 +55,26 @@ import pandas as pd
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.bounds import release_bounds, split_beta
+from privcut.graph.dask_pairing import distributed_pairing
 from privcut.graph.fitting import fit_targets
+from privcut.graph.generation import Generated
 from privcut.graph.measurement import Measurements, noisy_statistic, sorted_sequence
 from privcut.graph.partition import Partition
 from privcut.graph.planning import FILTERED, MeasurementPlan, plan_measurements
 from privcut.graph.report import SyntheticRelease
-from privcut.graph.sparse import SparseGenerator
+from privcut.graph.sparse import MECHANISM, SparseGenerator
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import PrivacyBudget, check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
+from privcut.records import Bound, SolverSummary
 
 __all__ = [
     "BUCKETS_PER_PARTITION",
     "FAN_IN",
     "MAX_NODES",
     "PARTITION_EDGES",
+    "DistributedGenerated",
     "EdgeAggregates",
     "aggregate_edges",
     "synthetic_edges",
@@ -92,6 +97,10 @@ MAX_NODES = 10**8
 arrays (about 100 bytes a node with the degree measurements)."""
 
 ENGINE = " (engine 'dask': distributed aggregations, noise and generation in the client)"
+
+DISTRIBUTED = (
+    " (engine 'dask': distributed aggregations and configuration model, noise in the client)"
+)
 
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing of the pair keys to buckets
 
@@ -418,18 +427,89 @@ def _setup(n, epsilon, directed, measurements, groups, workload, beta, partition
     return _Setup(universe, plan, options, beta, partition_edges)
 
 
+class _Drawn(SparseGenerator):
+    """The sparse generator with its first step (:meth:`SparseGenerator.blocks`) already
+    drawn: the client's in-memory generation continues from those draws."""
+
+    def __init__(self, drawn: tuple) -> None:
+        self.drawn = drawn
+
+    def blocks(self, measured, targets, rng):
+        return self.drawn
+
+
+@dataclass(frozen=True)
+class DistributedGenerated(Generated):
+    """The distributed generation's result for the bounds and the report: the released
+    degrees and block counts (O(n + block pairs)); the edges stay a Dask DataFrame.
+
+    Examples
+    --------
+    >>> from privcut.records import Bound, SolverSummary
+    >>> done = DistributedGenerated(EdgeUniverse((0, 1, 2), False), "example",
+    ...     SolverSummary(None, 0, 0, True), Bound.none(), {}, np.array([1, 2, 1]),
+    ...     np.array([2]))
+    >>> done.edge_count, done.degrees().tolist()
+    (1.0, [1.0, 2.0, 1.0])
+    """
+
+    universe: EdgeUniverse
+    mechanism: str
+    solver: SolverSummary
+    bound: Bound
+    terms: dict
+    released_degrees: np.ndarray
+    counts: np.ndarray
+    timings: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def edge_count(self) -> float:
+        """The number of released edges (half the degree sum; out- and in-degrees of a
+        DiGraph both count each arc)."""
+        return float(self.released_degrees.sum()) / 2.0
+
+    def block_sums(self, partition: Partition) -> np.ndarray:
+        """The released edges per block pair of ``partition`` (the groups generated)."""
+        return self.counts.astype(float)
+
+    def degrees(self) -> np.ndarray:
+        """The released degrees (out- then in-degrees for a DiGraph)."""
+        return self.released_degrees.astype(float)
+
+    def graph(self):
+        """Not held: the edges are a Dask DataFrame."""
+        raise TypeError("the distributed release's edges are a Dask DataFrame, not in memory")
+
+
 def _release(aggregates: EdgeAggregates, setup: _Setup, rng: RandomState):
-    """Measure (noise in the client), fit, generate, bound and report; the released edges
-    as a Dask DataFrame partitioned by the released edge count."""
+    """Measure (noise in the client), fit, generate (distributed when the configuration
+    model draws every block pair, else in the client), bound and report; the released
+    edges as a Dask DataFrame partitioned by the released edge count."""
     rng = check_random_state(rng)
     measured = aggregates.measure(setup.plan, setup.universe, rng)
-    generator = SparseGenerator()
-    generated = generator.generate(measured, fit_targets(measured), setup.options, rng)
+    generator, targets = SparseGenerator(), fit_targets(measured)
+    start = time.perf_counter()
+    blocks, stubs = generator.blocks(measured, targets, rng)
+    if stubs is None or blocks.enumerated:
+        generated = _Drawn((blocks, stubs)).generate(measured, targets, setup.options, rng)
+        released = _frame(generated.rows, generated.columns, setup.partition_edges)
+        note = ENGINE
+    else:
+        released, unmatched, degrees, counts = distributed_pairing(
+            blocks, stubs, setup.partition_edges, rng
+        )
+        terms = {"rounding": setup.options.rounding, "unmatched": unmatched}
+        timings = {"generation": time.perf_counter() - start}
+        solver = SolverSummary(None, 0, 0, True)
+        generated = DistributedGenerated(
+            setup.universe, MECHANISM, solver, Bound.none(), terms, degrees, counts, timings
+        )
+        note = DISTRIBUTED
     bounds = release_bounds(measured, generated, setup.beta)
     report = SyntheticRelease.of(
-        measured, generated, bounds, method="sparse", beta=setup.beta, note=ENGINE
+        measured, generated, bounds, method="sparse", beta=setup.beta, note=note
     )
-    return _frame(generated.rows, generated.columns, setup.partition_edges), report
+    return released, report
 
 
 def _frame(rows: np.ndarray, columns: np.ndarray, partition_edges: int) -> dd.DataFrame:

@@ -145,7 +145,7 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
     return np.concatenate([keys, rest]), int(rest.size)
 
 
-def completed(left, have: _KeySet, blocks: Blocks, keys_of, generator) -> np.ndarray:
+def completed(left, have: KeySet, blocks: Blocks, keys_of, generator) -> np.ndarray:
     """The last edges of the block pairs with stubs ``left`` after the swaps: drawn by
     weight (:func:`_rest`), and where a block pair is still short after
     :data:`MAX_ROUNDS` rounds, uniformly among its pairs (``keys_of(k)``: block pair k's
@@ -170,7 +170,7 @@ def completed(left, have: _KeySet, blocks: Blocks, keys_of, generator) -> np.nda
     return rest[0]
 
 
-def _rest(left, pooled, have: _KeySet, n, directed, generator):
+def _rest(left, pooled, have: KeySet, n, directed, generator):
     """Block pairs' last edges, one per left stub pair, by successive sampling without
     replacement with the left stubs as weights (a node by its left stubs in the block
     pair: a uniform pick among them), self-loops and keys in ``have`` rejected, in draw
@@ -235,7 +235,7 @@ def _joined(stubs, pooled, n, directed, generator, taken):
     rows, columns, block = stubs
     keys = pair_keys(rows, columns, n, directed)
     joined = _accepted(keys, rows != columns, taken)
-    have = _KeySet(np.sort(np.concatenate([taken, keys[joined]])))
+    have = KeySet(np.sort(np.concatenate([taken, keys[joined]])))
     first = rows[joined], columns[joined], block[joined]
     left = rows[~joined], columns[~joined], block[~joined]
     more, left = rejoined(left, pooled, n, directed, generator, have, MAX_ROUNDS - 1)
@@ -243,7 +243,7 @@ def _joined(stubs, pooled, n, directed, generator, taken):
     return edges, left
 
 
-def rejoined(left, pooled, n, directed, generator, have: _KeySet, rounds: int):
+def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
     """The refused stubs ``left = (rows, columns, block)`` (sorted by block pair) of a
     configuration-model round, shuffled within their block pairs (:func:`_reshuffled`)
     and joined again, a self-loop, repeat or key in ``have`` refused (``have`` gets the
@@ -278,7 +278,7 @@ def _member(keys: np.ndarray, sorted_: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class _KeySet:
+class KeySet:
     """A set of pair keys: a large sorted ``base`` with few keys ``added`` and
     ``removed`` (sorted), so a change costs O(changes log |E|), not O(|E|)."""
 
@@ -333,25 +333,25 @@ def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
 def _swapped(edges, left, size, n, directed, generator, taken):
     """Stubs the configuration model left, joined by double-edge swaps
     (:func:`swap_rounds`) with the edges of their block pairs (``size`` block pairs;
-    :class:`_Slots` holds those edges). Returns edges and stubs left, as (rows, columns,
+    :class:`Slots` holds those edges). Returns edges and stubs left, as (rows, columns,
     block), and the keys of the block pairs with stubs left (with ``taken``)."""
     need = np.bincount(left[2], minlength=size)
     involved = need[edges[2]] > 0
-    slots = _Slots.of([part[involved] for part in edges], need)
-    have = _KeySet(np.sort(np.concatenate([pair_keys(*slots.edges()[:2], n, directed), taken])))
+    slots = Slots.of([part[involved] for part in edges], need)
+    have = KeySet(np.sort(np.concatenate([pair_keys(*slots.edges()[:2], n, directed), taken])))
     left = swap_rounds(slots, left, have, n, directed, generator)
     rest = [part[~involved] for part in edges]
     edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
     return edges, left, have
 
 
-def swap_rounds(slots, left, have: _KeySet, n, directed, generator):
+def swap_rounds(slots, left, have: KeySet, n, directed, generator):
     """Stubs left ``(u, v, block)`` joined by double-edge swaps (every degree kept): a left
     pair (u, v) and a uniformly random edge (x, y) of its block pair become the edges
     (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
     swap a round), for up to :data:`MAX_ROUNDS` rounds; a block pair with fewer edges
     than left pairs is not swapped. ``slots`` holds the block pairs' edges by index
-    (``starts``, ``sizes``, ``read``, ``write``, ``append``: :class:`_Slots`, or a
+    (``starts``, ``sizes``, ``read``, ``write``, ``append``: :class:`Slots`, or a
     distributed store), ``have`` answers for every key with an end among the left stubs'
     nodes (it is updated). Returns the stubs left. O(stubs left) per round plus the
     store's reads."""
@@ -381,7 +381,7 @@ def swap_rounds(slots, left, have: _KeySet, n, directed, generator):
 
 
 @dataclass
-class _Slots:
+class Slots:
     """Block pairs' edges in fixed regions (block pair k's ``sizes[k]`` edges first from
     ``starts[k]``, room for ``room[k]`` more after them), so a swap writes in place."""
 
@@ -391,7 +391,7 @@ class _Slots:
     sizes: np.ndarray
 
     @classmethod
-    def of(cls, edges, room: np.ndarray) -> _Slots:
+    def of(cls, edges, room: np.ndarray) -> Slots:
         rows, columns, block = edges
         sizes = np.bincount(block, minlength=room.size)
         starts = np.cumsum(sizes + room) - sizes - room
@@ -421,3 +421,66 @@ class _Slots:
         block = np.repeat(np.arange(self.sizes.size), self.sizes)
         where = self.starts[block] + _ranks(block)
         return self.rows[where], self.columns[where], block
+
+
+def deal_range(nodes, halves, labels, quotas, generator) -> tuple:
+    """One node range's share of :func:`deal` on the distributed engine: per half (the
+    stubs, or out- then in-stubs of a DiGraph) the range's stubs (node ``nodes[i]``
+    repeated ``halves[h][i]`` times) shuffled within their groups (``labels``) and cut,
+    in group order, into the range's quota of every slot (``quotas[h]``: how many of the
+    range's stubs each slot takes, the slots in ascending group order, a group's quotas
+    adding up to its stubs here). Returns each stub's slot and node, per
+    half. With the quotas drawn as a sequential multivariate hypergeometric over the
+    ranges, every slot gets a uniformly random subset of its group's stubs of its size:
+    the law of :func:`deal`'s shuffled pile cut into consecutive takes. O(stubs)."""
+    dealt = []
+    for half, quota in zip(halves, quotas, strict=True):
+        pile = np.repeat(nodes, half)[_within(np.repeat(labels, half), generator)]
+        dealt.append((np.repeat(np.arange(quota.size), quota), pile))
+    return tuple(dealt)
+
+
+def join_targets(target, side, node, generator_of) -> tuple:
+    """The configuration model within targets (pieces of block pairs) on the distributed
+    engine: a target's side-0 stubs join its side-1 stubs in a uniformly random order
+    (side 2, a Graph's block (a, a): one pile, shuffled, its first half joining its
+    second), as :func:`deal`'s takes are joined (the i-th row stub with the i-th column
+    stub of uniformly shuffled piles). ``generator_of(t)`` is target t's own stream. The
+    stubs are sorted first (stubs of one node are alike), so the result is a function
+    of the stubs and the streams only. Returns rows, columns, target and each pair's
+    position in its target. O(stubs log stubs)."""
+    order = np.lexsort((node, side, target))
+    target, side, node = target[order], side[order], node[order]
+    bounds = np.flatnonzero(np.diff(target)) + 1
+    rows, columns, where = [], [], []
+    for start, stop in zip(np.r_[0, bounds], np.r_[bounds, target.size], strict=True):
+        if start == stop:
+            continue
+        generator, nodes = generator_of(int(target[start])), node[start:stop]
+        if side[start] == 2:
+            pile = nodes[generator.permutation(nodes.size)]
+            half = nodes.size // 2
+            pair = pile[:half], pile[half:]
+        else:
+            cut = start + int(np.searchsorted(side[start:stop], 1))
+            pair = node[start:cut], node[cut:stop][generator.permutation(stop - cut)]
+        rows.append(pair[0])
+        columns.append(pair[1])
+        where.append(np.full(pair[0].size, target[start]))
+    none = np.zeros(0, dtype=np.int64)
+    rows, columns, where = (np.concatenate([none, *part]) for part in (rows, columns, where))
+    return rows, columns, where, _ranks(where)
+
+
+def first_copies(keys, rows, columns, order) -> np.ndarray:
+    """Which pairs the first configuration-model round keeps on the distributed engine:
+    no self-loop, and of a key's copies the first in ``order`` (its target, then its
+    position: :func:`_accepted` on the pairs so sorted). All copies of a key are in one
+    hash bucket, so this runs per bucket. The copies are exchangeable (the same two
+    nodes' stubs), so keeping the lowest has the law of :func:`_joined`'s first copy in
+    draw order: the kept keys and the refused stubs are the same whichever copy is kept.
+    O(pairs log pairs)."""
+    sort = np.argsort(order, kind="stable")
+    kept = np.zeros(keys.size, dtype=bool)
+    kept[sort] = _accepted(keys[sort], rows[sort] != columns[sort], keys[:0])
+    return kept
