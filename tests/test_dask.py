@@ -284,6 +284,10 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
     H = synthetic_graph(A, 1.0, method="sparse", measurements=WITHOUT_GROUPS, rng=5)
     assert len(back) == H.nnz // 2 and (back.u < back.v).all()
     assert json.loads(report.read_text())["edge_count"] == len(back)
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
+    with pytest.raises(SystemExit) as exit_:  # an existing output: refused, untouched
+        main([*arguments, "-o", str(out), "--quiet"])
+    assert exit_.value.code == 2 and "is a directory" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         main([*arguments, "-o", str(tmp_path / "x"), "--weight", "w"])
     assert exit_.value.code == 2 and "--weight" in capsys.readouterr().err

@@ -450,7 +450,7 @@ class DistributedGenerated(Generated):
     ...     SolverSummary(None, 0, 0, True), Bound.none(), {}, np.array([1, 2, 1]),
     ...     np.array([2]))
     >>> done.edge_count, done.degrees().tolist()
-    (1.0, [1.0, 2.0, 1.0])
+    (2.0, [1.0, 2.0, 1.0])
     """
 
     universe: EdgeUniverse
