@@ -155,7 +155,9 @@ def test_client_steps_keep_the_in_memory_draws_on_remote_slots():
     frame = pd.DataFrame(
         {"row": rows, "column": columns, "block": block, "key": rows * n + columns}
     ).assign(kept=True)
-    table = dd.from_pandas(frame, npartitions=3, sort=False)
+    table = dd.from_pandas(frame, npartitions=3, sort=False).map_partitions(
+        lambda part: part.sort_values("block", kind="stable")  # as _mark leaves a bucket
+    )
     buckets = table.to_delayed()
     counts = np.stack([np.bincount(p.compute().block, minlength=blocks) for p in buckets])
     parts = [p.compute() for p in buckets]

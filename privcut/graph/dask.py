@@ -63,6 +63,7 @@ from privcut.graph.partition import Partition
 from privcut.graph.planning import FILTERED, MeasurementPlan, plan_measurements
 from privcut.graph.report import SyntheticRelease
 from privcut.graph.sparse import MECHANISM, SparseGenerator
+from privcut.graph.timing import log_timings
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import PrivacyBudget, check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
@@ -495,11 +496,12 @@ def _release(aggregates: EdgeAggregates, setup: _Setup, rng: RandomState):
         released = _frame(generated.rows, generated.columns, setup.partition_edges)
         note = ENGINE
     else:
+        timings = {}
         released, unmatched, degrees, counts = distributed_pairing(
-            blocks, stubs, setup.partition_edges, rng
+            blocks, stubs, setup.partition_edges, rng, timings
         )
         terms = {"rounding": setup.options.rounding, "unmatched": unmatched}
-        timings = {"generation": time.perf_counter() - start}
+        timings["generation"] = time.perf_counter() - start
         solver = SolverSummary(None, 0, 0, True)
         generated = DistributedGenerated(
             setup.universe, MECHANISM, solver, Bound.none(), terms, degrees, counts, timings
@@ -509,6 +511,7 @@ def _release(aggregates: EdgeAggregates, setup: _Setup, rng: RandomState):
     report = SyntheticRelease.of(
         measured, generated, bounds, method="sparse", beta=setup.beta, note=note
     )
+    log_timings("synthetic_edges", time.perf_counter() - start, generated.timings)
     return released, report
 
 

@@ -61,6 +61,7 @@ group's pile must stay under 10^9 stubs (NumPy's hypergeometric limit).
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 import dask
@@ -257,14 +258,16 @@ def _join(frame: pd.DataFrame, plan: PairingPlan, n: int, directed: bool) -> pd.
 
 
 def _mark(frame: pd.DataFrame) -> pd.DataFrame:
-    """A key bucket's pairs, each marked kept or refused by the first round."""
+    """A key bucket's pairs, each marked kept or refused by the first round: the kept
+    first, by block pair (so a block pair's kept edges are a run, read by position)."""
     kept = first_copies(
         frame["key"].to_numpy(),
         frame["row"].to_numpy(),
         frame["column"].to_numpy(),
         frame["order"].to_numpy(),
     )
-    return frame.assign(kept=kept)
+    order = np.lexsort((frame["block"].to_numpy(), ~kept))
+    return frame.assign(kept=kept).iloc[order].reset_index(drop=True)
 
 
 def _near(frame: pd.DataFrame, nodes: np.ndarray) -> np.ndarray:
@@ -279,15 +282,9 @@ def _block_counts(frame: pd.DataFrame, size: int) -> np.ndarray:
     return np.bincount(frame["block"].to_numpy()[frame["kept"].to_numpy()], minlength=size)
 
 
-def _at(frame: pd.DataFrame, block: np.ndarray, position: np.ndarray) -> np.ndarray:
-    """A bucket's kept edges (row, column) at these positions within their block pairs
-    (kept edges in bucket order)."""
-    kept = frame[frame["kept"].to_numpy()]
-    mine = kept["block"].to_numpy()
-    order = np.argsort(mine, kind="stable")
-    start = np.searchsorted(mine[order], block)
-    where = order[start + position]
-    return np.stack([kept["row"].to_numpy()[where], kept["column"].to_numpy()[where]])
+def _at(frame: pd.DataFrame, where: np.ndarray) -> np.ndarray:
+    """A bucket's edges (row, column) at these rows."""
+    return np.stack([frame["row"].to_numpy()[where], frame["column"].to_numpy()[where]])
 
 
 def _block_keys(frame: pd.DataFrame, block: int) -> np.ndarray:
@@ -301,10 +298,11 @@ class RemoteSlots:
     """The edges of the block pairs with stubs left, for
     :func:`~privcut.graph.pairing.swap_rounds`: block pair k's indices are
     ``starts[k] ..``; the first ``remote[k]`` are the kept edges on the workers (bucket
-    by bucket, in bucket order; read by partition and position, one ``dask.compute`` a
-    round), the next its edges in the client (``local``), then room for one appended edge
-    per left pair. Overwritten remote edges are kept in the client and their old keys
-    listed in ``dropped``. O(left pairs + client edges) in the client."""
+    by bucket; a bucket holds its kept edges first, by block pair, so they are read by
+    bucket and row, one ``dask.compute`` a round), the next its edges in the client
+    (``local``), then room for one appended edge per left pair. Overwritten remote edges
+    are kept in the client and their old keys listed in ``dropped``. O(left pairs +
+    client edges) in the client."""
 
     buckets: list
     counts: np.ndarray
@@ -361,11 +359,11 @@ class RemoteSlots:
             cumulative = np.cumsum(self.counts[:, block[fetch]], axis=0)
             bucket = (cumulative <= offset[fetch]).sum(axis=0)
             before = cumulative[bucket, np.arange(fetch.size)] - self.counts[bucket, block[fetch]]
-            tasks = []
-            for b in np.unique(bucket):
-                mine = bucket == b
-                within = (offset[fetch] - before)[mine]
-                tasks.append(dask.delayed(_at)(self.buckets[b], block[fetch][mine], within))
+            runs = np.cumsum(self.counts, axis=1) - self.counts  # a block pair's first row
+            row = runs[bucket, block[fetch]] + offset[fetch] - before
+            tasks = [
+                dask.delayed(_at)(self.buckets[b], row[bucket == b]) for b in np.unique(bucket)
+            ]
             found = dask.compute(*tasks)
             for b, pair in zip(np.unique(bucket), found, strict=True):
                 mine = fetch[bucket == b]
@@ -432,13 +430,17 @@ def _sum(*parts):
     return tuple(sum(part[h] for part in parts) for h in range(len(parts[0])))
 
 
-def distributed_pairing(blocks: Blocks, stubs: np.ndarray, partition_edges: int, generator):
+def distributed_pairing(
+    blocks: Blocks, stubs: np.ndarray, partition_edges: int, generator, timings=None
+):
     """The configuration model of :func:`~privcut.graph.pairing.paired` for every block
     pair of ``blocks`` (none enumerated), distributed as the module says: the released
     edges as a Dask DataFrame (int64 ``u``, ``v``, canonical, each partition sorted by
     pair, ``ceil(edges / partition_edges)`` partitions: hash buckets of the pair key),
     how many edges the last step drew by weight, and the released degrees and block
-    counts (O(n), by a tree reduction). Runs on the current Dask scheduler.
+    counts (O(n), by a tree reduction). Runs on the current Dask scheduler; the released
+    edges are persisted on the workers. ``timings`` (a dict, optional) gets the seconds
+    of each step (for the log only).
 
     Examples
     --------
@@ -451,7 +453,10 @@ def distributed_pairing(blocks: Blocks, stubs: np.ndarray, partition_edges: int,
     (2, 40, True)
     """
     n, directed = blocks.n, blocks.directed
+    timings = {} if timings is None else timings
+    start = time.perf_counter()
     plan = plan_pairing(blocks, stubs, partition_edges, generator)
+    timings["plan"] = time.perf_counter() - start
     halves = (stubs[:n], stubs[n:]) if directed else (stubs,)
     labels = np.zeros(n, dtype=np.intp)
     for g, members in enumerate(blocks.members):
@@ -467,14 +472,17 @@ def distributed_pairing(blocks: Blocks, stubs: np.ndarray, partition_edges: int,
     left = marked[~marked["kept"]][["row", "column", "block"]].compute()
     left = left.sort_values(["block", "row", "column"], kind="stable")
     left = tuple(left[name].to_numpy().astype(np.int64) for name in ("row", "column", "block"))
+    timings["workers"] = time.perf_counter() - start - timings["plan"]
+    timings["refused"] = left[0].size
     dropped, extra, unmatched = np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     if left[0].size:
         dropped, extra, unmatched = _finish(blocks, left, buckets, generator)
+    timings["client"] = time.perf_counter() - start - timings["plan"] - timings["workers"]
     parts = [
         dask.delayed(_released)(bucket, dropped, extra if b == 0 else extra[:0], n, directed)
         for b, bucket in enumerate(buckets)
     ]
-    released = dd.from_delayed(parts, meta=_EDGES, verify_meta=False)
+    released = dd.from_delayed(parts, meta=_EDGES, verify_meta=False).persist()
     first, second = np.asarray(blocks.first), np.asarray(blocks.second)
     table = np.zeros((len(blocks.members),) * 2, dtype=np.intp)
     table[first, second] = np.arange(first.size)
@@ -483,6 +491,9 @@ def distributed_pairing(blocks: Blocks, stubs: np.ndarray, partition_edges: int,
     held = dask.delayed(labels), dask.delayed(table)
     tallies = [dask.delayed(_tally)(part, n, directed, *held) for part in released.to_delayed()]
     degrees, counts = dask.compute(_tree(tallies))[0]
+    timings["tally"] = (
+        time.perf_counter() - start - sum(timings[step] for step in ("plan", "workers", "client"))
+    )
     return released, unmatched, degrees, counts
 
 
