@@ -72,43 +72,59 @@ def _auto(groups) -> dict:
     return {} if groups is not None else {"measurements": WITHOUT_GROUPS}
 
 
-def _stats(rows, columns, n: int = N) -> tuple:
-    """Statistics of a released Graph: edge count, degrees, triangles and the sum of
-    degree products over the edges (the last two depend on the matching's law)."""
+def _stats(rows, columns, n: int, directed: bool) -> tuple:
+    """Statistics of a release: edge count, degrees, triangles (of the undirected
+    projection) and the sum of degree products over the edges (the last two depend on
+    the matching's law)."""
+    rows, columns = np.asarray(rows), np.asarray(columns)
     H = nx.Graph()
     H.add_nodes_from(range(n))
-    H.add_edges_from(zip(np.asarray(rows).tolist(), np.asarray(columns).tolist(), strict=True))
-    degrees = np.array([H.degree(i) for i in range(n)])
-    products = int((degrees[np.asarray(rows)] * degrees[np.asarray(columns)]).sum())
+    H.add_edges_from(zip(rows.tolist(), columns.tolist(), strict=True))
+    out, into = np.bincount(rows, minlength=n), np.bincount(columns, minlength=n)
+    degrees = np.concatenate([out, into]) if directed else out + into
+    weights = (out, into) if directed else (out + into, out + into)
+    products = int((weights[0][rows] * weights[1][columns]).sum())
     return len(rows), degrees, sum(nx.triangles(H).values()) // 3, products
 
 
+def _inputs(kind: str, medium):
+    """A law test's table, adjacency, groups and kind."""
+    if kind != "directed":
+        table, A, groups = medium
+        return table, A, groups if kind == "grouped" else None, False
+    G = nx.gnp_random_graph(300, 0.03, seed=2, directed=True)
+    u, v = np.array(G.edges).T
+    return _table(u, v, 3), nx.to_scipy_sparse_array(G, format="csr"), None, True
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("grouped", [False, True])
-def test_same_law_as_in_memory_over_many_seeds(medium, grouped):
-    """The distributed configuration model against the in-memory one, 30 seeds each
+@pytest.mark.parametrize("kind", ["plain", "grouped", "directed"])
+def test_same_law_as_in_memory_over_many_seeds(medium, kind):
+    """The distributed configuration model against the in-memory one, 24 seeds each
     (the synchronous scheduler: the law is the code's, not the cluster's): the same
     seed gives the same noise, counts and integer degrees, so the edge count and the
     degrees agree exactly but where the last step drew by weight; the matching's
     statistics (triangles, degree products) agree in law (two-sample KS)."""
-    table, A, groups = medium
-    groups = groups if grouped else None
-    aggregates = aggregate_edges(table, N, groups=groups)
+    table, A, groups, directed = _inputs(kind, medium)
+    n = A.shape[0]
+    aggregates = aggregate_edges(table, n, groups=groups, directed=directed)
     found, memory, equal = [], [], 0
     with dask.config.set(scheduler="sync"):
-        for seed in range(30):
+        for seed in range(24):
             released, report = synthetic_from_aggregates(
                 aggregates, 1.0, rng=seed, partition_edges=800
             )
             edges = released.compute()
             assert released.npartitions == math.ceil(report.edge_count / 800)
-            found.append(_stats(edges.u.to_numpy(), edges.v.to_numpy()))
-            H = synthetic_graph(A, 1.0, method="sparse", groups=groups, rng=seed, **_auto(groups))
-            upper = sp.coo_array(sp.triu(H))
-            memory.append(_stats(upper.row, upper.col))
+            assert "configuration model" in report.mechanism
+            found.append(_stats(edges.u, edges.v, n, directed))
+            options = {"groups": groups, "directed": directed, **_auto(groups)}
+            H = synthetic_graph(A, 1.0, method="sparse", rng=seed, **options)
+            coo = sp.coo_array(H if directed else sp.triu(H))
+            memory.append(_stats(coo.row, coo.col, n, directed))
             assert found[-1][0] == memory[-1][0] == report.edge_count
             equal += np.array_equal(found[-1][1], memory[-1][1])
-    assert equal >= 20  # the rest (drawn by weight when swaps cannot help) moves a few
+    assert equal >= 16  # the rest (drawn by weight when swaps cannot help) moves a few
     for column in (2, 3):
         ours, theirs = [row[column] for row in found], [row[column] for row in memory]
         assert ks_2samp(ours, theirs).pvalue > 0.01, (np.mean(ours), np.mean(theirs))
@@ -186,6 +202,56 @@ def test_client_steps_keep_the_in_memory_draws_on_remote_slots():
     moved = set(pair_keys(*held[:2], n, False).tolist())
     untouched = set(keys[keep].tolist()) - set(remote.dropped)
     assert untouched | moved == mine and len(remote.dropped) == len(remote.changed) > 0
+
+
+def test_synthetic_edges_end_to_end_partitions_by_the_released_count(client, medium, tmp_path):
+    table, A, groups = medium
+    released, report = synthetic_edges(table, N, 1.0, groups=groups, partition_edges=300, rng=7)
+    assert released.npartitions == math.ceil(report.edge_count / 300)
+    names = {m.name for m in report.measurements}
+    assert names == {"edge-count", "blocks", "degrees", "degree-sequence"}
+    assert "engine 'dask'" in report.mechanism
+    released.to_parquet(tmp_path / "out")
+    back = dd.read_parquet(tmp_path / "out").compute()
+    assert len(back) == report.edge_count and (back.u < back.v).all()
+    H = synthetic_graph(A, 1.0, method="sparse", groups=groups, rng=7)
+    assert len(back) == H.nnz // 2  # the same noise and counts
+
+
+def test_an_enumerated_block_pair_is_generated_in_the_client_as_in_memory(client):
+    """60 nodes: 3,540 vertex pairs, so the block pair is enumerated (its weighted draw
+    and the degree corrections read every edge): the in-memory generator runs in the
+    client, with the in-memory draws (the same release for the same seed)."""
+    G = nx.gnp_random_graph(60, 0.08, seed=2, directed=True)
+    u, v = np.array(G.edges).T
+    assert any(G.has_edge(b, a) for a, b in G.edges)  # (u, v) and (v, u): two arcs, no repeat
+    A = nx.to_scipy_sparse_array(G, nodelist=range(60), format="csr")
+    released, report = synthetic_edges(_table(u, v, 3), 60, 2.0, directed=True, rng=4)
+    edges = released.compute()
+    H = synthetic_graph(A, 2.0, method="sparse", directed=True, rng=4)
+    coo = sp.coo_array(H)
+    assert np.array_equal(
+        np.sort(edges.u.to_numpy() * 60 + edges.v.to_numpy()), np.sort(coo.row * 60 + coo.col)
+    )
+    assert report.edge_count == H.nnz and "generation in the client" in report.mechanism
+
+
+def test_directed_release_generated_on_the_cluster(client):
+    G = nx.gnp_random_graph(300, 0.03, seed=2, directed=True)
+    u, v = np.array(G.edges).T
+    A = nx.to_scipy_sparse_array(G, nodelist=range(300), format="csr")
+    released, report = synthetic_edges(
+        _table(u, v, 3), 300, 2.0, directed=True, rng=4, partition_edges=1000
+    )
+    edges = released.compute()
+    assert "configuration model" in report.mechanism and released.npartitions == 3
+    H = synthetic_graph(A, 2.0, method="sparse", directed=True, rng=4)
+    keys = edges.u.to_numpy() * 300 + edges.v.to_numpy()
+    assert np.unique(keys).size == keys.size and (edges.u != edges.v).all()
+    assert report.edge_count == H.nnz == len(edges)
+    out, into = np.bincount(edges.u, minlength=300), np.bincount(edges.v, minlength=300)
+    assert np.array_equal(out, np.asarray(H.sum(axis=1)).ravel().astype(int))
+    assert np.array_equal(into, np.asarray(H.sum(axis=0)).ravel().astype(int))
 
 
 BAD = [
