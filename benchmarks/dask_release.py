@@ -108,6 +108,7 @@ def on_dask(
         edges = dd.read_parquet(folder, columns=["u", "v"])
         aggregates = aggregate_edges(edges, n, groups=labels)
         aggregate = time.perf_counter() - start
+        after_pass = _peak_mb()
         steps = []  # the release's logged split (privcut logs it at DEBUG, never releases it)
         handler = logging.Handler(logging.DEBUG)
         handler.emit = lambda record: steps.append(getattr(record, "timings", {}))
@@ -128,6 +129,7 @@ def on_dask(
             "release": release,
             "write": write,
             "client": _peak_mb(),
+            "client_after_pass": after_pass,
             "workers": sorted(peaks.values()),
             "partitions": edges.npartitions,
             "outputs": released.npartitions,
@@ -225,7 +227,10 @@ def main() -> None:
         f"{arguments.workers} workers; shuffle {8 * m / 1e6:.0f} MB (8 bytes an edge)"
     )
     refused = dask["steps"].get("refused", 0)
-    print(f"stubs refused by the first round (finished in the client): {refused:.0f} pairs")
+    print(
+        f"pairs refused by the first round (finished in the client): {refused:.0f}; "
+        f"client peak after the distributed pass {dask['client_after_pass']:.0f} MB"
+    )
     print(
         f"per output partition: {released:.0f} released edges; release "
         f"{dask['release'] / dask['edges'] * 1e6:.2f} s per 10^6 released edges on "

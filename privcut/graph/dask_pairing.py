@@ -259,22 +259,52 @@ def _join(frame: pd.DataFrame, plan: PairingPlan, n: int, directed: bool) -> pd.
 
 def _mark(frame: pd.DataFrame) -> pd.DataFrame:
     """A key bucket's pairs, each marked kept or refused by the first round: the kept
-    first, by block pair (so a block pair's kept edges are a run, read by position)."""
+    first, by block pair and key (so a block pair's kept edges are a run, read by
+    position and searched by key)."""
     kept = first_copies(
         frame["key"].to_numpy(),
         frame["row"].to_numpy(),
         frame["column"].to_numpy(),
         frame["order"].to_numpy(),
     )
-    order = np.lexsort((frame["block"].to_numpy(), ~kept))
+    order = np.lexsort((frame["key"].to_numpy(), frame["block"].to_numpy(), ~kept))
     return frame.assign(kept=kept).iloc[order].reset_index(drop=True)
 
 
-def _near(frame: pd.DataFrame, nodes: np.ndarray) -> np.ndarray:
-    """The kept keys with an end among the sorted ``nodes``."""
-    kept = frame[frame["kept"].to_numpy()]
-    rows, columns = kept["row"].to_numpy(), kept["column"].to_numpy()
-    return kept["key"].to_numpy()[np.isin(rows, nodes) | np.isin(columns, nodes)]
+def _contains(frame: pd.DataFrame, block: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Whether each key (of block pair ``block``) is among a bucket's kept keys (kept
+    first, by block pair and key). O(keys log bucket)."""
+    count = int(frame["kept"].to_numpy().sum())
+    blocks, mine = frame["block"].to_numpy()[:count], frame["key"].to_numpy()[:count]
+    found = np.zeros(keys.size, dtype=bool)
+    for k in np.unique(block):
+        run = mine[np.searchsorted(blocks, k) : np.searchsorted(blocks, k, side="right")]
+        asked = block == k
+        if run.size:
+            spot = np.minimum(np.searchsorted(run, keys[asked]), run.size - 1)
+            found[asked] = run[spot] == keys[asked]
+    return found
+
+
+@dataclass
+class RemoteKeySet(KeySet):
+    """The kept keys on the workers (one ``dask.compute`` over the buckets per question),
+    with the client's changes (``added``, ``removed``): what the client's steps ask about
+    every key. ``base`` stays empty. O(changes) in the client."""
+
+    buckets: list = field(default_factory=list)
+    labels: np.ndarray | None = None
+    table: np.ndarray | None = None
+    n: int = 0
+
+    def in_base(self, keys: np.ndarray) -> np.ndarray:
+        """Whether each key is a kept edge on the workers."""
+        unique = np.unique(keys)
+        if unique.size == 0:
+            return np.zeros(keys.size, dtype=bool)
+        block = self.table[self.labels[unique // self.n], self.labels[unique % self.n]]
+        found = dask.compute(*[dask.delayed(_contains)(b, block, unique) for b in self.buckets])
+        return np.logical_or.reduce(found)[np.searchsorted(unique, keys)]
 
 
 def _block_counts(frame: pd.DataFrame, size: int) -> np.ndarray:
@@ -461,6 +491,11 @@ def distributed_pairing(
     labels = np.zeros(n, dtype=np.intp)
     for g, members in enumerate(blocks.members):
         labels[members] = g
+    first, second = np.asarray(blocks.first), np.asarray(blocks.second)
+    table = np.zeros((len(blocks.members),) * 2, dtype=np.intp)
+    table[first, second] = np.arange(first.size)
+    if not directed:
+        table[second, first] = np.arange(first.size)
     shared = dask.delayed(plan), dask.delayed(halves), dask.delayed(labels)
     tasks = [dask.delayed(_range)(r, *shared) for r in range(plan.bounds.size - 1)]
     dealt = dd.from_delayed(tasks, meta=_STUBS, verify_meta=False)
@@ -476,18 +511,13 @@ def distributed_pairing(
     timings["refused"] = left[0].size
     dropped, extra, unmatched = np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     if left[0].size:
-        dropped, extra, unmatched = _finish(blocks, left, buckets, generator)
+        dropped, extra, unmatched = _finish(blocks, left, buckets, (labels, table), generator)
     timings["client"] = time.perf_counter() - start - timings["plan"] - timings["workers"]
     parts = [
         dask.delayed(_released)(bucket, dropped, extra if b == 0 else extra[:0], n, directed)
         for b, bucket in enumerate(buckets)
     ]
     released = dd.from_delayed(parts, meta=_EDGES, verify_meta=False).persist()
-    first, second = np.asarray(blocks.first), np.asarray(blocks.second)
-    table = np.zeros((len(blocks.members),) * 2, dtype=np.intp)
-    table[first, second] = np.arange(first.size)
-    if not directed:
-        table[second, first] = np.arange(first.size)
     held = dask.delayed(labels), dask.delayed(table)
     tallies = [dask.delayed(_tally)(part, n, directed, *held) for part in released.to_delayed()]
     degrees, counts = dask.compute(_tree(tallies))[0]
@@ -504,16 +534,17 @@ def _tree(items: list):
     return items[0]
 
 
-def _finish(blocks: Blocks, left, buckets, generator):
+def _finish(blocks: Blocks, left, buckets, groups, generator):
     """The client's part: the refused stubs rejoined, swapped and completed by the
-    in-memory steps. Returns the dropped kept keys, the client's keys and how many came
-    from the last step."""
+    in-memory steps, asking the workers whether a key is kept (:class:`RemoteKeySet`;
+    ``groups``: the node labels and the block-pair table). Returns the dropped kept keys,
+    the client's keys and how many came from the last step."""
     n, directed = blocks.n, blocks.directed
+    labels, table = groups
     size = blocks.counts.size
     pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
-    nodes = np.unique(np.concatenate(left[:2]))
-    near = dask.compute(*[dask.delayed(_near)(bucket, nodes) for bucket in buckets])
-    have = KeySet(np.sort(np.concatenate(near)))
+    empty = np.zeros(0, dtype=np.int64)
+    have = RemoteKeySet(empty, buckets=buckets, labels=labels, table=table, n=n)
     client, left = rejoined(left, pooled, n, directed, generator, have, MAX_ROUNDS - 1)
     dropped = np.zeros(0, np.int64)
     if left[0].size:

@@ -280,7 +280,8 @@ def _member(keys: np.ndarray, sorted_: np.ndarray) -> np.ndarray:
 @dataclass
 class KeySet:
     """A set of pair keys: a large sorted ``base`` with few keys ``added`` and
-    ``removed`` (sorted), so a change costs O(changes log |E|), not O(|E|)."""
+    ``removed`` (sorted), so a change costs O(changes log |E|), not O(|E|); a subclass
+    may hold the base elsewhere (:meth:`in_base`)."""
 
     base: np.ndarray
     added: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -288,8 +289,12 @@ class KeySet:
 
     def has(self, keys: np.ndarray) -> np.ndarray:
         """Whether each key is in the set."""
-        inside = _member(keys, self.base) & ~_member(keys, self.removed)
+        inside = self.in_base(keys) & ~_member(keys, self.removed)
         return inside | _member(keys, self.added)
+
+    def in_base(self, keys: np.ndarray) -> np.ndarray:
+        """Whether each key is in the base."""
+        return _member(keys, self.base)
 
     def add(self, keys: np.ndarray) -> None:
         """Add keys not in the set."""
