@@ -100,7 +100,7 @@ def _inputs(kind: str, medium):
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["plain", "grouped", "directed"])
 def test_same_law_as_in_memory_over_many_seeds(medium, kind):
-    """The distributed configuration model against the in-memory one, 24 seeds each
+    """The distributed configuration model against the in-memory one, 16 seeds each
     (the synchronous scheduler: the law is the code's, not the cluster's): the same
     seed gives the same noise, counts and integer degrees, so the edge count and the
     degrees agree exactly but where the last step drew by weight; the matching's
@@ -110,7 +110,7 @@ def test_same_law_as_in_memory_over_many_seeds(medium, kind):
     aggregates = aggregate_edges(table, n, groups=groups, directed=directed)
     found, memory, equal = [], [], 0
     with dask.config.set(scheduler="sync"):
-        for seed in range(24):
+        for seed in range(16):
             released, report = synthetic_from_aggregates(
                 aggregates, 1.0, rng=seed, partition_edges=800
             )
@@ -124,7 +124,7 @@ def test_same_law_as_in_memory_over_many_seeds(medium, kind):
             memory.append(_stats(coo.row, coo.col, n, directed))
             assert found[-1][0] == memory[-1][0] == report.edge_count
             equal += np.array_equal(found[-1][1], memory[-1][1])
-    assert equal >= 16  # the rest (drawn by weight when swaps cannot help) moves a few
+    assert equal >= 10  # the rest (drawn by weight when swaps cannot help) moves a few
     for column in (2, 3):
         ours, theirs = [row[column] for row in found], [row[column] for row in memory]
         assert ks_2samp(ours, theirs).pvalue > 0.01, (np.mean(ours), np.mean(theirs))

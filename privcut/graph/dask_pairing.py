@@ -36,15 +36,17 @@ counts):
    the kept keys and the refused stubs do not depend on which copy is kept: the law of
    :func:`~privcut.graph.pairing.paired`'s first round.
 4. The rest, in the client with the in-memory code and the release generator: the
-   refused stubs (few for sparse graphs) are rejoined (:func:`~privcut.graph.pairing.
-   rejoined`), swapped (:func:`~privcut.graph.pairing.swap_rounds` over
-   :class:`RemoteSlots`: partners picked by global index among the block pair's edges,
-   read from the workers by partition and position) and completed
-   (:func:`~privcut.graph.pairing.completed`). Every key these steps ask about has an end
-   among the refused stubs' nodes, so a key set of the kept edges touching those nodes
-   (one distributed filter) answers as the in-memory set of all keys does. The in-memory
-   order of edges in a block pair does not matter (partners are uniform over the
-   indices), so these steps have the in-memory law given step 3's.
+   refused stubs (few for sparse graphs: 1% of the pairs in the benchmark) are rejoined
+   (:func:`~privcut.graph.pairing.rejoined`), swapped
+   (:func:`~privcut.graph.pairing.swap_rounds` over :class:`RemoteSlots`: partners
+   picked by global index among the block pair's edges, read from the workers by bucket
+   and row) and completed (:func:`~privcut.graph.pairing.completed`), each round asking
+   the workers which candidate keys are kept (:class:`RemoteKeySet`: one
+   ``dask.compute`` over the buckets, the client's changes held locally). The steps ask
+   the same questions of the same set as in memory (the in-memory swaps' set holds only
+   the block pairs with stubs left, and a key names its block pair, so their answers
+   agree), and the in-memory order of a block pair's edges does not matter (partners are
+   uniform over the indices), so these steps have the in-memory law given step 3's.
 
 Hence the release has the law of the in-memory sparse release for the same measurements
 (the tests compare both over many seeded runs); the seeded draws differ. Not distributed
@@ -53,9 +55,13 @@ degrees measured (block pairs drawn by weight), or a block pair small or dense e
 be enumerated (its weighted draw and the degree corrections read every edge).
 
 Costs: a range task O(its stubs), a target task O(its stubs log), a key bucket O(its
-pairs log); two shuffles of 24 bytes a stub and 40 bytes a pair; the client O(n) for the
-degrees, O(P x slots) quotas, O(refused stubs + the kept edges at their nodes). A
-group's pile must stay under 10^9 stubs (NumPy's hypergeometric limit).
+pairs log); two shuffles of 17 bytes a stub and 40 bytes a pair; a worker holds the O(n)
+integer degrees and labels (shared by its range tasks), its buckets of pairs (41 bytes a
+pair) and of released edges (16 bytes an edge), persisted; the client O(n) for the
+degrees, O(P x slots) quotas, O(refused stubs), and one or two round trips to the
+workers per round of its steps (about 3 x :data:`~privcut.graph.blockdraw.MAX_ROUNDS`
+rounds at most).
+A group's pile must stay under 10^9 stubs (NumPy's hypergeometric limit).
 """
 
 from __future__ import annotations
