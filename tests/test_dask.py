@@ -13,21 +13,22 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
-from scipy.stats import ks_2samp
+from scipy.stats import chisquare, ks_2samp
 
 from privcut.audit import audit, neighbouring_graphs
 from privcut.exceptions import GraphInputError
 from privcut.graph.blockdraw import pair_keys
+from privcut.graph.blockmodel import Blocks, group_members
 from privcut.graph.dask import (
     EdgeAggregates,
     aggregate_edges,
     synthetic_edges,
     synthetic_from_aggregates,
 )
-from privcut.graph.dask_pairing import RemoteSlots, stream
+from privcut.graph.dask_pairing import RemoteSlots, plan_pairing, stream
 from privcut.graph.fitting import fit_targets
 from privcut.graph.measurement import Measurements, noisy_statistic
-from privcut.graph.pairing import KeySet, Slots, swap_rounds
+from privcut.graph.pairing import KeySet, Slots, join_targets, swap_rounds
 from privcut.graph.planning import plan_measurements
 from privcut.graph.sparse import SparseGenerator
 from privcut.graph.synthetic import synthetic_graph
@@ -372,3 +373,25 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
             ]
         )
     assert "randomized-response" in capsys.readouterr().err
+
+
+def test_per_task_steps_have_the_in_memory_law():
+    """A pooled target's matching and a two-range deal, against their exact laws: the
+    three perfect matchings of four stubs equally likely; a slot of 2 of a group's 4
+    stubs (2 in each range) takes k of range 0's with the hypergeometric law 1:4:1."""
+    rng = np.random.default_rng(0)
+    matchings = []
+    for _ in range(1200):
+        rows, columns, _, _ = join_targets(
+            np.zeros(4, np.int64), np.full(4, 2, np.int8), np.arange(4), lambda t: rng
+        )
+        matchings.append(int(columns[rows == 0][0] if (rows == 0).any() else rows[columns == 0][0]))
+    observed = np.bincount(matchings, minlength=4)[1:]
+    assert chisquare(observed).pvalue > 0.001
+    blocks = Blocks(group_members(np.zeros(4, int)), [0], [0], np.array([2]), 4, False)
+    taken = []
+    for seed in range(600):
+        plan = plan_pairing(blocks, np.array([1, 1, 1, 1]), 1, np.random.default_rng(seed))
+        taken.append(int(plan.quotas[0][0, 0]) if plan.bounds[1] == 2 else -1)
+    counts = np.bincount(np.array(taken) + 1, minlength=4)
+    assert counts[0] == 0 and chisquare(counts[1:], np.array([1, 4, 1]) * 100).pvalue > 0.001
