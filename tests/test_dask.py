@@ -255,6 +255,22 @@ def test_directed_release_generated_on_the_cluster(client):
     assert np.array_equal(into, np.asarray(H.sum(axis=0)).ravel().astype(int))
 
 
+def test_directed_release_with_groups_keeps_every_block_count(client):
+    G = nx.gnp_random_graph(600, 0.02, seed=5, directed=True)
+    u, v = np.array(G.edges).T
+    A = nx.to_scipy_sparse_array(G, nodelist=range(600), format="csr")
+    labels = np.arange(600) % 3
+    options = {"directed": True, "groups": dict(enumerate(labels.tolist())), "rng": 2}
+    released, report = synthetic_edges(_table(u, v, 3), 600, 1.0, partition_edges=1500, **options)
+    edges = released.compute()
+    assert "configuration model" in report.mechanism and released.npartitions == 5
+    keys = edges.u.to_numpy() * 600 + edges.v.to_numpy()
+    assert np.unique(keys).size == keys.size and (edges.u != edges.v).all()
+    coo = sp.coo_array(synthetic_graph(A, 1.0, method="sparse", **options))
+    blocks = np.bincount(labels[edges.u] * 3 + labels[edges.v], minlength=9)
+    assert np.array_equal(blocks, np.bincount(labels[coo.row] * 3 + labels[coo.col], minlength=9))
+
+
 BAD = [
     (lambda: pd.DataFrame({"u": [0, 1]}), GraphInputError, "no column 'v'"),
     (lambda: pd.DataFrame({"u": [0.0, 1.0], "v": [1.0, 2.0]}), GraphInputError, "dtype"),
