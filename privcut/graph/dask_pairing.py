@@ -87,7 +87,14 @@ from privcut.graph.pairing import (
     swap_rounds,
 )
 
-__all__ = ["PairingPlan", "RemoteSlots", "distributed_pairing", "plan_pairing", "stream"]
+__all__ = [
+    "PairingPlan",
+    "RemoteKeySet",
+    "RemoteSlots",
+    "distributed_pairing",
+    "plan_pairing",
+    "stream",
+]
 
 _POSITION = 32  # a pair's order key: target << 32 | position in the target
 
@@ -133,6 +140,14 @@ class PairingPlan:
         The 128-bit root of the tasks' streams.
     parts : int
         The output's partition count, ``ceil(edges / partition_edges)``.
+
+    Examples
+    --------
+    >>> from privcut.graph.blockmodel import group_members
+    >>> blocks = Blocks(group_members(np.zeros(4, int)), [0], [0], np.array([2]), 4, False)
+    >>> plan = plan_pairing(blocks, np.ones(4, int), 1, np.random.default_rng(0))
+    >>> plan.bounds.tolist(), plan.slot_side[0].tolist(), plan.quotas[0].sum(axis=1).tolist()
+    ([0, 2, 4], [2, 2], [2, 2])
     """
 
     bounds: np.ndarray
@@ -296,7 +311,18 @@ def _contains(frame: pd.DataFrame, block: np.ndarray, keys: np.ndarray) -> np.nd
 class RemoteKeySet(KeySet):
     """The kept keys on the workers (one ``dask.compute`` over the buckets per question),
     with the client's changes (``added``, ``removed``): what the client's steps ask about
-    every key. ``base`` stays empty. O(changes) in the client."""
+    every key. ``base`` stays empty. O(changes) in the client.
+
+    Examples
+    --------
+    >>> row = {"row": [0], "column": [1], "block": [0], "key": [1], "order": [0]}
+    >>> buckets = dd.from_pandas(pd.DataFrame({**row, "kept": [True]}), npartitions=1)
+    >>> have = RemoteKeySet(np.zeros(0, np.int64), buckets=buckets.to_delayed(),
+    ...                     labels=np.zeros(3, np.intp), table=np.zeros((1, 1), np.intp), n=3)
+    >>> have.add(np.array([5]))
+    >>> have.has(np.array([1, 2, 5])).tolist()
+    [True, False, True]
+    """
 
     buckets: list = field(default_factory=list)
     labels: np.ndarray | None = None
@@ -338,7 +364,21 @@ class RemoteSlots:
     bucket and row, one ``dask.compute`` a round), the next its edges in the client
     (``local``), then room for one appended edge per left pair. Overwritten remote edges
     are kept in the client and their old keys listed in ``dropped``. O(left pairs +
-    client edges) in the client."""
+    client edges) in the client.
+
+    Examples
+    --------
+    >>> row = {"row": [0], "column": [1], "block": [0], "key": [1], "order": [0]}
+    >>> buckets = dd.from_pandas(pd.DataFrame({**row, "kept": [True]}), npartitions=1)
+    >>> none = np.zeros(0, np.int64)
+    >>> slots = RemoteSlots.of(buckets.to_delayed(), np.array([[1]]), (none, none, none),
+    ...                        np.array([1]), 3, False)
+    >>> [part.tolist() for part in slots.read(np.array([0]))]
+    [[0], [1]]
+    >>> slots.write(np.array([0]), np.array([0]), np.array([2]))
+    >>> slots.dropped, [part.tolist() for part in slots.client_edges()]
+    ([1], [[0], [2], [0]])
+    """
 
     buckets: list
     counts: np.ndarray

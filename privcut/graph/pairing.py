@@ -437,7 +437,15 @@ def deal_range(nodes, halves, labels, quotas, generator) -> tuple:
     adding up to its stubs here). Returns each stub's slot and node, per
     half. With the quotas drawn as a sequential multivariate hypergeometric over the
     ranges, every slot gets a uniformly random subset of its group's stubs of its size:
-    the law of :func:`deal`'s shuffled pile cut into consecutive takes. O(stubs)."""
+    the law of :func:`deal`'s shuffled pile cut into consecutive takes. O(stubs).
+
+    Examples
+    --------
+    >>> ((slot, pile),) = deal_range(np.array([4, 5]), [np.array([2, 1])], np.zeros(2, int),
+    ...                              [np.array([1, 2])], np.random.default_rng(0))
+    >>> slot.tolist(), sorted(pile.tolist())
+    ([0, 1, 1], [4, 4, 5])
+    """
     dealt = []
     for half, quota in zip(halves, quotas, strict=True):
         pile = np.repeat(nodes, half)[_within(np.repeat(labels, half), generator)]
@@ -453,7 +461,16 @@ def join_targets(target, side, node, generator_of) -> tuple:
     stub of uniformly shuffled piles). ``generator_of(t)`` is target t's own stream. The
     stubs are sorted first (stubs of one node are alike), so the result is a function
     of the stubs and the streams only. Returns rows, columns, target and each pair's
-    position in its target. O(stubs log stubs)."""
+    position in its target. O(stubs log stubs).
+
+    Examples
+    --------
+    >>> rows, columns, target, position = join_targets(
+    ...     np.zeros(4, int), np.array([0, 0, 1, 1]), np.array([0, 1, 2, 3]),
+    ...     lambda t: np.random.default_rng(t))
+    >>> rows.tolist(), sorted(columns.tolist()), position.tolist()
+    ([0, 1], [2, 3], [0, 1])
+    """
     order = np.lexsort((node, side, target))
     target, side, node = target[order], side[order], node[order]
     bounds = np.flatnonzero(np.diff(target)) + 1
@@ -484,7 +501,14 @@ def first_copies(keys, rows, columns, order) -> np.ndarray:
     hash bucket, so this runs per bucket. The copies are exchangeable (the same two
     nodes' stubs), so keeping the lowest has the law of :func:`_joined`'s first copy in
     draw order: the kept keys and the refused stubs are the same whichever copy is kept.
-    O(pairs log pairs)."""
+    O(pairs log pairs).
+
+    Examples
+    --------
+    >>> first_copies(np.array([7, 7, 9]), np.array([1, 1, 2]), np.array([3, 3, 2]),
+    ...              np.array([5, 4, 0])).tolist()
+    [False, True, False]
+    """
     sort = np.argsort(order, kind="stable")
     kept = np.zeros(keys.size, dtype=bool)
     kept[sort] = _accepted(keys[sort], rows[sort] != columns[sort], keys[:0])
