@@ -1,4 +1,5 @@
-"""Issue 19: the sparse release on Dask against the in-memory sparse release, one run.
+"""Issue 19: the sparse release on Dask (distributed generation) against the in-memory
+sparse release, one run.
 
 A heavy-tailed community graph (``community_graph(n, groups, 2 m / n, seed=0,
 as_sparse=True)``: n nodes, m edges, ``--groups`` public groups) is written as a Parquet
@@ -12,13 +13,16 @@ edge table (int64 columns u, v; ``--partitions`` files). Then, each in a fresh p
   ``synthetic_edges(dd.read_parquet(...), n, eps, groups=..., rng=seed)`` and the result
   written with ``to_parquet``. Timed in two parts: the distributed pass
   (``aggregate_edges``: the checks, the edge count, degrees and block counts, the
-  duplicate shuffle) and the client's part (``synthetic_from_aggregates``: noise, fit,
-  generation, report) plus the write. The workers import privcut before the clock starts
-  (as on a running cluster). Peak RSS of each worker process
+  duplicate shuffle) and the release (``synthetic_from_aggregates``: noise and fit in
+  the client, the configuration model on the workers -- per-range deal, a shuffle to the
+  targets, a shuffle on the pair key, the edges persisted -- the refused stubs finished
+  in the client, the released degrees tallied) plus the write. The workers import
+  privcut before the clock starts (as on a running cluster). Peak RSS of each worker process
   (``resource.getrusage`` in the worker, via ``Client.run``) and of the client process.
 
-Both use the same seed, so their releases must be equal (checked: the released edge
-counts). Time and peak memory per process, with ratios against the in-memory release.
+Both use the same seed, so the same noise and integer counts (checked: the released
+edge counts are equal); the generation's draws differ (per-task streams on Dask). Time
+and peak memory per process, with ratios against the in-memory release.
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/dask_release.py --nodes 1000000 --edges 10000000
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import math
 import multiprocessing
 import resource
@@ -103,9 +108,17 @@ def on_dask(
         edges = dd.read_parquet(folder, columns=["u", "v"])
         aggregates = aggregate_edges(edges, n, groups=labels)
         aggregate = time.perf_counter() - start
+        after_pass = _peak_mb()
+        steps = []  # the release's logged split (privcut logs it at DEBUG, never releases it)
+        handler = logging.Handler(logging.DEBUG)
+        handler.emit = lambda record: steps.append(getattr(record, "timings", {}))
+        logger = logging.getLogger("privcut")
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
         start = time.perf_counter()
         released, report = synthetic_from_aggregates(aggregates, epsilon, rng=seed)
         release = time.perf_counter() - start
+        logger.removeHandler(handler)
         start = time.perf_counter()
         released.to_parquet(out, write_index=False)
         write = time.perf_counter() - start
@@ -116,8 +129,11 @@ def on_dask(
             "release": release,
             "write": write,
             "client": _peak_mb(),
+            "client_after_pass": after_pass,
             "workers": sorted(peaks.values()),
             "partitions": edges.npartitions,
+            "outputs": released.npartitions,
+            "steps": steps[-1] if steps else {},
             "edges": report.edge_count,
         }
     )
@@ -161,8 +177,9 @@ def main() -> None:
     memory_total = memory["read"] + memory["release"]
     dask_total = dask["aggregate"] + dask["release"] + dask["write"]
     print(
-        f"released {dask['edges']:.0f} edges, the same release on both (seed "
-        f"{arguments.seed}); dask input partitions: {dask['partitions']}"
+        f"released {dask['edges']:.0f} edges on both (seed {arguments.seed}: the same noise "
+        f"and counts); dask input partitions: {dask['partitions']}, output partitions: "
+        f"{dask['outputs']}"
     )
     print()
     print("| run | step | seconds | vs in memory |")
@@ -174,7 +191,19 @@ def main() -> None:
         f"| dask | distributed pass (checks, aggregates, duplicate shuffle) | "
         f"{dask['aggregate']:.1f} | |"
     )
-    print(f"| dask | client: noise, fit, generation, report | {dask['release']:.1f} | |")
+    print(
+        f"| dask | release: noise, fit (client), generation (workers), report | "
+        f"{dask['release']:.1f} | |"
+    )
+    names = {
+        "plan": "  client: quotas and streams",
+        "workers": "  workers: deal, join, first copies (2 shuffles)",
+        "client": "  client: refused stubs rejoined, swapped, completed",
+        "tally": "  workers: released degrees and block counts",
+    }
+    for step, name in names.items():
+        if step in dask["steps"]:
+            print(f"| dask | {name} | {dask['steps'][step]:.1f} | |")
     print(f"| dask | write Parquet | {dask['write']:.1f} | |")
     print(f"| dask | total | {dask_total:.1f} | {dask_total / memory_total:.2f} |")
     print()
@@ -188,11 +217,26 @@ def main() -> None:
     for k, peak in enumerate(dask["workers"]):
         print(f"| dask worker {k + 1} | {peak:.0f} | {peak / memory['client']:.2f} |")
     per = m / dask["partitions"]
+    released = dask["edges"] / dask["outputs"]
+    stub_bytes = 8 + 1 + 8  # target, side, node
+    pair_bytes = 5 * 8  # row, column, block, key, order
     print()
     print(
         f"per input partition: {per:.0f} edges ({per * 16 / 1e6:.0f} MB of u, v); "
         f"distributed pass {dask['aggregate'] / m * 1e6:.2f} s per 10^6 edges on "
         f"{arguments.workers} workers; shuffle {8 * m / 1e6:.0f} MB (8 bytes an edge)"
+    )
+    refused = dask["steps"].get("refused", 0)
+    print(
+        f"pairs refused by the first round (finished in the client): {refused:.0f}; "
+        f"client peak after the distributed pass {dask['client_after_pass']:.0f} MB"
+    )
+    print(
+        f"per output partition: {released:.0f} released edges; release "
+        f"{dask['release'] / dask['edges'] * 1e6:.2f} s per 10^6 released edges on "
+        f"{arguments.workers} workers; generation shuffles "
+        f"{(2 * stub_bytes + pair_bytes) * dask['edges'] / 1e6:.0f} MB "
+        f"({2 * stub_bytes} bytes of stubs + {pair_bytes} of pairs a released edge, by dtype)"
     )
     assert math.isfinite(dask_total)
 

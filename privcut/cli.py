@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -325,6 +326,19 @@ def _dask_client(address: str | None):
     return distributed.Client(distributed.LocalCluster(dashboard_address=None))
 
 
+def _write_parquet(released, output: str) -> None:
+    """The released Dask DataFrame written with ``to_parquet`` to a temporary folder
+    beside ``output``, then renamed to it (nothing at ``output`` unless complete)."""
+    target = Path(output)
+    temporary = tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        released.to_parquet(temporary, write_index=False)
+        os.rename(temporary, target)
+    except BaseException:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
+
+
 def _synthesize_dask(arguments: argparse.Namespace) -> int:
     """``synthesize --engine dask``: the sparse release of a Parquet edge table (columns
     u, v; integer ids in [0, --node-count)) on a Dask cluster, written as Parquet."""
@@ -340,6 +354,11 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             "--engine dask needs EDGES.parquet and the public --node-count N"
         )
     epsilon = check_epsilon(arguments.epsilon)
+    if Path(arguments.output).exists():
+        raise privcut.PrivcutError(
+            f"--output {arguments.output} exists; --engine dask writes a Parquet folder "
+            "there: remove it or give a new name"
+        )
     groups = _dask_groups(arguments.groups) if arguments.groups else None
     with _dask_client(arguments.scheduler):
         import dask.dataframe as dd
@@ -357,7 +376,7 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             beta=arguments.beta,
             rng=arguments.seed,
         )
-        released.to_parquet(arguments.output, write_index=False)
+        _write_parquet(released, arguments.output)
     report = report.to_dict()
     if arguments.report:
         write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")

@@ -1,5 +1,6 @@
 """The sparse release on Dask: :func:`synthetic_edges`, ``synthetic_graph(...,
-method="sparse")`` over a ``dask.dataframe`` of edges that need not fit one machine.
+method="sparse")`` over a ``dask.dataframe`` of edges that need not fit one machine,
+generated on the workers.
 
 The graph is read only by distributed aggregations, one pass over the partitions: each
 partition's checks (integer ids in [0, n), no self-loop), its edge count, its degrees
@@ -9,43 +10,55 @@ client; and a hash shuffle of the edges' canonical pair keys (:data:`BUCKETS_PER
 that finds duplicates across partitions. Every noise draw is made once, in the client,
 from one generator (the OS secure source by default), by the same code and in the same
 order as the in-memory :func:`~privcut.graph.measurement.measure`
-(:func:`~privcut.graph.measurement.noisy_statistic`); the fit, the sparse generator
-(:class:`~privcut.graph.sparse.SparseGenerator`), the bounds and the report
-(:class:`~privcut.graph.report.SyntheticRelease`) are the in-memory ones. So, for the
-same graph, measurements and seed, the release equals ``synthetic_graph(A, epsilon,
-method="sparse", measurements=..., rng=seed)`` on its CSR adjacency ``A`` (``"auto"`` here
-is :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` with
-``clustering=False``: triangle counts are not distributed yet): the same distribution and
-the same privacy accounting, no partition-dependent sensitivity. No worker draws
-randomness, so no two partitions can share a stream.
+(:func:`~privcut.graph.measurement.noisy_statistic`); so are the fit and the integer
+counts and degrees (:meth:`~privcut.graph.sparse.SparseGenerator.blocks`). The same
+privacy accounting as in memory, no partition-dependent sensitivity.
+
+The generation is distributed (:mod:`privcut.graph.dask_pairing`): the configuration
+model runs on the workers, each task with its own stream (``numpy.random.SeedSequence``
+children of one 128-bit root the client draws after the noise), and the client finishes
+the few stubs its first round refuses with the in-memory steps. The release has the law
+of ``synthetic_graph(A, epsilon, method="sparse", measurements=..., rng=...)`` on the CSR
+adjacency ``A`` for the same measurements (``"auto"`` here is
+:meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` with
+``clustering=False``: triangle counts are not distributed yet): the same noise, counts
+and integer degrees for the same seed, the matching drawn by other streams. Where the
+configuration model does not draw every block pair (no degrees measured, or a block pair
+small or dense enough to be enumerated: its weighted draw and the degree corrections read
+every edge) the in-memory generator runs in the client, as before, with the in-memory
+draws (the report's mechanism says which ran).
 
 The input rule is the in-memory edge-list reader's
 (:func:`~privcut.datasets.read_edge_array`): columns ``u`` and ``v`` of integer node ids
 in [0, n) (other columns, e.g. a weight, are ignored: the release reads a 0/1 graph);
 for a Graph an edge may be given as ``(u, v)`` or ``(v, u)`` but only once; self-loops
 and duplicate edges, in any partitions, are refused with a :class:`GraphInputError`
-naming one, before any noise is drawn. The result's partitioning is a function of the
-released (noisy) edge count and the public ``partition_edges`` only.
+naming one, before any noise is drawn. The result's partition count is a function of the
+released (noisy) edge count and the public ``partition_edges`` only, its partitions hash
+buckets of the released pair keys.
 
 The steps are public on their own: :func:`aggregate_edges` (the distributed pass, its
 private result an :class:`EdgeAggregates`) and :func:`synthetic_from_aggregates` (the
-client's part); :func:`synthetic_edges` is the two in turn, every option checked before
-the table is read.
+release: noise in the client, generation on the workers); :func:`synthetic_edges` is the
+two in turn, every option checked before the table is read.
 
 Costs: a partition task holds its partition (16 bytes an edge in u, v, a few times that
 while it sorts its pair keys) plus O(n) for its degree counts (O(g^2) for the blocks of g
 groups); a reduction task holds up to :data:`FAN_IN` + 1 degree arrays of 8n bytes; the
-shuffle moves 8 bytes per edge; the client holds O(n) for the degrees and the generator's
-O(n + |E'|) for the |E'| released edges. The generation is not distributed (open: it
-would draw per-partition streams spawned from one secure ``numpy.random.SeedSequence``).
+shuffle moves 8 bytes per edge; the client holds O(n) for the degrees. The distributed
+generation: a range task O(its stubs), two shuffles (17 bytes a stub, 40 bytes a pair),
+the released edges persisted on the workers (about 57 bytes a released edge while the
+pairs are held); the client O(n + P x slots) plus the refused stubs and the kept edges
+at their nodes (:mod:`privcut.graph.dask_pairing`).
 """
 
 from __future__ import annotations
 
 import math
 import operator
+import time
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import dask
 import dask.dataframe as dd
@@ -54,22 +67,27 @@ import pandas as pd
 
 from privcut.exceptions import GraphInputError
 from privcut.graph.bounds import release_bounds, split_beta
+from privcut.graph.dask_pairing import distributed_pairing
 from privcut.graph.fitting import fit_targets
+from privcut.graph.generation import Generated
 from privcut.graph.measurement import Measurements, noisy_statistic, sorted_sequence
 from privcut.graph.partition import Partition
 from privcut.graph.planning import FILTERED, MeasurementPlan, plan_measurements
 from privcut.graph.report import SyntheticRelease
-from privcut.graph.sparse import SparseGenerator
+from privcut.graph.sparse import MECHANISM, SparseGenerator
+from privcut.graph.timing import log_timings
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import PrivacyBudget, check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
+from privcut.records import Bound, SolverSummary
 
 __all__ = [
     "BUCKETS_PER_PARTITION",
     "FAN_IN",
     "MAX_NODES",
     "PARTITION_EDGES",
+    "DistributedGenerated",
     "EdgeAggregates",
     "aggregate_edges",
     "synthetic_edges",
@@ -92,6 +110,10 @@ MAX_NODES = 10**8
 arrays (about 100 bytes a node with the degree measurements)."""
 
 ENGINE = " (engine 'dask': distributed aggregations, noise and generation in the client)"
+
+DISTRIBUTED = (
+    " (engine 'dask': distributed aggregations and configuration model, noise in the client)"
+)
 
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing of the pair keys to buckets
 
@@ -418,18 +440,91 @@ def _setup(n, epsilon, directed, measurements, groups, workload, beta, partition
     return _Setup(universe, plan, options, beta, partition_edges)
 
 
+class _Drawn(SparseGenerator):
+    """The sparse generator with its first step (:meth:`SparseGenerator.blocks`) already
+    drawn: the client's in-memory generation continues from those draws."""
+
+    def __init__(self, drawn: tuple) -> None:
+        self.drawn = drawn
+
+    def blocks(self, measured, targets, rng):
+        return self.drawn
+
+
+@dataclass(frozen=True)
+class DistributedGenerated(Generated):
+    """The distributed generation's result for the bounds and the report: the released
+    degrees and block counts (O(n + block pairs)); the edges stay a Dask DataFrame.
+
+    Examples
+    --------
+    >>> from privcut.records import Bound, SolverSummary
+    >>> done = DistributedGenerated(EdgeUniverse((0, 1, 2), False), "example",
+    ...     SolverSummary(None, 0, 0, True), Bound.none(), {}, np.array([1, 2, 1]),
+    ...     np.array([2]))
+    >>> done.edge_count, done.degrees().tolist()
+    (2.0, [1.0, 2.0, 1.0])
+    """
+
+    universe: EdgeUniverse
+    mechanism: str
+    solver: SolverSummary
+    bound: Bound
+    terms: dict
+    released_degrees: np.ndarray
+    counts: np.ndarray
+    timings: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def edge_count(self) -> float:
+        """The number of released edges (half the degree sum; out- and in-degrees of a
+        DiGraph both count each arc)."""
+        return float(self.released_degrees.sum()) / 2.0
+
+    def block_sums(self, partition: Partition) -> np.ndarray:
+        """The released edges per block pair of ``partition`` (the groups generated)."""
+        return self.counts.astype(float)
+
+    def degrees(self) -> np.ndarray:
+        """The released degrees (out- then in-degrees for a DiGraph)."""
+        return self.released_degrees.astype(float)
+
+    def graph(self):
+        """Not held: the edges are a Dask DataFrame."""
+        raise TypeError("the distributed release's edges are a Dask DataFrame, not in memory")
+
+
 def _release(aggregates: EdgeAggregates, setup: _Setup, rng: RandomState):
-    """Measure (noise in the client), fit, generate, bound and report; the released edges
-    as a Dask DataFrame partitioned by the released edge count."""
+    """Measure (noise in the client), fit, generate (distributed when the configuration
+    model draws every block pair, else in the client), bound and report; the released
+    edges as a Dask DataFrame partitioned by the released edge count."""
     rng = check_random_state(rng)
     measured = aggregates.measure(setup.plan, setup.universe, rng)
-    generator = SparseGenerator()
-    generated = generator.generate(measured, fit_targets(measured), setup.options, rng)
+    generator, targets = SparseGenerator(), fit_targets(measured)
+    start = time.perf_counter()
+    blocks, stubs = generator.blocks(measured, targets, rng)
+    if stubs is None or blocks.enumerated:
+        generated = _Drawn((blocks, stubs)).generate(measured, targets, setup.options, rng)
+        released = _frame(generated.rows, generated.columns, setup.partition_edges)
+        note = ENGINE
+    else:
+        timings = {}
+        released, unmatched, degrees, counts = distributed_pairing(
+            blocks, stubs, setup.partition_edges, rng, timings
+        )
+        terms = {"rounding": setup.options.rounding, "unmatched": unmatched}
+        timings["generation"] = time.perf_counter() - start
+        solver = SolverSummary(None, 0, 0, True)
+        generated = DistributedGenerated(
+            setup.universe, MECHANISM, solver, Bound.none(), terms, degrees, counts, timings
+        )
+        note = DISTRIBUTED
     bounds = release_bounds(measured, generated, setup.beta)
     report = SyntheticRelease.of(
-        measured, generated, bounds, method="sparse", beta=setup.beta, note=ENGINE
+        measured, generated, bounds, method="sparse", beta=setup.beta, note=note
     )
-    return _frame(generated.rows, generated.columns, setup.partition_edges), report
+    log_timings("synthetic_edges", time.perf_counter() - start, generated.timings)
+    return released, report
 
 
 def _frame(rows: np.ndarray, columns: np.ndarray, partition_edges: int) -> dd.DataFrame:
@@ -461,8 +556,9 @@ def synthetic_from_aggregates(
     rng: RandomState = None,
 ) -> tuple[dd.DataFrame, SyntheticRelease]:
     """:func:`synthetic_edges` from already computed aggregates (:func:`aggregate_edges`):
-    the client's part of the release, with the same privacy claim (each call spends
-    ``epsilon`` on the same private data; the aggregates themselves are private).
+    the release after the distributed pass (noise in the client, generation on the workers),
+    with the same privacy claim (each call spends ``epsilon`` on the same private data;
+    the aggregates themselves are private).
 
     Examples
     --------
@@ -516,11 +612,12 @@ def synthetic_edges(
     noised once, in the client, with discrete Laplace noise (Canonne, Kamath, Steinke
     2020) at its share of epsilon, the shares adding up to epsilon (basic composition,
     Dwork and Roth 2014 Thm 3.16). The aggregation's partitioning changes no statistic,
-    so no sensitivity depends on it. The fit, the generator
-    (:class:`~privcut.graph.sparse.SparseGenerator`), the bounds and the report read
-    only the noisy values, public inputs and fresh randomness (post-processing, Dwork and
-    Roth 2014 Prop. 2.1). Errors on bad input depend on the data but are raised before any
-    noise is drawn, as in memory.
+    so no sensitivity depends on it. The fit, the generator (the configuration model of
+    :class:`~privcut.graph.sparse.SparseGenerator`, distributed by
+    :mod:`privcut.graph.dask_pairing` with one stream per task), the bounds and the
+    report read only the noisy values, public inputs and fresh randomness
+    (post-processing, Dwork and Roth 2014 Prop. 2.1). Errors on bad input depend on the
+    data but are raised before any noise is drawn, as in memory.
 
     Parameters
     ----------
@@ -551,8 +648,9 @@ def synthetic_edges(
     Returns
     -------
     edges : dask.dataframe.DataFrame
-        The released edges, int64 columns ``u`` and ``v`` (``u < v`` for a Graph), sorted
-        by pair, in ``ceil(released edges / partition_edges)`` partitions; write it with
+        The released edges, int64 columns ``u`` and ``v`` (``u < v`` for a Graph), each
+        partition sorted by pair, in ``ceil(released edges / partition_edges)`` partitions
+        (hash buckets of the pair key when generated on the workers); write it with
         ``to_parquet``.
     report : SyntheticRelease
         The in-memory release's report (its mechanism names the engine).
@@ -567,9 +665,11 @@ def synthetic_edges(
     -----
     Complexity: one pass over the edges, O(|E| / P + n) time and memory per partition
     task (P partitions), a shuffle of 8 bytes per edge for the duplicate check, O(n)
-    in the client for the degrees; then the in-memory generator in the client, O(n +
-    |E'| log |E'|) time and O(n + |E'|) memory for |E'| released edges. The generation
-    is not distributed: a graph of 10^9 edges needs a client that can hold its release.
+    in the client for the degrees; then the distributed configuration model
+    (:func:`~privcut.graph.dask_pairing.distributed_pairing`): O(|E'| / P') per task for
+    |E'| released edges in P' partitions, two shuffles (57 bytes a released edge), O(n)
+    plus the first round's refused stubs in the client. Where a block pair is enumerated
+    or no degrees were measured, the in-memory generator runs in the client (O(n + |E'|)).
 
     Examples
     --------

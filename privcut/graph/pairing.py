@@ -63,7 +63,7 @@ def deal(stubs: np.ndarray, blocks: Blocks, generator) -> tuple:
     piles, starts = [], []
     for half in halves:
         group = np.repeat(labels, half[nodes])
-        pile = np.repeat(nodes, half[nodes])[_within(group, generator)]
+        pile = _pile(nodes, half[nodes], labels, generator)
         piles.append(pile)
         starts.append(np.searchsorted(group, np.arange(len(blocks.members))))
     if directed:
@@ -81,6 +81,13 @@ def deal(stubs: np.ndarray, blocks: Blocks, generator) -> tuple:
         column_start[~same] = starts[0][second[~same]] + offsets[first.size :]
         rows, columns = piles[0][_spans(row_start, counts)], piles[0][_spans(column_start, counts)]
     return rows, columns, np.repeat(np.arange(counts.size), counts)
+
+
+def _pile(nodes: np.ndarray, stubs: np.ndarray, labels: np.ndarray, generator) -> np.ndarray:
+    """The nodes' stubs (node ``nodes[i]`` repeated ``stubs[i]`` times) in ascending group
+    order (``labels``), uniformly shuffled within each group: :func:`deal`'s and
+    :func:`deal_range`'s one shuffle. O(stubs)."""
+    return np.repeat(nodes, stubs)[_within(np.repeat(labels, stubs), generator)]
 
 
 def _offsets(groups: np.ndarray, amounts: np.ndarray) -> np.ndarray:
@@ -141,6 +148,18 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
     keys = pair_keys(rows, columns, n, directed)
     if left[0].size == 0:
         return keys, 0
+    rest = completed(left, have, blocks, lambda k: keys[block == k], generator)
+    return np.concatenate([keys, rest]), int(rest.size)
+
+
+def completed(left, have: KeySet, blocks: Blocks, keys_of, generator) -> np.ndarray:
+    """The last edges of the block pairs with stubs ``left`` after the swaps: drawn by
+    weight (:func:`_rest`), and where a block pair is still short after
+    :data:`MAX_ROUNDS` rounds, uniformly among its pairs (``keys_of(k)``: block pair k's
+    keys so far, besides those drawn here). ``have`` answers for every key with an end
+    among the left stubs' nodes. Returns the keys drawn. O(stubs left) per round."""
+    n, directed = blocks.n, blocks.directed
+    pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
     rest, short = _rest(left, pooled, have, n, directed, generator)
     if short.any():  # still short after MAX_ROUNDS rounds: uniformly in the block pair
         more = np.bincount(left[2], minlength=short.size) - np.bincount(
@@ -149,16 +168,16 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
         for k in np.flatnonzero(short):
             a, b = blocks.first[k], blocks.second[k]
             sides = [Side(blocks.members[c], np.ones(blocks.members[c].size)) for c in (a, b)]
-            mine = np.concatenate([keys[block == k], rest[0][rest[1] == k], blocks.excluded(k)])
+            mine = np.concatenate([keys_of(k), rest[0][rest[1] == k], blocks.excluded(k)])
             found = rejection_uniform(*sides, int(more[k]), mine, n, directed, generator)
             rest = (
                 np.concatenate([rest[0], found]),
                 np.concatenate([rest[1], np.full(found.size, k)]),
             )
-    return np.concatenate([keys, rest[0]]), int(rest[0].size)
+    return rest[0]
 
 
-def _rest(left, pooled, have: _KeySet, n, directed, generator):
+def _rest(left, pooled, have: KeySet, n, directed, generator):
     """Block pairs' last edges, one per left stub pair, by successive sampling without
     replacement with the left stubs as weights (a node by its left stubs in the block
     pair: a uniform pick among them), self-loops and keys in ``have`` rejected, in draw
@@ -216,26 +235,44 @@ def _reshuffled(rows, columns, block, pooled, generator):
 
 def _joined(stubs, pooled, n, directed, generator, taken):
     """The configuration model on dealt stubs ``(rows, columns, block)`` (sorted by block
-    pair): the i-th row stub joins the i-th column stub; a self-loop or repeat returns
-    both stubs, which are shuffled within their block pair (:func:`_reshuffled`) and
-    joined again, for up to :data:`MAX_ROUNDS` rounds. Returns the edges and the stubs
-    left, each as (rows, columns, block)."""
+    pair): the i-th row stub joins the i-th column stub (a self-loop or repeat, all but
+    the first copy of a key, or a key in ``taken`` is refused), then the refused stubs go
+    through :func:`rejoined`, :data:`MAX_ROUNDS` rounds in all. Returns the edges and the
+    stubs left, each as (rows, columns, block)."""
     rows, columns, block = stubs
-    kept, have, none = [], None, np.zeros(0, dtype=np.int64)
-    for _ in range(MAX_ROUNDS):
-        keys = pair_keys(rows, columns, n, directed)
-        if have is None:  # the first round: the taken keys, then its own in one sort
-            joined = _accepted(keys, rows != columns, taken)
-            have = _KeySet(np.sort(np.concatenate([taken, keys[joined]])))
-        else:
-            joined = _accepted(keys, (rows != columns) & ~have.has(keys), none)
-            have.add(keys[joined])
-        kept.append((rows[joined], columns[joined], block[joined]))
-        rows, columns, block = rows[~joined], columns[~joined], block[~joined]
+    keys = pair_keys(rows, columns, n, directed)
+    joined = _accepted(keys, rows != columns, taken)
+    have = KeySet(np.sort(np.concatenate([taken, keys[joined]])))
+    first = rows[joined], columns[joined], block[joined]
+    left = rows[~joined], columns[~joined], block[~joined]
+    more, left = rejoined(left, pooled, n, directed, generator, have, MAX_ROUNDS - 1)
+    edges = tuple(np.concatenate(part) for part in zip(first, more, strict=True))
+    return edges, left
+
+
+def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
+    """The refused stubs ``left = (rows, columns, block)`` (sorted by block pair) of a
+    configuration-model round, shuffled within their block pairs (:func:`_reshuffled`)
+    and joined again, a self-loop, repeat or key in ``have`` refused (``have`` gets the
+    new keys; it must answer for every key between the left stubs' nodes), for up to
+    ``rounds`` rounds. Returns the new edges and the stubs left, as (rows, columns,
+    block). O(stubs left) per round."""
+    rows, columns, block = left
+    kept, none = [], np.zeros(0, dtype=np.int64)
+    if rows.size:
+        rows, columns = _reshuffled(rows, columns, block, pooled, generator)
+    for _ in range(rounds):
         if rows.size == 0:
             break
-        rows, columns = _reshuffled(rows, columns, block, pooled, generator)
-    edges = tuple(np.concatenate(part) for part in zip(*kept, strict=True))
+        keys = pair_keys(rows, columns, n, directed)
+        joined = _accepted(keys, (rows != columns) & ~have.has(keys), none)
+        have.add(keys[joined])
+        kept.append((rows[joined], columns[joined], block[joined]))
+        rows, columns, block = rows[~joined], columns[~joined], block[~joined]
+        if rows.size:
+            rows, columns = _reshuffled(rows, columns, block, pooled, generator)
+    empty = (none, none, none)
+    edges = tuple(np.concatenate(part) for part in zip(empty, *kept, strict=True))
     return edges, (rows, columns, block)
 
 
@@ -248,9 +285,10 @@ def _member(keys: np.ndarray, sorted_: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class _KeySet:
+class KeySet:
     """A set of pair keys: a large sorted ``base`` with few keys ``added`` and
-    ``removed`` (sorted), so a change costs O(changes log |E|), not O(|E|)."""
+    ``removed`` (sorted), so a change costs O(changes log |E|), not O(|E|); a subclass
+    may hold the base elsewhere (:meth:`in_base`)."""
 
     base: np.ndarray
     added: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -258,8 +296,12 @@ class _KeySet:
 
     def has(self, keys: np.ndarray) -> np.ndarray:
         """Whether each key is in the set."""
-        inside = _member(keys, self.base) & ~_member(keys, self.removed)
+        inside = self.in_base(keys) & ~_member(keys, self.removed)
         return inside | _member(keys, self.added)
+
+    def in_base(self, keys: np.ndarray) -> np.ndarray:
+        """Whether each key is in the base."""
+        return _member(keys, self.base)
 
     def add(self, keys: np.ndarray) -> None:
         """Add keys not in the set."""
@@ -301,18 +343,32 @@ def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
 
 
 def _swapped(edges, left, size, n, directed, generator, taken):
-    """Stubs the configuration model left, joined by double-edge swaps (every degree
-    kept): a left pair (u, v) and a random edge (x, y) of its block pair become the edges
+    """Stubs the configuration model left, joined by double-edge swaps
+    (:func:`swap_rounds`) with the edges of their block pairs (``size`` block pairs;
+    :class:`Slots` holds those edges). Returns edges and stubs left, as (rows, columns,
+    block), and the keys of the block pairs with stubs left (with ``taken``)."""
+    need = np.bincount(left[2], minlength=size)
+    involved = need[edges[2]] > 0
+    slots = Slots.of([part[involved] for part in edges], need)
+    have = KeySet(np.sort(np.concatenate([pair_keys(*slots.edges()[:2], n, directed), taken])))
+    left = swap_rounds(slots, left, have, n, directed, generator)
+    rest = [part[~involved] for part in edges]
+    edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
+    return edges, left, have
+
+
+def swap_rounds(slots, left, have: KeySet, n, directed, generator):
+    """Stubs left ``(u, v, block)`` joined by double-edge swaps (every degree kept): a left
+    pair (u, v) and a uniformly random edge (x, y) of its block pair become the edges
     (u, y) and (x, v) when both are new, distinct and no self-loops (each edge serves one
     swap a round), for up to :data:`MAX_ROUNDS` rounds; a block pair with fewer edges
-    than left pairs is not swapped. All block pairs with stubs left at once (``size``
-    block pairs; :class:`_Slots` holds their edges, the pair keys kept sorted, each round
-    merging its few changes in O(their edges)). Returns edges and stubs left, as (rows,
-    columns, block), and the keys of the block pairs with stubs left (with ``taken``)."""
-    (u, v, mine), need = left, np.bincount(left[2], minlength=size)
-    involved = need[edges[2]] > 0
-    slots = _Slots.of([part[involved] for part in edges], need)
-    have = _KeySet(np.sort(np.concatenate([pair_keys(*slots.edges()[:2], n, directed), taken])))
+    than left pairs is not swapped. ``slots`` holds the block pairs' edges by index
+    (``starts``, ``sizes``, ``read``, ``write``, ``append``: :class:`Slots`, or a
+    distributed store), ``have`` answers for every key with an end among the left stubs'
+    nodes (it is updated). Returns the stubs left. O(stubs left) per round plus the
+    store's reads."""
+    u, v, mine = left
+    size = slots.sizes.size
     for _ in range(MAX_ROUNDS):
         need = np.bincount(mine, minlength=size)
         able = (need > 0) & (slots.sizes >= need)
@@ -320,25 +376,24 @@ def _swapped(edges, left, size, n, directed, generator, taken):
             break
         active = np.flatnonzero(able[mine])
         pick = _partners(slots.starts[mine[active]], slots.sizes[mine[active]], generator)
-        x, y, ua, va = slots.rows[pick], slots.columns[pick], u[active], v[active]
+        (x, y), ua, va = slots.read(pick), u[active], v[active]
         new = np.concatenate([pair_keys(ua, y, n, directed), pair_keys(x, va, n, directed)])
         unique, counts = np.unique(new, return_counts=True)
         clear = ~have.has(new) & (counts[np.searchsorted(unique, new)] == 1)
         ok = (ua != y) & (x != va) & clear[: active.size] & clear[active.size :]
+        # a dropped (x, y) is asked again only with an end among the left nodes: held
         have.drop(pair_keys(x[ok], y[ok], n, directed))
         have.add(np.concatenate([new[: active.size][ok], new[active.size :][ok]]))
-        slots.rows[pick[ok]], slots.columns[pick[ok]] = ua[ok], y[ok]  # (u, y) for (x, y)
+        slots.write(pick[ok], ua[ok], y[ok])  # (u, y) for (x, y)
         slots.append(x[ok], va[ok], mine[active[ok]])
         stay = np.ones(u.size, dtype=bool)
         stay[active[ok]] = False
         u, v, mine = u[stay], v[stay], mine[stay]
-    rest = [part[~involved] for part in edges]
-    edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
-    return edges, (u, v, mine), have
+    return u, v, mine
 
 
 @dataclass
-class _Slots:
+class Slots:
     """Block pairs' edges in fixed regions (block pair k's ``sizes[k]`` edges first from
     ``starts[k]``, room for ``room[k]`` more after them), so a swap writes in place."""
 
@@ -348,7 +403,7 @@ class _Slots:
     sizes: np.ndarray
 
     @classmethod
-    def of(cls, edges, room: np.ndarray) -> _Slots:
+    def of(cls, edges, room: np.ndarray) -> Slots:
         rows, columns, block = edges
         sizes = np.bincount(block, minlength=room.size)
         starts = np.cumsum(sizes + room) - sizes - room
@@ -365,8 +420,103 @@ class _Slots:
         self.rows[where], self.columns[where] = rows, columns
         self.sizes += np.bincount(block, minlength=self.sizes.size)
 
+    def read(self, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The edges at these indices."""
+        return self.rows[where], self.columns[where]
+
+    def write(self, where: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> None:
+        """Replace the edges at these indices."""
+        self.rows[where], self.columns[where] = rows, columns
+
     def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The edges held, as (rows, columns, block), sorted by block pair."""
         block = np.repeat(np.arange(self.sizes.size), self.sizes)
         where = self.starts[block] + _ranks(block)
         return self.rows[where], self.columns[where], block
+
+
+def deal_range(nodes, halves, labels, quotas, generator) -> tuple:
+    """One node range's share of :func:`deal` on the distributed engine: per half (the
+    stubs, or out- then in-stubs of a DiGraph) the range's stubs (node ``nodes[i]``
+    repeated ``halves[h][i]`` times) shuffled within their groups (``labels``) and cut,
+    in group order, into the range's quota of every slot (``quotas[h]``: how many of the
+    range's stubs each slot takes, the slots in ascending group order, a group's quotas
+    adding up to its stubs here). Returns each stub's slot and node, per
+    half. With the quotas drawn as a sequential multivariate hypergeometric over the
+    ranges, every slot gets a uniformly random subset of its group's stubs of its size:
+    the law of :func:`deal`'s shuffled pile cut into consecutive takes. O(stubs).
+
+    Examples
+    --------
+    >>> ((slot, pile),) = deal_range(np.array([4, 5]), [np.array([2, 1])], np.zeros(2, int),
+    ...                              [np.array([1, 2])], np.random.default_rng(0))
+    >>> slot.tolist(), sorted(pile.tolist())
+    ([0, 1, 1], [4, 4, 5])
+    """
+    dealt = []
+    for half, quota in zip(halves, quotas, strict=True):
+        pile = _pile(nodes, half, labels, generator)
+        dealt.append((np.repeat(np.arange(quota.size), quota), pile))
+    return tuple(dealt)
+
+
+def join_targets(target, side, node, generator_of) -> tuple:
+    """The configuration model within targets (pieces of block pairs) on the distributed
+    engine: a target's side-0 stubs join its side-1 stubs in a uniformly random order
+    (side 2, a Graph's block (a, a): one pile, shuffled, its first half joining its
+    second), as :func:`deal`'s takes are joined (the i-th row stub with the i-th column
+    stub of uniformly shuffled piles). ``generator_of(t)`` is target t's own stream. The
+    stubs are sorted first (stubs of one node are alike), so the result is a function
+    of the stubs and the streams only. Returns rows, columns, target and each pair's
+    position in its target. O(stubs log stubs).
+
+    Examples
+    --------
+    >>> rows, columns, target, position = join_targets(
+    ...     np.zeros(4, int), np.array([0, 0, 1, 1]), np.array([0, 1, 2, 3]),
+    ...     lambda t: np.random.default_rng(t))
+    >>> rows.tolist(), sorted(columns.tolist()), position.tolist()
+    ([0, 1], [2, 3], [0, 1])
+    """
+    order = np.lexsort((node, side, target))
+    target, side, node = target[order], side[order], node[order]
+    bounds = np.flatnonzero(np.diff(target)) + 1
+    rows, columns, where = [], [], []
+    for start, stop in zip(np.r_[0, bounds], np.r_[bounds, target.size], strict=True):
+        if start == stop:
+            continue
+        generator, nodes = generator_of(int(target[start])), node[start:stop]
+        if side[start] == 2:
+            pile = nodes[generator.permutation(nodes.size)]
+            half = nodes.size // 2
+            pair = pile[:half], pile[half:]
+        else:
+            cut = start + int(np.searchsorted(side[start:stop], 1))
+            pair = node[start:cut], node[cut:stop][generator.permutation(stop - cut)]
+        rows.append(pair[0])
+        columns.append(pair[1])
+        where.append(np.full(pair[0].size, target[start]))
+    none = np.zeros(0, dtype=np.int64)
+    rows, columns, where = (np.concatenate([none, *part]) for part in (rows, columns, where))
+    return rows, columns, where, _ranks(where)
+
+
+def first_copies(keys, rows, columns, order) -> np.ndarray:
+    """Which pairs the first configuration-model round keeps on the distributed engine:
+    no self-loop, and of a key's copies the first in ``order`` (its target, then its
+    position: :func:`_accepted` on the pairs so sorted). All copies of a key are in one
+    hash bucket, so this runs per bucket. The copies are exchangeable (the same two
+    nodes' stubs), so keeping the lowest has the law of :func:`_joined`'s first copy in
+    draw order: the kept keys and the refused stubs are the same whichever copy is kept.
+    O(pairs log pairs).
+
+    Examples
+    --------
+    >>> first_copies(np.array([7, 7, 9]), np.array([1, 1, 2]), np.array([3, 3, 2]),
+    ...              np.array([5, 4, 0])).tolist()
+    [False, True, False]
+    """
+    sort = np.argsort(order, kind="stable")
+    kept = np.zeros(keys.size, dtype=bool)
+    kept[sort] = _accepted(keys[sort], rows[sort] != columns[sort], keys[:0])
+    return kept

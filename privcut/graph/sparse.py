@@ -429,6 +429,25 @@ class SparseGenerator:
         excluded = [np.union1d(old, new) for old, new in zip(before, chosen, strict=True)]
         return Survivors(chosen, excluded)
 
+    def blocks(
+        self, measured: Measurements, targets: Targets, rng: np.random.Generator
+    ) -> tuple[Blocks, np.ndarray | None]:
+        """The block pairs with their integer counts (:meth:`counts`) and the integer
+        degrees (:func:`stub_degrees`; None without degrees measured): the generator's
+        first step, shared with the distributed engine (:mod:`privcut.graph.dask`).
+        O(n + block pairs)."""
+        universe, partition = measured.universe, measured.partition
+        n, directed = universe.n, universe.directed
+        counts = self.counts(measured, targets, rng)
+        grouped = targets.blocks is not None
+        labels = partition.labels if grouped else np.zeros(n, dtype=np.intp)
+        first, second = partition.blocks if grouped else ([0], [0])
+        blocks = Blocks(group_members(labels), first, second, counts, n, directed)
+        stubs = None
+        if targets.degrees is not None:
+            stubs = stub_degrees(targets.degrees, blocks.members, first, second, counts, n)
+        return blocks, stubs
+
     def generate(
         self,
         measured: Measurements,
@@ -446,14 +465,8 @@ class SparseGenerator:
             )
         start = time.perf_counter()
         n, directed = universe.n, universe.directed
-        counts = self.counts(measured, targets, rng)
         grouped = targets.blocks is not None
-        labels = partition.labels if grouped else np.zeros(n, dtype=np.intp)
-        first, second = partition.blocks if grouped else ([0], [0])
-        blocks = Blocks(group_members(labels), first, second, counts, n, directed)
-        stubs = None
-        if targets.degrees is not None:
-            stubs = stub_degrees(targets.degrees, blocks.members, first, second, counts, n)
+        blocks, stubs = self.blocks(measured, targets, rng)
         out, into = node_weights(None if stubs is None else stubs.astype(float), n, directed)
         survivors, kept = None, np.zeros(0, dtype=np.int64)
         if measured.get(FILTERED) is not None:
