@@ -146,10 +146,11 @@ def class_scores(noisy_degrees: np.ndarray, classes: np.ndarray, count: int) -> 
     return np.divide(sums, sizes, out=np.zeros(count), where=sizes > 0)
 
 
-def count_assortativity(counts: np.ndarray, scores: np.ndarray) -> float:
+def count_assortativity(counts: np.ndarray, scores: np.ndarray) -> float | np.ndarray:
     """Newman's r (the Pearson correlation of the scores at the two ends of an edge, both
     orientations; [New03]) from edge counts per class pair (``triu_indices`` order) and a
-    score per class; NaN when undefined. Post-processing. O(count^2).
+    score per class; NaN when undefined. A 2-D ``counts`` gives one r per row.
+    Post-processing. O(count^2) per row.
 
     Examples
     --------
@@ -160,15 +161,14 @@ def count_assortativity(counts: np.ndarray, scores: np.ndarray) -> float:
     """
     scores = np.asarray(scores, dtype=float)
     a, b = np.triu_indices(scores.size)
-    w = np.asarray(counts, dtype=float)
-    edges = w.sum()
-    if edges <= 0:
-        return float("nan")
-    mean = (w * (scores[a] + scores[b])).sum() / (2.0 * edges)
-    variance = (w * (scores[a] ** 2 + scores[b] ** 2)).sum() / (2.0 * edges) - mean**2
-    if variance <= 0:
-        return float("nan")
-    return float(((w * scores[a] * scores[b]).sum() / edges - mean**2) / variance)
+    w = np.atleast_2d(np.asarray(counts, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        edges = w.sum(axis=1)
+        mean = w @ (scores[a] + scores[b]) / (2.0 * edges)
+        variance = w @ (scores[a] ** 2 + scores[b] ** 2) / (2.0 * edges) - mean**2
+        r = (w @ (scores[a] * scores[b]) / edges - mean**2) / variance
+    r = np.where((edges > 0) & (variance > 0), r, np.nan)
+    return float(r[0]) if np.ndim(counts) == 1 else r
 
 
 def degree_assortativity(rows: np.ndarray, columns: np.ndarray, degrees: np.ndarray) -> float:
@@ -265,8 +265,8 @@ def assortativity_target(
     r = count_assortativity(counts, scores)
     if not np.isfinite(r):
         return 0.0
-    redrawn = [count_assortativity(noise.add(counts, rng=rng), scores) for _ in range(draws)]
-    redrawn = np.asarray(redrawn)
+    counts = np.asarray(counts, dtype=float)
+    redrawn = count_assortativity(noise.add(np.tile(counts, (draws, 1)), rng=rng), scores)
     if np.isfinite(redrawn).sum() < 2:
         return 0.0
     spread = float(np.nanstd(redrawn)) / shrink
