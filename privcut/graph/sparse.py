@@ -307,7 +307,16 @@ class SparseGenerator:
         and 0.19 against 0.31 on the LFR graph, triangle RE 0.03 against 0.21 on
         wiki-vote, for a mean error on the cuts between the released communities of 2.9
         against 1.6 on wiki-vote (PrivGraph's between its own: 7.2) and degree
-        assortativity RE 1.35 against 0.63 (the BTER step's).
+        assortativity RE 1.35 against 0.63 (the BTER step's). Undirected with clustering,
+        :data:`~privcut.graph.planning.ASSORTATIVITY_SHARE` (0.05, taken from the
+        sequence) goes to ``"assortativity"`` (edge counts between noisy log-degree
+        classes, met by the degree-assortativity swaps): measured by
+        ``benchmarks/social.py`` and ``benchmarks/assortativity.py`` (5 and 3 seeds;
+        RESULTS.md, "Issue 18: assortativity"), at epsilon 1 assortativity RE 0.13 against
+        1.33 on wiki-vote, 0.46 against 1.01 on gnutella and 0.12 against 3.38 on the LFR
+        graph (the peers about 1.0), for triangle RE 0.32 against 0.04 on wiki-vote (the
+        swaps break hub-hub edges of the configuration model) and 1.2-1.6x the seconds per
+        release.
 
         Examples
         --------
