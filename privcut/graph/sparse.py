@@ -315,8 +315,8 @@ class SparseGenerator:
         RESULTS.md, "Issue 18: assortativity"), at epsilon 1 assortativity RE 0.13 against
         1.33 on wiki-vote, 0.46 against 1.01 on gnutella and 0.12 against 3.38 on the LFR
         graph (the peers about 1.0), for triangle RE 0.32 against 0.04 on wiki-vote (the
-        swaps break hub-hub edges of the configuration model) and 1.2-1.6x the seconds per
-        release.
+        swaps break hub-hub edges of the configuration model), eigenvector-centrality MAE
+        0.103 against 0.094 on the LFR graph, and 0.9-1.4x the seconds per release.
 
         Examples
         --------
