@@ -461,6 +461,8 @@ CASES = {
                 [],
                 ["clustering"],
                 ["degrees", "clustering"],
+                ["assortativity"],
+                ["degrees", "assortativity"],
             ),
             groups=maybe(None, {0: "a", 1: "b"}),
             workload=maybe(None, {"degree": 1.0}, {"degree": -1.0}),

@@ -227,13 +227,14 @@ def _measurements(measurements, grouped: bool):
         measurements = list(measurements)  # read once (an iterator is read here)
     named = [measurements] if isinstance(measurements, str) else measurements
     named = named if isinstance(named, Iterable) else ()  # plan_measurements names it
-    for name in ("randomized-response", FILTERED, "clustering"):
+    for name in ("randomized-response", FILTERED, "clustering", "assortativity"):
         if name in named:
             raise ValueError(
                 f"measurements: the dask engine does not take {name!r} (randomized response "
-                "is n x n; its filtered form and the triangle counts of 'clustering' are not "
-                "distributed yet): use 'edge-count', 'degrees', 'degree-sequence' and "
-                "'blocks', or the in-memory synthetic_graph"
+                "is n x n; its filtered form, the triangle counts of 'clustering' and the "
+                "joint-degree counts of 'assortativity' are not distributed yet): use "
+                "'edge-count', 'degrees', 'degree-sequence' and 'blocks', or the in-memory "
+                "synthetic_graph"
             )
     return measurements
 

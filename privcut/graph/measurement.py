@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
+from privcut.graph.assortativity import class_count, degree_classes, joint_degree_counts
 from privcut.graph.clustering import (
     BIN_EDGES,
     DEFAULT_CAP,
@@ -52,7 +53,8 @@ RANDOMIZED_RESPONSE = "randomized-response"
 SEQUENCE = "degree-sequence"
 FILTERED = "filtered-randomized-response"
 CLUSTERING = "clustering"
-UNCOUNTED = (FILTERED, CLUSTERING)
+ASSORTATIVITY = "assortativity"
+UNCOUNTED = (FILTERED, CLUSTERING, ASSORTATIVITY)
 """The measurements that give no estimate of the edge count."""
 
 WEIGHT_GRID = 2.0**-20
@@ -173,7 +175,8 @@ class Measurement:
             raise ValueError(
                 f"{self.name} gives no estimate of the edge count (filtered randomized "
                 "response's kept pairs are too few and biased; clustering counts "
-                "triangles); use the plan's other measurements"
+                "triangles; assortativity counts edges of some degree classes only up to "
+                "noise per class pair); use the plan's other measurements"
             )
         if self.name == RANDOMIZED_RESPONSE:
             rows, columns = universe.pair_index()
@@ -249,7 +252,7 @@ class Measurements:
 
     def count_estimates(self) -> tuple[CountEstimate, ...]:
         """Every measurement's estimate of the edge count, in order (filtered randomized
-        response and clustering have none and are skipped)."""
+        response, clustering and assortativity have none and are skipped)."""
         return tuple(
             record.count_estimate(self.universe)
             for record in self.records
@@ -365,6 +368,18 @@ def _corners(adjacency, degrees: np.ndarray, rng) -> np.ndarray:
     return binned_corners(corners, bins, len(BIN_EDGES) + 1)
 
 
+def _joint_degrees(adjacency, degrees: np.ndarray) -> np.ndarray:
+    """The ``"assortativity"`` statistic: the edges counted per pair of log-degree classes
+    of the released noisy ``degrees`` (public given that output;
+    :func:`~privcut.graph.assortativity.joint_degree_counts`, l1 sensitivity 1).
+    O(n + |E|)."""
+    count = class_count(degrees.size)
+    classes = degree_classes(degrees, count)
+    coo = sp.coo_array(adjacency)
+    upper = coo.row < coo.col
+    return joint_degree_counts(coo.row[upper], coo.col[upper], classes, count)
+
+
 def _check_inputs(G, plan: MeasurementPlan, partition: Partition | None, nodes, directed):
     """The universe and G's checked adjacency (read once), or a clear error before any
     spend."""
@@ -372,10 +387,11 @@ def _check_inputs(G, plan: MeasurementPlan, partition: Partition | None, nodes, 
         raise TypeError(f"plan must be a MeasurementPlan, got {type(plan).__name__}")
     universe, adjacency = EdgeUniverse.read(G, plan.weight, nodes=nodes, directed=directed)
     check_pairs(universe, "measure")
-    if CLUSTERING in plan.measurements and universe.directed:
-        raise ValueError(
-            "the plan measures 'clustering', which is for undirected graphs; drop it for a DiGraph"
-        )
+    for name in (CLUSTERING, ASSORTATIVITY):
+        if name in plan.measurements and universe.directed:
+            raise ValueError(
+                f"the plan measures {name!r}, which is for undirected graphs; drop it for a DiGraph"
+            )
     if "blocks" in plan.measurements and partition is None:
         raise ValueError("the plan measures 'blocks': pass its partition (Partition.of)")
     if partition is not None and partition.labels.size != universe.n:
@@ -458,9 +474,12 @@ def measure(
         elif name == FILTERED:
             pairs, values = _filtered(universe, raw, plan, eps, rng)
             draws = universe.size
-        elif name == CLUSTERING:
+        elif name in (CLUSTERING, ASSORTATIVITY):
             degrees = next(record for record in records if record.name == "degrees")
-            exact = _corners(raw, degrees.values, rng)
+            if name == CLUSTERING:
+                exact = _corners(raw, degrees.values, rng)
+            else:
+                exact = _joint_degrees(raw, degrees.values)
             values, draws = noise.add(exact, rng=rng).astype(float), exact.size
         else:
             exact = statistic(name, adjacency, partition, universe.directed)

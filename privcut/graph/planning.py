@@ -33,7 +33,14 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
   ``"degrees"`` released before it (adaptive composition), l1 sensitivity ``9 (D - 1)``
   (proof in :mod:`privcut.graph.clustering`); undirected 0/1 graphs only, with
   ``"degrees"``; it feeds the BTER step of the sparse generator [SKP12, KPPS14], serves
-  no workload class, and takes :data:`CLUSTERING_SHARE` in a list.
+  no workload class, and takes :data:`CLUSTERING_SHARE` in a list;
+- ``"assortativity"``: the edge counts between every two log-degree classes of the noisy
+  ``"degrees"`` released before it (a coarse joint-degree matrix, dK-2; adaptive
+  composition), l1 sensitivity 1 (a pair lies in one class pair; proof in
+  :mod:`privcut.graph.assortativity`); undirected 0/1 graphs only, with ``"degrees"``;
+  it feeds the swap step of the sparse generator towards the original's degree
+  assortativity [New03, XS04], serves no workload class, and takes
+  :data:`ASSORTATIVITY_SHARE` in a list.
 
 A synthetic graph's error on a cut from randomized response grows like
 ``sqrt(|S||T|) / epsilon``, while a noisy edge count answers every balanced bisection to
@@ -54,6 +61,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.optimize import minimize
 
+from privcut.graph.assortativity import SENSITIVITY as ASSORTATIVITY_SENSITIVITY
 from privcut.graph.clustering import BIN_EDGES, DEFAULT_CAP, clustering_sensitivity
 from privcut.graph.filtered import default_threshold
 from privcut.graph.noisy import uniform_bound
@@ -64,6 +72,7 @@ from privcut.privacy.noise import laplace_moments
 from privcut.privacy.validation import check_option, check_scalar
 
 __all__ = [
+    "ASSORTATIVITY_SHARE",
     "CLASSES",
     "CLUSTERING_SHARE",
     "COMMUNITY_SHARE",
@@ -85,6 +94,7 @@ MEASUREMENTS = (
     "randomized-response",
     "filtered-randomized-response",
     "clustering",
+    "assortativity",
 )
 SENSITIVITY = {
     "edge-count": 1.0,
@@ -94,6 +104,7 @@ SENSITIVITY = {
     "randomized-response": 1.0,
     "filtered-randomized-response": 1.0,
     "clustering": clustering_sensitivity(DEFAULT_CAP),
+    "assortativity": ASSORTATIVITY_SENSITIVITY,
 }
 CHANGED = {
     "edge-count": 1,
@@ -103,6 +114,7 @@ CHANGED = {
     "randomized-response": 1,
     "filtered-randomized-response": 1,
     "clustering": len(BIN_EDGES) + 1,
+    "assortativity": 1,
 }
 """How many values of each measurement one vertex pair moves (both endpoints' degrees; one
 block; one pair): the grid noise for weighted graphs is calibrated with it."""
@@ -149,7 +161,19 @@ CLUSTERING_SHARE = 0.15
 """The share of ``"clustering"`` when it is requested in a list: it serves no workload
 class (it feeds the BTER step of the sparse generator). Give a mapping for any other share."""
 
-FIXED_SHARES = {SEQUENCE: SEQUENCE_SHARE, FILTERED: FILTERED_SHARE, CLUSTERING: CLUSTERING_SHARE}
+ASSORTATIVITY = "assortativity"
+
+ASSORTATIVITY_SHARE = 0.05
+"""The share of ``"assortativity"`` when it is requested in a list: it serves no workload
+class (it feeds the swap step of the sparse generator). Give a mapping for any other
+share."""
+
+FIXED_SHARES = {
+    SEQUENCE: SEQUENCE_SHARE,
+    FILTERED: FILTERED_SHARE,
+    CLUSTERING: CLUSTERING_SHARE,
+    ASSORTATIVITY: ASSORTATIVITY_SHARE,
+}
 """The measurements that answer no workload class, with their shares in a list."""
 
 FILTERED_SIZE = 10.0
@@ -277,25 +301,27 @@ class MeasurementPlan:
 
 
 def _check_clustering(names: tuple[str, ...], weighted: bool, directed: bool) -> None:
-    """``"clustering"`` needs the ``"degrees"`` measured before it (its bins are the noisy
-    degrees) and an undirected 0/1 graph (triangles of the capped projection)."""
-    if CLUSTERING not in names:
-        return
-    if "degrees" not in names[: names.index(CLUSTERING)]:
-        raise ValueError(
-            "the 'clustering' measurement bins nodes by the noisy 'degrees': add 'degrees' "
-            "to measurements (before 'clustering'), e.g. ['edge-count', 'degrees', 'clustering']"
-        )
-    if weighted:
-        raise ValueError(
-            "the 'clustering' measurement needs a 0/1 graph (weight=None): it counts "
-            "triangles of unweighted edges"
-        )
-    if directed:
-        raise ValueError(
-            "the 'clustering' measurement is for undirected graphs (directed=False): it "
-            "counts undirected triangles; drop 'clustering' for a DiGraph"
-        )
+    """``"clustering"`` and ``"assortativity"`` need the ``"degrees"`` measured before
+    them (their bins are the noisy degrees) and an undirected 0/1 graph (triangles of
+    the capped projection; edges between degree classes)."""
+    for name, what in ((CLUSTERING, "triangles"), (ASSORTATIVITY, "edges between classes")):
+        if name not in names:
+            continue
+        if "degrees" not in names[: names.index(name)]:
+            raise ValueError(
+                f"the {name!r} measurement bins nodes by the noisy 'degrees': add 'degrees' "
+                f"to measurements (before {name!r}), e.g. ['edge-count', 'degrees', {name!r}]"
+            )
+        if weighted:
+            raise ValueError(
+                f"the {name!r} measurement needs a 0/1 graph (weight=None): it counts "
+                f"{what} of unweighted edges"
+            )
+        if directed:
+            raise ValueError(
+                f"the {name!r} measurement is for undirected graphs (directed=False): it "
+                f"counts undirected {what}; drop {name!r} for a DiGraph"
+            )
 
 
 @dataclass(frozen=True)

@@ -453,19 +453,22 @@ def synthetic_graph(
         on ``workload``; for the sparse generator, its
         :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` (fixed
         shares: the edge count, the degrees and the degree sequence, plus the blocks,
-        which keep 0.8 of epsilon, with groups, or ``"clustering"`` without groups on
-        an undirected graph). ``None`` or ``["randomized-response"]``:
-        randomized response alone (GRU12 Lemma 6.2; dense generator only); with ``None``,
-        ``groups`` are refused (ValueError: the blocks are not measured). A list from
+        which keep 0.8 of epsilon, with groups, or ``"clustering"`` and
+        ``"assortativity"`` without groups on an undirected graph). ``None`` or
+        ``["randomized-response"]``: randomized response alone (GRU12 Lemma 6.2; dense
+        generator only); with ``None``, ``groups`` are refused (ValueError: the blocks
+        are not measured). A list from
         ``"edge-count"``, ``"degrees"``, ``"degree-sequence"``, ``"blocks"``,
         ``"randomized-response"``, ``"filtered-randomized-response"``, ``"clustering"``
         (triangle corners per degree bin for BTER, undirected 0/1 graphs with
-        ``"degrees"``, sparse generator): those, split the
+        ``"degrees"``, sparse generator), ``"assortativity"`` (edge counts between noisy
+        log-degree classes for the degree-assortativity swaps, likewise): those, split the
         same way (``"degree-sequence"``, each group's sorted degrees, and the filtered
         survivors, sparse generator only, Cormode et al. 2012, serve no workload class:
         in a list they take :data:`~privcut.graph.planning.SEQUENCE_SHARE` and
         :data:`~privcut.graph.planning.FILTERED_SHARE`, and
-        :data:`~privcut.graph.planning.CLUSTERING_SHARE`). A mapping: the caller's shares
+        :data:`~privcut.graph.planning.CLUSTERING_SHARE` and
+        :data:`~privcut.graph.planning.ASSORTATIVITY_SHARE`). A mapping: the caller's shares
         (summing to 1).
     groups : mapping node -> group, "private" or PrivateGroups, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
@@ -475,10 +478,11 @@ def synthetic_graph(
         :func:`~privcut.graph.communities.private_communities` (PrivGraph's community
         phases, Yuan et al. 2023; read as a 0/1 graph, ``weight`` must be None), and the
         rest of the release runs at the remaining epsilon with the released partition as
-        its groups (on the sparse path ``"auto"`` spends 0.55 of it on the degree and
-        clustering measurements, ``default_measurements(..., private=True)``; adaptive
-        basic composition: epsilon in all; the rest's plan is checked
-        on stand-in groups before any noise is drawn, then split on the released
+        its groups (on the sparse path ``"auto"`` spends 0.55 of it on the degree,
+        clustering and assortativity measurements,
+        ``default_measurements(..., private=True)``; adaptive basic composition:
+        epsilon in all; the rest's plan is checked on stand-in groups before any noise
+        is drawn, then split on the released
         partition, a function of it only). The partition is released with the graph: node
         attribute ``"community"`` (``SyntheticArray.communities`` for a sparse G), and
         the report's ``communities``; its spends, ``"communities: super-graph"``,

@@ -130,8 +130,9 @@ def test_sparse_defaults_take_clustering_without_groups_on_undirected_graphs_onl
     assert defaults == {
         "edge-count": 0.1,
         "degrees": 0.25,
-        "degree-sequence": 0.5,
+        "degree-sequence": 0.45,
         "clustering": 0.15,
+        "assortativity": 0.05,
     }
     assert "clustering" not in SparseGenerator.default_measurements(False, directed=True)
     assert "clustering" not in SparseGenerator.default_measurements(True)

@@ -1,0 +1,375 @@
+"""The ``"assortativity"`` measurement (a coarse joint-degree matrix, dK-2 over log-degree
+classes: Mahadevan et al. 2006 [MKFV06], Sala et al. 2011 [SZWZ11]) and the swap step of
+the sparse generator that meets it (degree-preserving double-edge swaps towards a target
+degree assortativity: Newman 2003 [New03], Xulvi-Brunet and Sokolov 2004 [XS04]).
+
+Measurement. Each node's class is ``floor(log2(1 + max(d~, 0)))`` of its *noisy* degree
+d~, the output of the ``"degrees"`` measurement taken before (:func:`degree_classes`;
+public given that output, so by adaptive basic composition, Dwork and Roth 2014 Thm 3.16,
+the two cost the sum of their epsilons, as for ``"clustering"``). The statistic is the
+number of edges between every two classes ``a <= b`` (:func:`joint_degree_counts`). Under
+edge-level neighbours (same public node set, one vertex pair {u, v} differs) the classes
+are fixed and the pair lies in exactly one class pair, so exactly one count moves, by 1:
+l1 sensitivity 1 (:data:`SENSITIVITY`), no projection and no degree cap needed. Discrete
+Laplace noise of scale ``1 / epsilon`` per count (Ghosh, Roughgarden, Sundararajan 2009)
+is then (epsilon, 0)-DP. ``K (K + 1) / 2`` counts, K = :func:`class_count` (n), about
+``log2(n)^2 / 2``.
+
+Target (post-processing). :func:`count_assortativity` is Newman's r of the class scores
+(each class's mean clipped noisy degree) over the noisy counts; noisy degrees blur the
+classes, which shrinks that r towards 0 by a factor lambda that depends only on the degree
+distribution and the degree noise, estimated on the release's own degrees
+(:func:`attenuation`); :func:`assortativity_target` divides by it and takes the posterior
+mean under a public Gaussian prior N(0, :data:`PRIOR` ^ 2) on r: the corrected r times
+``PRIOR^2 / (PRIOR^2 + s^2)``, s its standard deviation under the known count noise (a
+parametric bootstrap, divided by lambda): a target at noise level reads as 0.
+
+Swap step (post-processing, :func:`assortative_swaps`). Among the configuration-model
+edges only (the BTER block edges and filtered survivors stay, keeping triangles), pairs of
+edges ``(a, b), (c, d)`` of the same block pair become ``(a, d), (c, b)``: every degree and
+every block-pair count is kept, and ``sum over edges of d_i d_j`` moves by ``-(d_a - d_c)
+(d_b - d_d)`` while the other moments of Newman's r stay, so a swap is accepted when it
+moves r towards the target (and makes no loop or repeat). Vectorised: each pass pairs
+the edges at random, keeps the swaps of the right sign up to the remaining gap; O(|E| log
+|E|) per pass, at most :data:`PASSES` passes (public).
+
+Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privcut.privacy import Noise
+from privcut.privacy.validation import check_scalar
+
+__all__ = [
+    "BOOTSTRAP",
+    "PASSES",
+    "PRIOR",
+    "SENSITIVITY",
+    "TOLERANCE",
+    "assortative_swaps",
+    "assortativity_target",
+    "attenuation",
+    "class_count",
+    "class_scores",
+    "count_assortativity",
+    "degree_assortativity",
+    "degree_classes",
+    "joint_degree_counts",
+]
+
+SENSITIVITY = 1.0
+"""l1 sensitivity of :func:`joint_degree_counts` under edge-level neighbours (one count
+moves by one; see the module docstring)."""
+
+PASSES = 20
+"""The public maximum number of swap passes of :func:`assortative_swaps`."""
+
+TOLERANCE = 1e-3
+"""The swaps stop once the release's r is within this of the target."""
+
+BOOTSTRAP = 200
+"""Noise redraws of the parametric bootstrap of the noisy r's standard deviation."""
+
+PRIOR = 0.15
+"""The public prior standard deviation of a graph's degree assortativity (Newman 2003
+[New03] Table I: social, technological and biological networks span about -0.4 to 0.4)."""
+
+SIMULATIONS = 4
+"""Draws of the degree noise per node in :func:`attenuation`."""
+
+
+def class_count(n: int) -> int:
+    """The number of log-degree classes for ``n`` nodes, ``floor(log2(n)) + 1`` (a degree
+    is at most n - 1; larger noisy degrees join the top class). Public.
+
+    Examples
+    --------
+    >>> class_count(1000), class_count(1024)
+    (10, 11)
+    """
+    n = check_scalar(n, "n", int, low=1)
+    return int(np.floor(np.log2(n))) + 1
+
+
+def degree_classes(noisy_degrees: np.ndarray, count: int) -> np.ndarray:
+    """Each node's class ``floor(log2(1 + max(d, 0)))``, capped at ``count - 1``, from the
+    released noisy degrees. Post-processing. O(n).
+
+    Examples
+    --------
+    >>> degree_classes(np.array([-3.0, 0.0, 1.0, 2.0, 3.0, 7.0, 500.0]), 5).tolist()
+    [0, 0, 1, 1, 2, 3, 4]
+    """
+    clipped = np.maximum(np.asarray(noisy_degrees, dtype=float), 0.0)
+    return np.minimum(np.floor(np.log2(1.0 + clipped)).astype(np.intp), count - 1)
+
+
+def _cell(first: np.ndarray, second: np.ndarray, count: int) -> np.ndarray:
+    """The index of the class pair ``(min, max)`` in the upper triangle, row by row."""
+    a, b = np.minimum(first, second), np.maximum(first, second)
+    return a * count - a * (a - 1) // 2 + (b - a)
+
+
+def joint_degree_counts(
+    rows: np.ndarray, columns: np.ndarray, classes: np.ndarray, count: int
+) -> np.ndarray:
+    """The ``"assortativity"`` statistic: the edges ``(rows[k], columns[k])`` (each once)
+    counted per class pair ``a <= b``, in the order of ``numpy.triu_indices(count)``; l1
+    sensitivity :data:`SENSITIVITY` when the classes are public. O(|E| + count^2).
+
+    Examples
+    --------
+    >>> joint_degree_counts(np.array([0, 0, 1]), np.array([1, 2, 2]), np.array([0, 1, 1]),
+    ...                     2).tolist()
+    [0.0, 2.0, 1.0]
+    """
+    classes = np.asarray(classes)
+    cells = _cell(classes[rows], classes[columns], count)
+    return np.bincount(cells, minlength=count * (count + 1) // 2).astype(float)
+
+
+def class_scores(noisy_degrees: np.ndarray, classes: np.ndarray, count: int) -> np.ndarray:
+    """Each class's score: the mean clipped noisy degree of its nodes (0 for an empty
+    class). Post-processing. O(n).
+
+    Examples
+    --------
+    >>> class_scores(np.array([1.0, 2.0, 6.0]), np.array([1, 1, 2]), 3).tolist()
+    [0.0, 1.5, 6.0]
+    """
+    clipped = np.maximum(np.asarray(noisy_degrees, dtype=float), 0.0)
+    sums = np.bincount(classes, weights=clipped, minlength=count)
+    sizes = np.bincount(classes, minlength=count)
+    return np.divide(sums, sizes, out=np.zeros(count), where=sizes > 0)
+
+
+def count_assortativity(counts: np.ndarray, scores: np.ndarray) -> float | np.ndarray:
+    """Newman's r (the Pearson correlation of the scores at the two ends of an edge, both
+    orientations; [New03]) from edge counts per class pair (``triu_indices`` order) and a
+    score per class; NaN when undefined. A 2-D ``counts`` gives one r per row.
+    Post-processing. O(count^2) per row.
+
+    Examples
+    --------
+    >>> round(count_assortativity(np.array([5.0, 0.0, 5.0]), np.array([1.0, 2.0])), 6)
+    1.0
+    >>> round(count_assortativity(np.array([0.0, 4.0, 0.0]), np.array([1.0, 2.0])), 6)
+    -1.0
+    """
+    scores = np.asarray(scores, dtype=float)
+    a, b = np.triu_indices(scores.size)
+    w = np.atleast_2d(np.asarray(counts, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        edges = w.sum(axis=1)
+        mean = w @ (scores[a] + scores[b]) / (2.0 * edges)
+        variance = w @ (scores[a] ** 2 + scores[b] ** 2) / (2.0 * edges) - mean**2
+        r = (w @ (scores[a] * scores[b]) / edges - mean**2) / variance
+    r = np.where((edges > 0) & (variance > 0), r, np.nan)
+    return float(r[0]) if np.ndim(counts) == 1 else r
+
+
+def degree_assortativity(rows: np.ndarray, columns: np.ndarray, degrees: np.ndarray) -> float:
+    """Newman's r of the edges ``(rows, columns)`` (each once) with node values
+    ``degrees`` (the graph's degrees: ``networkx.degree_assortativity_coefficient``).
+    O(n + |E|).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.barabasi_albert_graph(50, 2, seed=0)
+    >>> rows, columns = np.array(G.edges).T
+    >>> degrees = np.array([G.degree(v) for v in range(50)], dtype=float)
+    >>> r = degree_assortativity(rows, columns, degrees)
+    >>> bool(np.isclose(r, nx.degree_assortativity_coefficient(G)))
+    True
+    """
+    f = np.asarray(degrees, dtype=float)
+    edges = rows.size
+    if edges == 0:
+        return float("nan")
+    mean = (f**2).sum() / (2.0 * edges)
+    variance = (f**3).sum() / (2.0 * edges) - mean**2
+    if variance <= 0:
+        return float("nan")
+    return float(((f[rows] * f[columns]).sum() / edges - mean**2) / variance)
+
+
+def attenuation(
+    degrees: np.ndarray,
+    noise: Noise,
+    scores: np.ndarray,
+    rng: np.random.Generator,
+    simulations: int = SIMULATIONS,
+) -> float:
+    """lambda, the factor by which classing nodes by noisy degrees shrinks Newman's r:
+    with ends weighted by degree f (an edge end is a node with probability proportional
+    to f) and s the score of the class of ``f + Z`` (Z the ``"degrees"`` measurement's
+    noise, drawn afresh), ``lambda = cov(s, f)^2 / (var(f) var(s))``: the covariance of the
+    scores at an edge's two ends is about ``(cov(s, f) / var(f))^2`` that of the degrees
+    (the noise is independent of the edges), the variance of the scores ``var(s)``. On
+    the public ``degrees`` (the release's); post-processing. Clipped to [0.05, 1]. O(n
+    simulations).
+
+    Examples
+    --------
+    >>> degrees = np.repeat([1.0, 4.0, 16.0, 64.0], 50)
+    >>> exact = Noise.for_laplace(1e6, 2.0, integer=True)
+    >>> scores = np.array([0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0])
+    >>> round(attenuation(degrees, exact, scores, np.random.default_rng(0)), 3)
+    1.0
+    """
+    f = np.asarray(degrees, dtype=float)
+    weights = f / max(f.sum(), 1.0)
+    if f.sum() <= 0:
+        return 1.0
+    mean_f = (weights * f).sum()
+    var_f = (weights * (f - mean_f) ** 2).sum()
+    covariance = variance = 0.0
+    for _ in range(simulations):
+        s = scores[degree_classes(noise.add(f, rng=rng), scores.size)]
+        mean_s = (weights * s).sum()
+        covariance += (weights * (s - mean_s) * (f - mean_f)).sum() / simulations
+        variance += (weights * (s - mean_s) ** 2).sum() / simulations
+    if var_f <= 0 or variance <= 0:
+        return 1.0
+    return float(np.clip(covariance**2 / (var_f * variance), 0.05, 1.0))
+
+
+def assortativity_target(
+    counts: np.ndarray,
+    noise: Noise,
+    scores: np.ndarray,
+    shrink: float,
+    rng: np.random.Generator,
+    draws: int = BOOTSTRAP,
+    prior: float = PRIOR,
+) -> float:
+    """The target degree assortativity: Newman's r of the noisy ``counts``
+    (:func:`count_assortativity`) divided by the attenuation ``shrink``
+    (:func:`attenuation`), times ``prior^2 / (prior^2 + s^2)`` (the posterior mean under a
+    N(0, prior^2) prior on r and Gaussian error), s the standard deviation of r over
+    ``draws`` fresh redraws of the counts' ``noise`` around them, divided by ``shrink``
+    (a target at noise level reads as 0); clipped to [-1, 1]; 0 when undefined.
+    Post-processing. O(draws count^2).
+
+    Examples
+    --------
+    >>> noise = Noise.for_laplace(1e6, 1.0, integer=True)
+    >>> round(assortativity_target(np.array([0.0, 400.0, 0.0]), noise,
+    ...       np.array([1.0, 2.0]), 1.0, np.random.default_rng(0)), 3)
+    -1.0
+    """
+    r = count_assortativity(counts, scores)
+    if not np.isfinite(r):
+        return 0.0
+    counts = np.asarray(counts, dtype=float)
+    redrawn = count_assortativity(noise.add(np.tile(counts, (draws, 1)), rng=rng), scores)
+    if np.isfinite(redrawn).sum() < 2:
+        return 0.0
+    spread = float(np.nanstd(redrawn)) / shrink
+    return float(np.clip(r / shrink * prior**2 / (prior**2 + spread**2), -1.0, 1.0))
+
+
+def _orient(rows, columns, labels, rng):
+    """Each edge as (a, b) with ``labels[a] <= labels[b]`` (a random side within a
+    group), and its block pair's key."""
+    if labels is None:
+        flip = rng.random(rows.size) < 0.5
+        block = np.zeros(rows.size, dtype=np.int64)
+    else:
+        first, second = labels[rows], labels[columns]
+        flip = (first > second) | ((first == second) & (rng.random(rows.size) < 0.5))
+        low, high = np.minimum(first, second), np.maximum(first, second)
+        block = low.astype(np.int64) * (int(labels.max()) + 1) + high
+    return np.where(flip, columns, rows), np.where(flip, rows, columns), block
+
+
+def assortative_swaps(
+    rows: np.ndarray,
+    columns: np.ndarray,
+    fixed: np.ndarray,
+    degrees: np.ndarray,
+    target: float,
+    rng: np.random.Generator,
+    labels: np.ndarray | None = None,
+    passes: int = PASSES,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Degree-preserving double-edge swaps of the swappable edges ``(rows, columns)``
+    (``rows < columns``) that move the whole graph's degree assortativity towards
+    ``target`` [XS04]: ``(a, b), (c, d) -> (a, d), (c, b)`` within a block pair of
+    ``labels`` (every block-pair count kept; one block without labels), accepted when the
+    change ``-(d_a - d_c)(d_b - d_d)`` of ``sum d_i d_j`` has the sign of the gap to the
+    target, up to the gap, and the new pairs are neither loops nor edges already there
+    (``fixed``: the other edges' keys ``i n + j``, i < j, which stay). ``degrees`` are the
+    whole graph's (kept by every swap). At most ``passes`` passes (public), each O(|E| log
+    |E|); stops within :data:`TOLERANCE` of the target. Post-processing.
+
+    Returns the swapped ``(rows, columns)`` (``rows < columns``) and the passes taken.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.barabasi_albert_graph(300, 3, seed=1)
+    >>> rows, columns = np.sort(np.array(G.edges), axis=1).T
+    >>> degrees = np.bincount(np.concatenate([rows, columns])).astype(float)
+    >>> r0 = degree_assortativity(rows, columns, degrees)
+    >>> new_rows, new_columns, _ = assortative_swaps(
+    ...     rows, columns, np.zeros(0, np.int64), degrees, -0.3, np.random.default_rng(0))
+    >>> r1 = degree_assortativity(new_rows, new_columns, degrees)
+    >>> bool(r1 < r0 - 0.1), bool(abs(r1 + 0.3) < 0.05)
+    (True, True)
+    >>> again = np.bincount(np.concatenate([new_rows, new_columns])).astype(float)
+    >>> bool((again == degrees).all())
+    True
+    """
+    target = check_scalar(target, "target", float, low=-1.0, high=1.0)
+    passes = check_scalar(passes, "passes", int, low=0)
+    rows, columns = np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64)
+    fixed = np.asarray(fixed, dtype=np.int64)
+    f = np.asarray(degrees, dtype=float)
+    n, edges = f.size, rows.size + fixed.size
+    if rows.size < 2 or edges == 0:
+        return rows, columns, 0
+    mean = (f**2).sum() / (2.0 * edges)
+    variance = (f**3).sum() / (2.0 * edges) - mean**2
+    if variance <= 0:
+        return rows, columns, 0
+    goal = edges * (target * variance + mean**2)
+    current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
+    taken = 0
+    for _ in range(passes):
+        gap = goal - current
+        if abs(gap) <= TOLERANCE * edges * variance:
+            break
+        taken += 1
+        a, b, block = _orient(rows, columns, labels, rng)
+        order = rng.permutation(rows.size)
+        if labels is not None:
+            order = order[np.argsort(block[order], kind="stable")]
+        i, j = order[0 : order.size - 1 : 2], order[1::2]
+        same = block[i] == block[j]
+        i, j = i[same], j[same]
+        delta = -(f[a[i]] - f[a[j]]) * (f[b[i]] - f[b[j]])
+        ok = np.flatnonzero((delta * gap > 0) & (a[i] != b[j]) & (a[j] != b[i]))
+        # the pairs are in random order: a prefix of the right sign up to the gap
+        size = np.abs(delta[ok])
+        ok = ok[np.cumsum(size) - size / 2.0 <= abs(gap)]
+        i, j, delta = i[ok], j[ok], delta[ok]
+        new_1 = np.minimum(a[i], b[j]) * n + np.maximum(a[i], b[j])
+        new_2 = np.minimum(a[j], b[i]) * n + np.maximum(a[j], b[i])
+        keys = np.concatenate([new_1, new_2])
+        existing = np.sort(np.concatenate([fixed, rows * n + columns]))
+        at = np.minimum(np.searchsorted(existing, keys), existing.size - 1)
+        fresh = existing[at] != keys
+        _, first = np.unique(keys, return_index=True)
+        fresh[np.setdiff1d(np.arange(keys.size), first, assume_unique=True)] = False
+        chosen = np.flatnonzero(fresh[: i.size] & fresh[i.size :])
+        if chosen.size == 0:
+            break
+        rows[i[chosen]], columns[i[chosen]] = new_1[chosen] // n, new_1[chosen] % n
+        rows[j[chosen]], columns[j[chosen]] = new_2[chosen] // n, new_2[chosen] % n
+        current += delta[chosen].sum()
+    return rows, columns, taken
