@@ -346,7 +346,7 @@ class CutOracle:
         released = engine.released_noise
         gridded = released.on_grid(self.sensitivity, 1)  # fractional queries' answer noise
         on_grid, answers = engine.grid_draws, engine.queries_answered
-        if calibration.name == "tight":
+        if calibration.answer is not None:  # sparse vector: comparisons apart from answers
             tv += calibration.comparison.tv_bound(answers)
             answers = engine.updates
         tv += released.tv_bound(answers - on_grid) + gridded.tv_bound(on_grid)
@@ -867,7 +867,7 @@ def _checked_engine(
     if spent != {"queries_answered": answered, "updates": updates}:
         raise ValueError("counters differ from the authenticated budget record")
     on_grid = engine["grid_draws"]
-    released = answered if calibrated.name == "paper" else updates
+    released = answered if calibrated.answer is None else updates
     if isinstance(on_grid, bool) or not isinstance(on_grid, int) or not 0 <= on_grid <= released:
         raise ValueError("grid_draws must be an integer between 0 and the answers released")
     noise = calibrated.threshold_noise

@@ -81,8 +81,11 @@ CALIBRATIONS = ("tight", "paper")
 IDCS = ("frieze-kannan", "multiplicative-weights", "median")
 _GRID = 400
 """Candidate IDC accuracies (log-spaced) tried by the tight calibration."""
-_SHARES = (0.5, 0.6, 0.7, 0.8, 0.9)
-"""Fractions of each round's budget given to the comparison (the rest to the answer)."""
+_SHARES = (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99)
+"""Fractions of each round's budget given to the comparison (the rest to the answer, whose
+noise need only stay below alpha_idc)."""
+_BETA_SPLITS = ((1 / 3, 1 / 3, 1 / 3), (0.4, 0.5, 0.1), (0.3, 0.6, 0.1), (0.5, 0.45, 0.05))
+"""Splits of beta among the threshold draws, the comparisons and the answers."""
 _SPLIT = 1.0 / (1.0 + 2.0 ** (2.0 / 3.0))
 """Threshold share of a comparison's epsilon (Lyu, Su & Li 2017, Sec. 4.2, c = 1)."""
 
@@ -156,9 +159,11 @@ class Calibration:
     threshold : float
         T.
     comparison : Noise
-        Paper: the noise on every answer; tight: the fresh noise on each comparison.
+        Paper and composed: the noise on every answer read from the data (compared, and
+        released on an update); sparse vector: the fresh noise on each comparison.
     threshold_noise, answer : Noise or None
-        Tight only: the per-instance threshold noise and the numeric answers' noise.
+        Sparse vector only: the per-instance threshold noise and the numeric answers'
+        noise; both None for the paper and composed calibrations.
     epsilon, delta, beta : float
         The guarantee of this part of the release and the failure probability of alpha.
     """
@@ -252,8 +257,11 @@ def _paper(bound, epsilon, delta, sensitivity, k, beta, alpha) -> Calibration:
     )
 
 
-def _tight_candidate(bound, alpha_idc, share, epsilon, delta, rho, sensitivity, k, beta):
-    """The tight calibration for one IDC accuracy and one budget share; None if invalid."""
+def _tight_candidate(bound, alpha_idc, share, split, epsilon, delta, rho, sensitivity, k, beta):
+    """The sparse-vector calibration for one IDC accuracy, one budget share and one split
+    ``(threshold, comparison, answer)`` of the failure probability beta; None if invalid.
+    The comparisons' union bound is one-sided (see the module docstring): ``max_error`` at
+    twice the comparisons' share bounds each draw's upper tail by ``share / k``."""
     c = bound(alpha_idc)
     if c < 1:
         return None
@@ -266,9 +274,11 @@ def _tight_candidate(bound, alpha_idc, share, epsilon, delta, rho, sensitivity, 
         answer = Noise("discrete_laplace", sensitivity / ((1.0 - share) * epsilon / c))
     threshold_noise = Noise("discrete_laplace", sensitivity / (_SPLIT * round_epsilon))
     comparison = Noise("discrete_laplace", 2.0 * sensitivity / ((1 - _SPLIT) * round_epsilon))
-    eta = threshold_noise.max_error(c, beta / 3.0) + comparison.max_error(k, beta / 3.0)
-    eta_answer = answer.max_error(c, beta / 3.0)
-    if eta_answer >= alpha_idc:
+    beta_threshold, beta_comparison, beta_answer = (beta * part for part in split)
+    eta = threshold_noise.max_error(c, beta_threshold) + comparison.max_error(
+        k, 2.0 * beta_comparison
+    )
+    if answer.max_error(c, beta_answer) >= alpha_idc:
         return None
     threshold = alpha_idc + eta + 0.5
     return Calibration(
@@ -286,15 +296,56 @@ def _tight_candidate(bound, alpha_idc, share, epsilon, delta, rho, sensitivity, 
     )
 
 
+def _composed_candidate(bound, alpha_idc, epsilon, delta, rho, sensitivity, k, beta):
+    """The composed calibration (delta > 0) for one IDC accuracy, or the best one (just above
+    the noise's union bound) for ``alpha_idc=None``; None if invalid."""
+    comparison = Noise("discrete_gaussian", sensitivity * math.sqrt(k / (2.0 * rho)))
+    eta = comparison.max_error(k, beta)
+    if alpha_idc is None:
+        alpha_idc = eta + 1.0
+    c = bound(alpha_idc)
+    if c < 1 or eta >= alpha_idc:
+        return None
+    threshold = alpha_idc + eta
+    return Calibration(
+        "tight",
+        threshold + eta,
+        alpha_idc,
+        c,
+        threshold,
+        comparison,
+        None,
+        None,
+        epsilon,
+        delta,
+        beta,
+    )
+
+
 def _tight(bound, epsilon, delta, sensitivity, k, beta, alpha, scale) -> Calibration:
     rho = zcdp_budget(epsilon, delta) if delta > 0.0 else 0.0
-    targets = [alpha] if alpha is not None else np.geomspace(1e-3, 1e3, _GRID) * scale
-    candidates = [
-        _tight_candidate(bound, float(a), share, epsilon, delta, rho, sensitivity, k, beta)
-        for a in targets
-        for share in _SHARES
-    ]
-    candidates = [c for c in candidates if c is not None]
+
+    def best(targets, shares, splits) -> list[Calibration]:
+        found = (
+            _tight_candidate(bound, float(a), s, p, epsilon, delta, rho, sensitivity, k, beta)
+            for a in targets
+            for s in shares
+            for p in splits
+        )
+        return [c for c in found if c is not None]
+
+    if alpha is not None:
+        candidates = best([alpha], _SHARES, _BETA_SPLITS)
+    else:  # the whole grid at one share and split, then every share and split near its best
+        grid = np.geomspace(1e-3, 1e3, _GRID) * scale
+        coarse = best(grid, _SHARES[3:4], _BETA_SPLITS[:1])
+        if coarse:
+            near = min(coarse, key=lambda c: c.alpha).alpha_idc
+            coarse += best(grid[(grid > near / 1.5) & (grid < near * 1.5)], _SHARES, _BETA_SPLITS)
+        candidates = coarse
+    if delta > 0.0:
+        composed = _composed_candidate(bound, alpha, epsilon, delta, rho, sensitivity, k, beta)
+        candidates += [] if composed is None else [composed]
     if not candidates:
         raise ValueError(
             f"no tight calibration exists for alpha={alpha!r}: the answers' noise would "
@@ -393,10 +444,11 @@ class SparseVector:
 
     @property
     def released_noise(self) -> Noise:
-        """The noise whose draw is released with an update's answer (the comparison's under
-        the paper calibration, which releases it; the answer's under the tight one)."""
+        """The noise whose draw is released with an update's answer: the comparison's when
+        the calibration has no separate answer noise (paper and composed calibrations, which
+        compare the noisy answer itself), else the answer's (sparse vector)."""
         calibration = self.calibration
-        return calibration.comparison if calibration.name == "paper" else calibration.answer
+        return calibration.comparison if calibration.answer is None else calibration.answer
 
     def _release(self, answer: float, integer: bool, sensitivity: float, error: float) -> float:
         """``answer`` plus a draw of :attr:`released_noise`, or, when the query's answers are
@@ -440,7 +492,7 @@ class SparseVector:
                 )
         answer = true_answer()
         self.queries_answered += 1
-        if calibration.name == "paper":
+        if calibration.answer is None:  # paper or composed: compare the noisy answer
             noisy = self._release(answer, integer, sensitivity, error)
             if abs(noisy - hypothesis) <= calibration.threshold:
                 return hypothesis, False
