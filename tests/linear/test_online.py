@@ -6,7 +6,12 @@ import pytest
 
 from privcut.audit import audit
 from privcut.linear import OnlineRelease, OracleExhaustedWarning, calibrate
-from privcut.linear.online import _BETA_SPLITS, SparseVector, check_sparse_vector
+from privcut.linear.online import (
+    BETA_SPLITS,
+    SparseVector,
+    check_sparse_vector,
+    frieze_kannan_bound,
+)
 from privcut.privacy.calibration import zcdp_budget, zcdp_delta
 
 
@@ -55,7 +60,7 @@ def test_tight_calibration_spends_exactly_its_budget_and_keeps_its_promise(delta
     # some split of beta (summing to beta) gives the promise: threshold draws two-sided,
     # comparisons one-sided (max_error at twice their share), answers below alpha_idc
     promises = []
-    for split in _BETA_SPLITS:
+    for split in BETA_SPLITS:
         assert sum(split) == pytest.approx(1.0)
         b_threshold, b_comparison, b_answer = (beta * part for part in split)
         eta = c.threshold_noise.max_error(c.max_updates, b_threshold) + c.comparison.max_error(
@@ -199,3 +204,46 @@ def test_the_sparse_vector_hook_takes_sparse_vector_subclasses_only():
     for bad in (None, object, "SparseVector", WithoutNoise.step):
         with pytest.raises(TypeError, match="testing hook"):
             OnlineRelease([1, 2], 1.0, max_queries=3, n=10.0, rng=0, sparse_vector=bad)
+
+
+class ComparedWithoutNoise(SparseVector):
+    """Broken composed calibration: compares the exact answer with the threshold and adds
+    noise only to what it releases (the comparison's outcome is then exact)."""
+
+    def step(self, true_answer, hypothesis, *, integer=True, sensitivity=1.0, error=0.0):
+        answer = true_answer()
+        self.queries_answered += 1
+        if abs(answer - hypothesis) <= self.calibration.threshold:
+            return hypothesis, False
+        self.updates += 1
+        return float(self.calibration.comparison.add(answer, rng=self.generator)), True
+
+
+@pytest.mark.slow
+def test_the_composed_calibration_passes_its_audit_and_catches_an_exact_comparison():
+    """Counts on either side of the composed calibration's threshold (delta > 0, three
+    queries: the composed analysis wins), audited at its (epsilon, delta)."""
+    epsilon, delta = 1.0, 1e-3
+    pair = _straddling_pair("tight", epsilon, delta)
+    probe = OnlineRelease(pair[0], epsilon, delta, max_queries=3, n=1e6, rng=0)
+    assert probe.calibration.answer is None and probe.calibration.threshold_noise is None
+    run = _transcript("tight", epsilon, delta)
+    broken_run = _transcript("tight", epsilon, delta, sparse_vector=ComparedWithoutNoise)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OracleExhaustedWarning)
+        correct = audit(run, pair, epsilon, delta, samples=3000, rng=0)
+        broken = audit(broken_run, pair, epsilon, delta, samples=300, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
+
+
+def test_the_frieze_kannan_bound_keeps_the_norm_and_refuses_bad_input():
+    assert frieze_kannan_bound(100.0, 400.0)(10.0) == 400
+    # the cut oracle's bound: max ||c||^2 = m D^2 on m pairs at sensitivity D = 2
+    assert frieze_kannan_bound(30.0, 4 * 100)(2.0) == 3000
+    for bad in (-1.0, math.nan, math.inf, "1", True):
+        with pytest.raises((TypeError, ValueError), match="potential"):
+            frieze_kannan_bound(bad, 1.0)
+    for bad in (0.0, -1.0, math.nan, None):
+        with pytest.raises((TypeError, ValueError), match="max_norm"):
+            frieze_kannan_bound(1.0, bad)
