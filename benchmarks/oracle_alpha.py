@@ -63,7 +63,7 @@ NEW = (
 
 def sparse_vector(bound, epsilon, delta, D, k, beta, scale, search=TODAY):
     """The sparse-vector calibration, main's (509a688) by default:
-    (alpha, alpha_idc, B, eta_threshold, eta_comparison)."""
+    (alpha, alpha_idc, B, eta_threshold, eta_comparison, (threshold scale, comparison scale))."""
     rho = zcdp_budget(epsilon, delta) if delta else 0.0
     shares, splits, sides = search
     best = None
@@ -78,14 +78,14 @@ def sparse_vector(bound, epsilon, delta, D, k, beta, scale, search=TODAY):
             else:
                 er = share * epsilon / c
                 answer = Noise("discrete_laplace", D / ((1 - share) * epsilon / c))
-            tau = Noise("discrete_laplace", D / (SPLIT * er)).max_error(c, b_tau * beta)
-            nu = Noise("discrete_laplace", 2 * D / ((1 - SPLIT) * er))
-            nu = nu.max_error(k, sides * b_nu * beta)
+            scales = (D / (SPLIT * er), 2 * D / ((1 - SPLIT) * er))
+            tau = Noise("discrete_laplace", scales[0]).max_error(c, b_tau * beta)
+            nu = Noise("discrete_laplace", scales[1]).max_error(k, sides * b_nu * beta)
             if answer.max_error(c, b_answer * beta) >= a:
                 continue
             alpha = float(a) + 2 * (tau + nu) + 1
             if best is None or alpha < best[0]:
-                best = (alpha, float(a), c, tau, nu)
+                best = (alpha, float(a), c, tau, nu, scales)
     return best
 
 
@@ -193,11 +193,35 @@ def promises():
         decompositions.append((name, delta, old, potential * m * D * D))
     print("\ntoday's alpha = alpha_idc + 2 (eta_threshold + eta_comparison) + 1:")
     print(f"{'setting':<12} {'delta':>6} {'alpha':>8} {'alpha_idc':>9} {'B':>5} {'2 eta_thr':>9} ")
-    for name, delta, (alpha, alpha_idc, B, tau, nu), potential_norm in decompositions:
+    for name, delta, (alpha, alpha_idc, B, tau, nu, scales), potential_norm in decompositions:
         print(
             f"{name:<12} {delta:>6g} {alpha:>8.0f} {alpha_idc:>9.0f} {B:>5} {2 * tau:>9.0f} "
-            f"2 eta_cmp {2 * nu:>6.0f}  (potential x max||c||^2 = {potential_norm:.3g})"
+            f"2 eta_cmp {2 * nu:>6.0f}  (DLap {scales[0]:.0f} and {scales[1]:.0f}; "
+            f"potential x max||c||^2 = {potential_norm:.3g})"
         )
+
+
+def crossover() -> None:
+    """The smallest k (to 1%) from which the sparse vector beats the composed calibration,
+    on the email numbers at (0.9, 1e-6)."""
+    edges = EdgeBounds(16_064 + 300, 16_064 - 300, 16_064, 0.1)
+
+    def sparse_wins(k: float) -> bool:
+        def bound(a):
+            return update_bound("frieze-kannan", 499_500, a / D, edges, int(k))
+
+        c = calibrate(
+            bound, 0.9, 1e-6, max_queries=int(k), beta=0.0375, sensitivity=D, scale=edges.upper
+        )
+        return c.answer is not None
+
+    low, high = 1403.0, 1403.0
+    while not sparse_wins(high):
+        low, high = high, 2 * high
+    while high / low > 1.01:
+        middle = math.sqrt(low * high)
+        low, high = (low, middle) if sparse_wins(middle) else (middle, high)
+    print(f"\nemail, (0.9, 1e-6): the sparse vector wins from k = {high:.0f} queries")
 
 
 def runs(count: int, k: int = 2000) -> None:
@@ -239,6 +263,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=0)
     arguments = parser.parse_args()
     promises()
+    crossover()
     if arguments.runs:
         runs(arguments.runs)
 

@@ -25,7 +25,7 @@ Two calibrations, both fixed before the data are touched:
     and a different accounting). Privacy: the transcript is a post-processing of the k
     noisy answers (the hypothesis is a function of released outputs, so each query is
     D-sensitive given the past); each is ``D^2 / (2 sigma^2)``-zCDP (Canonne, Kamath &
-    Steinke 2020, Thm 4), k of them compose adaptively to ``rho`` (Bun & Steinke 2016,
+    Steinke 2020), k of them compose adaptively to ``rho`` (Bun & Steinke 2016,
     Lemma 2.3), and ``rho = zcdp_budget(epsilon, delta)`` converts to (epsilon, delta)
     (Canonne, Kamath & Steinke 2020, Prop. 12). Accuracy: with probability 1 - beta
     every ``|Z_t| <= eta`` (union bound over k draws); an update then happens only
@@ -81,16 +81,17 @@ alpha                   30,508    alpha_idc + 2 (eta_tau + eta_nu) + 1
 
 Half is the update bound (the potential ``m |E|`` at sensitivity 2 is 3.2e10), half
 the Laplace tails: each instance costs ``e^2/2`` for e = e1 + e2, the comparisons get
-``(1 - 0.39) e / (2 D)`` of it and pay ``log(k / beta) = 11`` scales. The composed
+``(1 - 0.39) e / (2 D)`` of it and pay ``log(3 k / beta) = 11.6`` scales. The composed
 analysis drops the threshold, the factor 2 and the split, pays Gaussian tails (``4.2
 sigma``) and ``sqrt(k)`` instead of ``sqrt(B)``: 4,723 (0.15x). At delta = 0 and for
-large k (about 30 times B(alpha) or more) the sparse vector stays: the one-sided union
-bound and the searched shares and splits take 5% off (39,858 to 38,112 at delta = 0).
+large k (here from k = 45,140) the sparse vector stays: the one-sided union bound and
+the searched shares and splits take 5% off (39,858 to 38,112 at delta = 0).
 Tried and not kept (measured in the benchmark): composing the instances with the exact
-Rényi curve of pure DP (randomised response's, the largest of any epsilon-DP
-mechanism) instead of ``e^2/2`` (0.4-3.5% off the sparse vector, and a slow
-calibration); Zhu & Wang's (2020) Gaussian sparse vector, whose ``log(k_i) / (a - 1)``
-per instance costs more than the composed analysis everywhere measured (22,831 here).
+Rényi curve of pure DP (randomised response's, the largest of any epsilon-DP mechanism,
+Kairouz, Oh & Viswanath 2015) instead of ``e^2/2`` (0.4-3.5% off the sparse vector,
+and a slow calibration); Zhu & Wang's (2020) Gaussian sparse vector, whose
+``log(k_i) / (a - 1)`` per instance costs more than the composed analysis everywhere
+measured (22,831 here).
 Restricting queries to disjoint (S, T) would give sensitivity 1 and ``max ||c||^2 =
 floor(n^2/4)`` instead of ``m D^2`` (:func:`frieze_kannan_bound`): 2,362 here.
 """
