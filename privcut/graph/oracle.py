@@ -131,12 +131,12 @@ class CutOracle:
 
     Privacy: (epsilon, delta)-DP for edge-level neighbours (same public node set,
     one vertex pair flipped) over the whole transcript of adaptively chosen
-    queries: Thm 4.1 (``calibration="paper"``) or the sparse-vector analysis of
-    :mod:`privcut.linear.online` (``"tight"``, the default), at sensitivity 2 (1 for
-    a DiGraph). Without ``max_edges``, ``count_share * epsilon`` of the budget is
-    spent first on a noisy edge count (basic composition), which sets B(alpha) and
-    the hypothesis's starting density; the exact count is never read into a
-    parameter. All budget is committed at construction.
+    queries: Thm 4.1 (``calibration="paper"``) or the composed or sparse-vector
+    analysis of :mod:`privcut.linear.online` (``"tight"``, the default: whichever
+    promises less), at sensitivity 2 (1 for a DiGraph). Without ``max_edges``,
+    ``count_share * epsilon`` of the budget is spent first on a noisy edge count (basic
+    composition), which sets B(alpha) and the hypothesis's starting density; the exact
+    count is never read into a parameter. All budget is committed at construction.
 
     Accuracy: with probability ``1 - beta`` each of the first ``max_queries``
     answers is within ``.alpha`` of the truth (Thm 4.9 / the tight analysis).
