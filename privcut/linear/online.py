@@ -692,8 +692,8 @@ class OnlineRelease:
     """Answer linear queries on a count histogram one at a time (GRU12 Algorithm 1).
 
     Privacy: (epsilon, delta)-DP for add/remove-one-element neighbours over the
-    whole adaptive transcript (Thm 4.1 for ``calibration="paper"``; the sparse-vector
-    analysis of the module docstring for ``"tight"``), plus, when ``n`` is not
+    whole adaptive transcript (Thm 4.1 for ``calibration="paper"``; the composed or
+    sparse-vector analysis of the module docstring for ``"tight"``), plus, when ``n`` is not
     given, ``count_share * epsilon`` of it spent first on a noisy element count
     (basic composition). Queries must have entries in [-1, 1] (sensitivity 1;
     [0, 1] for the multiplicative weights and median constructions).
