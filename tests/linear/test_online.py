@@ -247,3 +247,14 @@ def test_the_frieze_kannan_bound_keeps_the_norm_and_refuses_bad_input():
     for bad in (0.0, -1.0, math.nan, None):
         with pytest.raises((TypeError, ValueError), match="max_norm"):
             frieze_kannan_bound(1.0, bad)
+
+
+def test_the_issue_20_promise_is_a_fifth_of_mains():
+    """The issue's numbers: 1000 nodes (m = 499,500 pairs, D = 2), |E| = 16,064 +- 300 from a
+    noisy count, 0.9 of (1, 1e-6), k = 1,403, beta = 0.0375; main (509a688) promised 30,508
+    (benchmarks/oracle_alpha.py)."""
+    m, edges, start = 499_500, 16_064, 16_064 / 499_500
+    potential = max(e * (1 - 2 * start) + m * start**2 for e in (edges - 300, edges + 300))
+    bound = frieze_kannan_bound(potential, 4 * m)
+    c = calibrate(bound, 0.9, 1e-6, max_queries=1403, beta=0.0375, sensitivity=2.0, scale=16_364)
+    assert c.alpha <= 30_508 / 5
