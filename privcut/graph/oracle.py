@@ -131,12 +131,12 @@ class CutOracle:
 
     Privacy: (epsilon, delta)-DP for edge-level neighbours (same public node set,
     one vertex pair flipped) over the whole transcript of adaptively chosen
-    queries: Thm 4.1 (``calibration="paper"``) or the sparse-vector analysis of
-    :mod:`privcut.linear.online` (``"tight"``, the default), at sensitivity 2 (1 for
-    a DiGraph). Without ``max_edges``, ``count_share * epsilon`` of the budget is
-    spent first on a noisy edge count (basic composition), which sets B(alpha) and
-    the hypothesis's starting density; the exact count is never read into a
-    parameter. All budget is committed at construction.
+    queries: Thm 4.1 (``calibration="paper"``) or the composed or sparse-vector
+    analysis of :mod:`privcut.linear.online` (``"tight"``, the default: whichever
+    promises less), at sensitivity 2 (1 for a DiGraph). Without ``max_edges``,
+    ``count_share * epsilon`` of the budget is spent first on a noisy edge count (basic
+    composition), which sets B(alpha) and the hypothesis's starting density; the exact
+    count is never read into a parameter. All budget is committed at construction.
 
     Accuracy: with probability ``1 - beta`` each of the first ``max_queries``
     answers is within ``.alpha`` of the truth (Thm 4.9 / the tight analysis).
@@ -346,7 +346,7 @@ class CutOracle:
         released = engine.released_noise
         gridded = released.on_grid(self.sensitivity, 1)  # fractional queries' answer noise
         on_grid, answers = engine.grid_draws, engine.queries_answered
-        if calibration.name == "tight":
+        if calibration.answer is not None:  # sparse vector: comparisons apart from answers
             tv += calibration.comparison.tv_bound(answers)
             answers = engine.updates
         tv += released.tv_bound(answers - on_grid) + gridded.tv_bound(on_grid)
@@ -867,7 +867,7 @@ def _checked_engine(
     if spent != {"queries_answered": answered, "updates": updates}:
         raise ValueError("counters differ from the authenticated budget record")
     on_grid = engine["grid_draws"]
-    released = answered if calibrated.name == "paper" else updates
+    released = answered if calibrated.answer is None else updates
     if isinstance(on_grid, bool) or not isinstance(on_grid, int) or not 0 <= on_grid <= released:
         raise ValueError("grid_draws must be an integer between 0 and the answers released")
     noise = calibrated.threshold_noise

@@ -4,8 +4,9 @@ An analyst asks linear queries one at a time; each is answered from a public
 hypothesis unless the data disagree with it by more than a threshold, in which
 case a noisy answer is released and the hypothesis is updated (an iterative
 database construction, :mod:`privcut.linear.idc`). At most B(alpha) updates are
-ever needed, so the privacy cost is that of B(alpha) noisy answers, whatever the
-number of queries.
+ever needed, so the sparse-vector analysis below pays for B(alpha) noisy answers,
+whatever the number of queries; for moderate query counts (and delta > 0) paying for
+every comparison is cheaper, and the tight calibration takes whichever promises less.
 
 Two calibrations, both fixed before the data are touched:
 
@@ -16,9 +17,26 @@ Two calibrations, both fixed before the data are touched:
     (Thm 4.1 for privacy, Thm 4.9 for accuracy). Discrete Laplace noise (the
     proof uses only the density ratio under integer shifts).
 ``"tight"``
-    The same mechanism analysed as a sequence of at most B(alpha) AboveThreshold
-    instances, each followed by one numeric answer (Dwork & Roth 2014, Alg. 3
-    NumericSparse, with the threshold/query noise split of Lyu, Su & Li 2017,
+    The smaller promise of two analyses, each fixed before the data are touched.
+
+    *Composed* (delta > 0 only). Every data access compares the noisy answer
+    ``Q(D) + Z_t``, ``Z_t ~ DGauss(sigma)`` with ``sigma = D sqrt(k / (2 rho))``, against
+    the hypothesis, and releases it on an update (the paper's loop, with Gaussian noise
+    and a different accounting). Privacy: the transcript is a post-processing of the k
+    noisy answers (the hypothesis is a function of released outputs, so each query is
+    D-sensitive given the past); each is ``D^2 / (2 sigma^2)``-zCDP (Canonne, Kamath &
+    Steinke 2020), k of them compose adaptively to ``rho`` (Bun & Steinke 2016,
+    Lemma 2.3), and ``rho = zcdp_budget(epsilon, delta)`` converts to (epsilon, delta)
+    (Canonne, Kamath & Steinke 2020, Prop. 12). Accuracy: with probability 1 - beta
+    every ``|Z_t| <= eta`` (union bound over k draws); an update then happens only
+    where ``|Q(D) - Q(D_t)| > T - eta = alpha_idc`` and releases an answer within
+    ``eta < alpha_idc`` (Def. 3.1), so at most B(alpha_idc) updates occur; every other
+    answer is within ``T + eta``. Privacy does not depend on B, so ``alpha_idc =
+    eta + 1`` and the promise is ``3 eta + 1``; B only bounds the hypothesis's size.
+
+    *Sparse vector*. The same mechanism analysed as a sequence of at most B(alpha)
+    AboveThreshold instances, each followed by one numeric answer (Dwork & Roth 2014,
+    Alg. 3 NumericSparse, with the threshold/query noise split of Lyu, Su & Li 2017,
     Alg. 1 / Thm 2 with c = 1). Each instance compares
     ``|Q(D) - round(Q(D_t))| + nu_t`` against ``T + tau`` with ``tau ~ DLap(D/e1)``
     drawn once per instance and ``nu_t ~ DLap(2D/e2)`` fresh per query; it is
@@ -33,13 +51,49 @@ Two calibrations, both fixed before the data are touched:
     None of the broken variants of Lyu, Su & Li (no query noise, threshold noise
     reused across instances, outputting the noisy query value) is used.
 
-Accuracy (tight): with probability 1 - beta every threshold noise, query noise
-and answer noise is within its union bound eta; an update then happens only where
-the hypothesis is off by at least ``alpha_idc = T - eta_tau - eta_nu - 1/2`` and
-the released answer is within ``eta_answer < alpha_idc`` of the truth, which are
-the conditions of Def. 3.1, so at most B(alpha_idc) updates occur; every other
-answer is within ``T + eta_tau + eta_nu + 1/2`` of the truth. The threshold is
-chosen to minimise that promise.
+Accuracy (sparse vector): beta is split among the threshold draws, the comparisons and
+the answers (a few public splits are searched). With the threshold draws within
+``eta_tau`` (union bound over B draws, two-sided) and every answer noise below
+``alpha_idc``, a comparison fails in one direction only: given the past (which fixes
+the gap ``g = |Q(D) - round(Q(D_t))|`` and the instance's ``tau``, independent of the
+fresh ``nu_t``), an update with ``|Q(D) - Q(D_t)| < alpha_idc`` needs
+``nu_t > T - alpha_idc - 1/2 - tau >= eta_nu`` and is possible only when
+``g < alpha_idc + 1/2``; a non-update beyond ``alpha = T + eta_tau + eta_nu + 1/2``
+needs ``nu_t < -eta_nu`` and is possible only when ``g > alpha - 1/2``. So each
+comparison fails with probability at most ``P[nu > eta_nu] = P[|nu| > eta_nu] / 2``,
+and the union bound over the k comparisons is one-sided. Then updates happen only
+where the hypothesis is off by at least ``alpha_idc = T - eta_tau - eta_nu - 1/2``
+with released answers within ``alpha_idc`` (Def. 3.1), so at most B(alpha_idc) occur,
+and every answer is within ``alpha``. The threshold is chosen to minimise ``alpha``.
+
+Where main's factor went (509a688; ``benchmarks/oracle_alpha.py``, RESULTS.md "Issue 20:
+tighter guarantee"): on 1000 nodes (m = 499,500 pairs, D = 2), |E| = 16,064 from a
+noisy count, 0.9 of (1, 1e-6), k = 1,403, beta = 0.0375, the sparse vector promised
+
+======================  ========  =============================================
+term                    value     from
+======================  ========  =============================================
+alpha_idc               16,083    B = m |E| D^2 / alpha_idc^2 = 123 updates
+2 eta_tau               5,562     DLap(302) over B threshold draws, beta/3
+2 eta_nu                8,862     DLap(381) over k comparisons, beta/3, two-sided
+alpha                   30,508    alpha_idc + 2 (eta_tau + eta_nu) + 1
+======================  ========  =============================================
+
+Half is the update bound (the potential ``m |E|`` at sensitivity 2 is 3.2e10), half
+the Laplace tails: each instance costs ``e^2/2`` for e = e1 + e2, the comparisons get
+``(1 - 0.39) e / (2 D)`` of it and pay ``log(3 k / beta) = 11.6`` scales. The composed
+analysis drops the threshold, the factor 2 and the split, pays Gaussian tails (``4.2
+sigma``) and ``sqrt(k)`` instead of ``sqrt(B)``: 4,723 (0.15x). At delta = 0 and for
+large k (here from k = 45,140) the sparse vector stays: the one-sided union bound and
+the searched shares and splits take 5% off (39,858 to 38,112 at delta = 0).
+Tried and not kept (measured in the benchmark): composing the instances with the exact
+Rényi curve of pure DP (randomised response's, the largest of any epsilon-DP mechanism,
+Kairouz, Oh & Viswanath 2015) instead of ``e^2/2`` (0.4-3.5% off the sparse vector,
+and a slow calibration); Zhu & Wang's (2020) Gaussian sparse vector, whose
+``log(k_i) / (a - 1)`` per instance costs more than the composed analysis everywhere
+measured (22,831 here).
+Restricting queries to disjoint (S, T) would give sensitivity 1 and ``max ||c||^2 =
+floor(n^2/4)`` instead of ``m D^2`` (:func:`frieze_kannan_bound`): 2,362 here.
 """
 
 from __future__ import annotations
@@ -73,6 +127,7 @@ __all__ = [
     "SparseVector",
     "calibrate",
     "check_sparse_vector",
+    "frieze_kannan_bound",
     "solve_increasing",
     "warn_exhausted",
 ]
@@ -81,8 +136,11 @@ CALIBRATIONS = ("tight", "paper")
 IDCS = ("frieze-kannan", "multiplicative-weights", "median")
 _GRID = 400
 """Candidate IDC accuracies (log-spaced) tried by the tight calibration."""
-_SHARES = (0.5, 0.6, 0.7, 0.8, 0.9)
-"""Fractions of each round's budget given to the comparison (the rest to the answer)."""
+_SHARES = (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99)
+"""Fractions of each round's budget given to the comparison (the rest to the answer, whose
+noise need only stay below alpha_idc)."""
+BETA_SPLITS = ((1 / 3, 1 / 3, 1 / 3), (0.4, 0.5, 0.1), (0.3, 0.6, 0.1), (0.5, 0.45, 0.05))
+"""Splits of beta among the threshold draws, the comparisons and the answers."""
 _SPLIT = 1.0 / (1.0 + 2.0 ** (2.0 / 3.0))
 """Threshold share of a comparison's epsilon (Lyu, Su & Li 2017, Sec. 4.2, c = 1)."""
 
@@ -156,9 +214,11 @@ class Calibration:
     threshold : float
         T.
     comparison : Noise
-        Paper: the noise on every answer; tight: the fresh noise on each comparison.
+        Paper and composed: the noise on every answer read from the data (compared, and
+        released on an update); sparse vector: the fresh noise on each comparison.
     threshold_noise, answer : Noise or None
-        Tight only: the per-instance threshold noise and the numeric answers' noise.
+        Sparse vector only: the per-instance threshold noise and the numeric answers'
+        noise; both None for the paper and composed calibrations.
     epsilon, delta, beta : float
         The guarantee of this part of the release and the failure probability of alpha.
     """
@@ -212,6 +272,41 @@ def solve_increasing(function: Callable[[float], float], low: float, high: float
     return high
 
 
+def frieze_kannan_bound(potential: float, max_norm: float) -> Callable[[float], int]:
+    """B(alpha) for Frieze–Kannan in answer units, for :func:`calibrate`'s ``bound``:
+    ``alpha -> ceil(potential * max_norm / alpha**2)``.
+
+    GRU12 Thm 5.1's potential argument with the query norm kept: for data x and
+    hypothesis x_t (vectors over the universe), a query ``Q(x) = <c, x>`` with
+    ``||c||^2 <= max_norm``, an update where ``|<c, x - x_t>| >= alpha`` and the step
+    ``x_{t+1} = x_t + sign * (alpha / max_norm) c`` towards the (correctly signed) noisy
+    answer lowers ``||x - x_t||^2`` by ``2 (alpha / max_norm) |<c, x - x_t>| -
+    (alpha / max_norm)^2 ||c||^2 >= alpha^2 / max_norm``; so at most
+    ``potential * max_norm / alpha^2`` updates happen from a start with
+    ``||x - x_1||^2 <= potential``. Cut queries ``c_ij = u_i v_j + u_j v_i`` on the
+    m vertex pairs of an undirected graph have ``max_norm = 4 m`` (S = T = V, sensitivity
+    2, today's :func:`~privcut.graph.hypotheses.update_bound`); disjoint S, T have
+    ``||c||^2 = |S||T| <= floor(n^2 / 4)`` and sensitivity 1.
+
+    Parameters
+    ----------
+    potential : float
+        A public bound on ``||x - x_1||^2`` (>= 0).
+    max_norm : float
+        A public bound on every query's ``||c||^2`` (> 0); the hypothesis must step by
+        ``alpha / max_norm`` per unit of c for the bound to hold.
+
+    Examples
+    --------
+    >>> bound = frieze_kannan_bound(16_064, 1000**2 // 4)
+    >>> bound(2000.0)
+    1004
+    """
+    potential = check_scalar(potential, "potential", low=0.0)
+    max_norm = check_scalar(max_norm, "max_norm", low=0.0, closed="neither")
+    return lambda alpha: math.ceil(potential * max_norm / alpha**2)
+
+
 def _paper(bound, epsilon, delta, sensitivity, k, beta, alpha) -> Calibration:
     if delta <= 0.0:
         raise ValueError(
@@ -252,8 +347,11 @@ def _paper(bound, epsilon, delta, sensitivity, k, beta, alpha) -> Calibration:
     )
 
 
-def _tight_candidate(bound, alpha_idc, share, epsilon, delta, rho, sensitivity, k, beta):
-    """The tight calibration for one IDC accuracy and one budget share; None if invalid."""
+def _tight_candidate(bound, alpha_idc, share, split, epsilon, delta, rho, sensitivity, k, beta):
+    """The sparse-vector calibration for one IDC accuracy, one budget share and one split
+    ``(threshold, comparison, answer)`` of the failure probability beta; None if invalid.
+    The comparisons' union bound is one-sided (see the module docstring): ``max_error`` at
+    twice the comparisons' share bounds each draw's upper tail by ``share / k``."""
     c = bound(alpha_idc)
     if c < 1:
         return None
@@ -266,9 +364,11 @@ def _tight_candidate(bound, alpha_idc, share, epsilon, delta, rho, sensitivity, 
         answer = Noise("discrete_laplace", sensitivity / ((1.0 - share) * epsilon / c))
     threshold_noise = Noise("discrete_laplace", sensitivity / (_SPLIT * round_epsilon))
     comparison = Noise("discrete_laplace", 2.0 * sensitivity / ((1 - _SPLIT) * round_epsilon))
-    eta = threshold_noise.max_error(c, beta / 3.0) + comparison.max_error(k, beta / 3.0)
-    eta_answer = answer.max_error(c, beta / 3.0)
-    if eta_answer >= alpha_idc:
+    beta_threshold, beta_comparison, beta_answer = (beta * part for part in split)
+    eta = threshold_noise.max_error(c, beta_threshold) + comparison.max_error(
+        k, 2.0 * beta_comparison
+    )
+    if answer.max_error(c, beta_answer) >= alpha_idc:
         return None
     threshold = alpha_idc + eta + 0.5
     return Calibration(
@@ -286,15 +386,56 @@ def _tight_candidate(bound, alpha_idc, share, epsilon, delta, rho, sensitivity, 
     )
 
 
+def _composed_candidate(bound, alpha_idc, epsilon, delta, rho, sensitivity, k, beta):
+    """The composed calibration (delta > 0) for one IDC accuracy, or the best one (just above
+    the noise's union bound) for ``alpha_idc=None``; None if invalid."""
+    comparison = Noise("discrete_gaussian", sensitivity * math.sqrt(k / (2.0 * rho)))
+    eta = comparison.max_error(k, beta)
+    if alpha_idc is None:
+        alpha_idc = eta + 1.0
+    c = bound(alpha_idc)
+    if c < 1 or eta >= alpha_idc:
+        return None
+    threshold = alpha_idc + eta
+    return Calibration(
+        "tight",
+        threshold + eta,
+        alpha_idc,
+        c,
+        threshold,
+        comparison,
+        None,
+        None,
+        epsilon,
+        delta,
+        beta,
+    )
+
+
 def _tight(bound, epsilon, delta, sensitivity, k, beta, alpha, scale) -> Calibration:
     rho = zcdp_budget(epsilon, delta) if delta > 0.0 else 0.0
-    targets = [alpha] if alpha is not None else np.geomspace(1e-3, 1e3, _GRID) * scale
-    candidates = [
-        _tight_candidate(bound, float(a), share, epsilon, delta, rho, sensitivity, k, beta)
-        for a in targets
-        for share in _SHARES
-    ]
-    candidates = [c for c in candidates if c is not None]
+
+    def best(targets, shares, splits) -> list[Calibration]:
+        found = (
+            _tight_candidate(bound, float(a), s, p, epsilon, delta, rho, sensitivity, k, beta)
+            for a in targets
+            for s in shares
+            for p in splits
+        )
+        return [c for c in found if c is not None]
+
+    if alpha is not None:
+        candidates = best([alpha], _SHARES, BETA_SPLITS)
+    else:  # the whole grid at one share and split, then every share and split near its best
+        grid = np.geomspace(1e-3, 1e3, _GRID) * scale
+        coarse = best(grid, _SHARES[3:4], BETA_SPLITS[:1])
+        if coarse:
+            near = min(coarse, key=lambda c: c.alpha).alpha_idc
+            coarse += best(grid[(grid > near / 1.5) & (grid < near * 1.5)], _SHARES, BETA_SPLITS)
+        candidates = coarse
+    if delta > 0.0:
+        composed = _composed_candidate(bound, alpha, epsilon, delta, rho, sensitivity, k, beta)
+        candidates += [] if composed is None else [composed]
     if not candidates:
         raise ValueError(
             f"no tight calibration exists for alpha={alpha!r}: the answers' noise would "
@@ -393,10 +534,11 @@ class SparseVector:
 
     @property
     def released_noise(self) -> Noise:
-        """The noise whose draw is released with an update's answer (the comparison's under
-        the paper calibration, which releases it; the answer's under the tight one)."""
+        """The noise whose draw is released with an update's answer: the comparison's when
+        the calibration has no separate answer noise (paper and composed calibrations, which
+        compare the noisy answer itself), else the answer's (sparse vector)."""
         calibration = self.calibration
-        return calibration.comparison if calibration.name == "paper" else calibration.answer
+        return calibration.comparison if calibration.answer is None else calibration.answer
 
     def _release(self, answer: float, integer: bool, sensitivity: float, error: float) -> float:
         """``answer`` plus a draw of :attr:`released_noise`, or, when the query's answers are
@@ -440,7 +582,7 @@ class SparseVector:
                 )
         answer = true_answer()
         self.queries_answered += 1
-        if calibration.name == "paper":
+        if calibration.answer is None:  # paper or composed: compare the noisy answer
             noisy = self._release(answer, integer, sensitivity, error)
             if abs(noisy - hypothesis) <= calibration.threshold:
                 return hypothesis, False
@@ -550,8 +692,8 @@ class OnlineRelease:
     """Answer linear queries on a count histogram one at a time (GRU12 Algorithm 1).
 
     Privacy: (epsilon, delta)-DP for add/remove-one-element neighbours over the
-    whole adaptive transcript (Thm 4.1 for ``calibration="paper"``; the sparse-vector
-    analysis of the module docstring for ``"tight"``), plus, when ``n`` is not
+    whole adaptive transcript (Thm 4.1 for ``calibration="paper"``; the composed or
+    sparse-vector analysis of the module docstring for ``"tight"``), plus, when ``n`` is not
     given, ``count_share * epsilon`` of it spent first on a noisy element count
     (basic composition). Queries must have entries in [-1, 1] (sensitivity 1;
     [0, 1] for the multiplicative weights and median constructions).

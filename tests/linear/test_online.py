@@ -6,8 +6,13 @@ import pytest
 
 from privcut.audit import audit
 from privcut.linear import OnlineRelease, OracleExhaustedWarning, calibrate
-from privcut.linear.online import SparseVector, check_sparse_vector
-from privcut.privacy.calibration import zcdp_budget
+from privcut.linear.online import (
+    BETA_SPLITS,
+    SparseVector,
+    check_sparse_vector,
+    frieze_kannan_bound,
+)
+from privcut.privacy.calibration import zcdp_budget, zcdp_delta
 
 
 def fk_bound(alpha):
@@ -23,25 +28,65 @@ def test_tight_calibration_is_far_below_the_papers():
     assert 4 * paper.alpha_idc / 3 <= paper.threshold <= 2 * paper.alpha_idc
 
 
-@pytest.mark.parametrize("delta", [0.0, 1e-6])
-def test_tight_calibration_spends_exactly_its_budget_and_keeps_its_promise(delta):
-    epsilon, sensitivity, k, beta = 1.0, 2.0, 5000, 0.05
+def _sparse_vector_rho(c, sensitivity):
+    """The zCDP of a sparse-vector calibration's B instances and answers, from its noise."""
+    round_epsilon = sensitivity / c.threshold_noise.scale + 2 * sensitivity / c.comparison.scale
+    return c.max_updates * (round_epsilon**2 / 2 + sensitivity**2 / (2 * c.answer.scale**2))
+
+
+@pytest.mark.parametrize(("delta", "k"), [(0.0, 5000), (1e-6, 5000), (1e-6, 10**6)])
+def test_tight_calibration_spends_exactly_its_budget_and_keeps_its_promise(delta, k):
+    epsilon, sensitivity, beta = 1.0, 2.0, 0.05
     c = calibrate(fk_bound, epsilon, delta, max_queries=k, sensitivity=sensitivity, scale=1e4)
-    threshold_epsilon = sensitivity / c.threshold_noise.scale
-    comparison_epsilon = 2 * sensitivity / c.comparison.scale
-    round_epsilon = threshold_epsilon + comparison_epsilon
+    assert c.max_updates == fk_bound(c.alpha_idc)
+    if c.answer is None:  # composed: k discrete Gaussian comparisons, zCDP composition
+        assert delta > 0 and k == 5000 and c.threshold_noise is None
+        rho = k * sensitivity**2 / (2 * c.comparison.scale**2)
+        assert rho <= zcdp_budget(epsilon, delta) * (1 + 1e-12)
+        assert zcdp_delta(rho, epsilon) <= delta * (1 + 1e-9)
+        eta = c.comparison.max_error(k, beta)
+        assert eta < c.alpha_idc and c.threshold == c.alpha_idc + eta
+        assert c.alpha == c.threshold + eta
+        return
+    assert k == 10**6 or delta == 0.0  # many queries: the sparse vector wins
     if delta == 0.0:
+        round_epsilon = sensitivity / c.threshold_noise.scale + 2 * sensitivity / c.comparison.scale
         answer_epsilon = sensitivity / c.answer.scale
         assert c.max_updates * (round_epsilon + answer_epsilon) <= epsilon * (1 + 1e-12)
     else:
-        answer_rho = sensitivity**2 / (2 * c.answer.scale**2)
-        spent = c.max_updates * (round_epsilon**2 / 2 + answer_rho)
-        assert spent <= zcdp_budget(epsilon, delta) * (1 + 1e-12)
-    eta = c.threshold_noise.max_error(c.max_updates, beta / 3) + c.comparison.max_error(k, beta / 3)
-    assert c.threshold == pytest.approx(c.alpha_idc + eta + 0.5)
-    assert c.alpha == pytest.approx(c.threshold + eta + 0.5)
-    assert c.answer.max_error(c.max_updates, beta / 3) < c.alpha_idc
-    assert c.max_updates == fk_bound(c.alpha_idc)
+        rho = _sparse_vector_rho(c, sensitivity)
+        assert rho <= zcdp_budget(epsilon, delta) * (1 + 1e-12)
+        assert zcdp_delta(rho, epsilon) <= delta * (1 + 1e-9)
+    # some split of beta (summing to beta) gives the promise: threshold draws two-sided,
+    # comparisons one-sided (max_error at twice their share), answers below alpha_idc
+    promises = []
+    for split in BETA_SPLITS:
+        assert sum(split) == pytest.approx(1.0)
+        b_threshold, b_comparison, b_answer = (beta * part for part in split)
+        eta = c.threshold_noise.max_error(c.max_updates, b_threshold) + c.comparison.max_error(
+            k, 2 * b_comparison
+        )
+        if c.answer.max_error(c.max_updates, b_answer) < c.alpha_idc:
+            promises.append((c.alpha_idc + eta + 0.5, c.alpha_idc + 2 * eta + 1))
+    assert (c.threshold, c.alpha) in [pytest.approx(p) for p in promises]
+
+
+def test_the_composed_calibration_wins_at_moderate_query_counts_and_is_monotone():
+    """delta > 0: composing k Gaussian comparisons beats B sparse-vector instances until k
+    is large; its promise grows with k and shrinks with epsilon."""
+    alphas = [
+        calibrate(fk_bound, 1.0, 1e-6, max_queries=k, sensitivity=2.0, scale=1e4).alpha
+        for k in (100, 1000, 10_000)
+    ]
+    assert alphas == sorted(alphas)
+    wider = calibrate(fk_bound, 2.0, 1e-6, max_queries=1000, sensitivity=2.0, scale=1e4)
+    assert wider.alpha < alphas[1]
+    sparse = calibrate(fk_bound, 1.0, 1e-6, max_queries=10**6, sensitivity=2.0, scale=1e4)
+    assert sparse.answer is not None  # the sparse vector: its cost does not grow with k
+    composed = calibrate(fk_bound, 1.0, 1e-6, max_queries=1000, sensitivity=2.0, scale=1e4)
+    assert composed.answer is None and composed.threshold_noise is None
+    pure = calibrate(fk_bound, 1.0, 0.0, max_queries=1000, sensitivity=2.0, scale=1e4)
+    assert composed.alpha < 0.4 * pure.alpha
 
 
 def test_calibration_refuses_what_it_cannot_promise():
@@ -159,3 +204,57 @@ def test_the_sparse_vector_hook_takes_sparse_vector_subclasses_only():
     for bad in (None, object, "SparseVector", WithoutNoise.step):
         with pytest.raises(TypeError, match="testing hook"):
             OnlineRelease([1, 2], 1.0, max_queries=3, n=10.0, rng=0, sparse_vector=bad)
+
+
+class ComparedWithoutNoise(SparseVector):
+    """Broken composed calibration: compares the exact answer with the threshold and adds
+    noise only to what it releases (the comparison's outcome is then exact)."""
+
+    def step(self, true_answer, hypothesis, *, integer=True, sensitivity=1.0, error=0.0):
+        answer = true_answer()
+        self.queries_answered += 1
+        if abs(answer - hypothesis) <= self.calibration.threshold:
+            return hypothesis, False
+        self.updates += 1
+        return float(self.calibration.comparison.add(answer, rng=self.generator)), True
+
+
+@pytest.mark.slow
+def test_the_composed_calibration_passes_its_audit_and_catches_an_exact_comparison():
+    """Counts on either side of the composed calibration's threshold (delta > 0, three
+    queries: the composed analysis wins), audited at its (epsilon, delta)."""
+    epsilon, delta = 1.0, 1e-3
+    pair = _straddling_pair("tight", epsilon, delta)
+    probe = OnlineRelease(pair[0], epsilon, delta, max_queries=3, n=1e6, rng=0)
+    assert probe.calibration.answer is None and probe.calibration.threshold_noise is None
+    run = _transcript("tight", epsilon, delta)
+    broken_run = _transcript("tight", epsilon, delta, sparse_vector=ComparedWithoutNoise)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OracleExhaustedWarning)
+        correct = audit(run, pair, epsilon, delta, samples=3000, rng=0)
+        broken = audit(broken_run, pair, epsilon, delta, samples=300, rng=0)
+    assert correct.p_value >= 0.01
+    assert broken.p_value <= 1e-3
+
+
+def test_the_frieze_kannan_bound_keeps_the_norm_and_refuses_bad_input():
+    assert frieze_kannan_bound(100.0, 400.0)(10.0) == 400
+    # the cut oracle's bound: max ||c||^2 = m D^2 on m pairs at sensitivity D = 2
+    assert frieze_kannan_bound(30.0, 4 * 100)(2.0) == 3000
+    for bad in (-1.0, math.nan, math.inf, "1", True):
+        with pytest.raises((TypeError, ValueError), match="potential"):
+            frieze_kannan_bound(bad, 1.0)
+    for bad in (0.0, -1.0, math.nan, None):
+        with pytest.raises((TypeError, ValueError), match="max_norm"):
+            frieze_kannan_bound(1.0, bad)
+
+
+def test_the_issue_20_promise_is_a_fifth_of_mains():
+    """The issue's numbers: 1000 nodes (m = 499,500 pairs, D = 2), |E| = 16,064 +- 300 from a
+    noisy count, 0.9 of (1, 1e-6), k = 1,403, beta = 0.0375; main (509a688) promised 30,508
+    (benchmarks/oracle_alpha.py)."""
+    m, edges, start = 499_500, 16_064, 16_064 / 499_500
+    potential = max(e * (1 - 2 * start) + m * start**2 for e in (edges - 300, edges + 300))
+    bound = frieze_kannan_bound(potential, 4 * m)
+    c = calibrate(bound, 0.9, 1e-6, max_queries=1403, beta=0.0375, sensitivity=2.0, scale=16_364)
+    assert c.alpha <= 30_508 / 5

@@ -121,6 +121,6 @@ def test_mwem_measurements_are_on_the_grid():
 def test_fractional_oracle_answer_is_on_the_grid_and_counted_in_the_slack(monkeypatch):
     drawn = record_sampler_tv(monkeypatch)
     oracle, answer = fractional_rank1("tight", 1.0)
-    grid = oracle._engine.calibration.answer.on_grid(oracle.sensitivity).grid
+    grid = oracle._engine.released_noise.on_grid(oracle.sensitivity).grid
     assert_on_grid([answer], grid)
     assert oracle.sampler_tv == pytest.approx(drawn(), rel=1e-12)
