@@ -67,6 +67,7 @@ PUBLIC = {
         "aggregate_edges",
         "synthetic_from_aggregates",
         "EdgeAggregates",
+        "DistributedGenerated",
     ],
     "privcut.records": ["Bound", "Spend", "SolverSummary"],
     "privcut.audit": ["audit", "neighbouring_graphs"],
