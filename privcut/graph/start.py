@@ -1,0 +1,342 @@
+"""The cut oracle's measured starting hypothesis: a degree-corrected block model bought with
+a share of the budget (issue 20).
+
+Frieze–Kannan's hypothesis (:class:`~privcut.graph.hypotheses.FactoredFriezeKannan`) answers
+from its start until it updates, and its update bound is the potential ``||A - D_1||^2``
+of that start (GRU12 Thm 5.1). A constant density start answers group and
+degree-skewed cuts badly and its potential is about |E|. :func:`measure_start` buys a
+better one from the release pipeline's own measurements
+(:func:`~privcut.graph.planning.plan_measurements`, :func:`~privcut.graph.measurement.measure`,
+:func:`~privcut.graph.fitting.fit_targets`): the edge count (unless a public
+``max_edges`` is given), every node's degree, the block-pair counts of public groups,
+and a noisy potential. The fitted start is the degree-corrected block model's expectation
+(Karrer & Newman 2011 [KN11]; Chung–Lu [CL02] without groups)
+
+    ``P_ij = left_i right_j omega[g_i, g_j]`` for ``i != j`` (0 on the diagonal),
+
+held factored (:class:`BlockStart`): ``left_i = d_i / D_{g_i}`` (a node's fitted degree
+over its group's total; out-degrees for a DiGraph, whose ``right`` holds the in-degrees),
+``omega[a, b]`` the fitted edge count of block pair (a, b) (twice it on the diagonal of a
+Graph, whose ordered pairs inside a group count each edge twice), so that each block
+pair's expected edge count is the fitted one. P is >= 0 exactly; it is not clipped at 1:
+a rank-g factored form cannot clip entrywise, and capping the factors enough to keep every
+hub pair at most 1 would take most of the hubs' expected degree away (their block sums with
+it). Entries above 1 (hub pairs) cost only in the potential, whose bound below counts them
+in full.
+
+The potential: with ``Q = sum_{pairs} P_ij^2`` (from the factors in O(n + g^2)) and
+``S = sum_{edges} min(P_ij, 1)``, ``||A - P||^2 = |E| - 2 sum_{edges} P_ij + Q <= |E| - 2 S
++ Q``. Its data-dependent part ``Y = |E| - 2 S`` changes by ``1 - 2 min(P_ij, 1)`` when
+pair ij flips, at most 1 in absolute value: sensitivity 1. It is released with grid Laplace noise
+(real-valued: :meth:`~privcut.privacy.Noise.for_laplace` with ``integer=False``, Mironov
+2012's floating-point leak closed) at its share, and ``Y + eta + Q`` (eta its ``1 -
+beta`` error bound) bounds the potential; so does ``|E|_upper + Q`` (S >= 0), and the
+smaller is used. Frieze–Kannan's potential argument (GRU12 Thm 5.1: each update lowers
+``||A - D_t||^2`` by at least ``alpha^2 / m``) never uses that ``D_t`` lies in [0, 1]
+(its entries may leave it): it holds from any start, so ``B(alpha) = Phi m / alpha^2``.
+
+Privacy: every measurement is a Laplace mechanism at its own epsilon under edge-level
+neighbours (same public node set, one vertex pair differs; an undirected edge touches
+``A[i, j]`` and ``A[j, i]``): edge count sensitivity 1, degrees sensitivity 2 (an edge
+raises two degrees, or one out- and one in-degree), block counts 1, the potential 1
+(above); basic composition (Dwork & Roth 2014 Thm 3.16) of ``start_epsilon`` in all,
+the potential chosen adaptively after the others (post-processing of them fixes P).
+The start is a function of the noise and public values: it may be released.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from privcut.graph.fitting import fit_targets
+from privcut.graph.hypotheses import EdgeBounds
+from privcut.graph.measurement import measure
+from privcut.graph.partition import Partition
+from privcut.graph.planning import plan_measurements
+from privcut.graph.universe import EdgeUniverse
+from privcut.privacy import Noise, exact_split
+from privcut.records import Record, Spend
+
+__all__ = ["STARTS", "START_SHARE", "BlockStart", "MeasuredStart", "measure_start"]
+
+STARTS = ("measured", "density")
+"""The oracle's starts: the measured block model (this module) or the noisy density."""
+
+START_SHARE = 0.2
+"""Default share of the oracle's epsilon spent on the measured start (benchmarks/RESULTS.md,
+``## Issue 20: measured start``)."""
+
+POTENTIAL = "potential"
+"""The name of the potential's measurement in the start's spends."""
+
+_UNITS = 2**20
+"""The potential's measurement is in units of ``2**-20`` (an integer: integer noise)."""
+
+_SPLIT = {"edge-count": 0.2, "degrees": 0.5, "blocks": 0.2, POTENTIAL: 0.1}
+"""How the start's epsilon is divided (renormalised over what is measured)."""
+
+
+@dataclass(frozen=True)
+class BlockStart(Record):
+    """A factored degree-corrected block model ``P_ij = left_i right_j omega[g_i, g_j]``
+    (``i != j``; zero diagonal), evaluated without any n x n array.
+
+    Attributes
+    ----------
+    left, right : numpy.ndarray
+        Per-node factors (equal for a Graph).
+    labels : numpy.ndarray
+        Every node's group index in ``range(g)``.
+    omega : numpy.ndarray
+        The (g, g) block factors (symmetric for a Graph).
+    directed : bool
+
+    Examples
+    --------
+    >>> start = BlockStart(np.ones(3), np.ones(3), np.zeros(3, dtype=np.intp),
+    ...                    np.array([[0.5]]), False)
+    >>> start.answer(np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 1.0]))
+    1.0
+    >>> start.matrix().tolist()[0]
+    [0.0, 0.5, 0.5]
+    """
+
+    left: np.ndarray
+    right: np.ndarray
+    labels: np.ndarray
+    omega: np.ndarray
+    directed: bool
+
+    @property
+    def g(self) -> int:
+        """Number of groups."""
+        return self.omega.shape[0]
+
+    def _diagonal(self) -> np.ndarray:
+        """``P_ii`` as the factored form would give it (subtracted from every answer)."""
+        return self.left * self.right * self.omega[self.labels, self.labels]
+
+    def answer(self, u: np.ndarray, v: np.ndarray) -> float:
+        """``u^T P v = sum_ab (left.u)_a omega_ab (right.v)_b - sum_i u_i v_i P_ii``:
+        O(n + g^2). The same arithmetic as :meth:`answers` on one row, so a batch's
+        answers equal the one-by-one ones to the last bit."""
+        rows = (sp.csr_array(np.asarray(x, dtype=float)[None, :]) for x in (u, v))
+        return float(self.answers(*rows)[0])
+
+    def answers(self, us: sp.csr_array, vs: sp.csr_array) -> np.ndarray:
+        """The answers to the rows of ``us`` and ``vs`` (sparse, q x n) at once:
+        O(nnz(us) + nnz(vs) + q g^2), each row's arithmetic independent of the others'."""
+        n = self.left.size
+        rows = np.arange(n)
+        L = sp.csr_array((self.left, (rows, self.labels)), shape=(n, self.g))
+        R = sp.csr_array((self.right, (rows, self.labels)), shape=(n, self.g))
+        a, b = (us @ L).toarray(), (vs @ R).toarray()
+        diagonal = us.multiply(vs).tocsr() @ self._diagonal()
+        forms = np.array([row @ self.omega @ other for row, other in zip(a, b, strict=True)])
+        return forms.reshape(-1) - diagonal
+
+    def squares(self) -> float:
+        """``Q = sum_{pairs} P_ij^2`` (unordered pairs for a Graph): O(n + g^2)."""
+        a = np.bincount(self.labels, self.left**2, self.g)
+        b = np.bincount(self.labels, self.right**2, self.g)
+        total = float(a @ self.omega**2 @ b - np.sum(self._diagonal() ** 2))
+        return max(0.0, total if self.directed else total / 2.0)
+
+    def edge_sum(self, adjacency: sp.csr_array) -> int:
+        """``S = sum_{edges} min(P_ij, 1)`` on the private 0/1 adjacency (each undirected
+        edge once) in units of ``2**-20``, each term rounded to the nearest unit (a
+        per-pair public map) so that the sum is an exact integer: O(n + |E|). Private: it
+        enters a release only through :func:`measure_start`'s noise."""
+        entries = sp.coo_array(adjacency)
+        row, col = entries.row, entries.col
+        values = self.left[row] * self.right[col] * self.omega[self.labels[row], self.labels[col]]
+        units = np.rint(np.minimum(values, 1.0) * _UNITS).astype(np.int64)
+        total = int(units.sum())  # exact: at most 2**20 per entry
+        return total if self.directed else total // 2  # an undirected edge's two entries
+
+    def matrix(self) -> np.ndarray:
+        """P as a dense n x n array: for tests on small graphs only."""
+        P = np.outer(self.left, self.right) * self.omega[np.ix_(self.labels, self.labels)]
+        np.fill_diagonal(P, 0.0)
+        return P
+
+    @classmethod
+    def from_dict(cls, saved: Mapping, n: int, directed: bool) -> BlockStart:
+        """A saved start, checked: factors of length n, finite and >= 0, labels in
+        ``range(g)``, a square omega (symmetric, and ``left == right``, for a Graph).
+
+        Raises
+        ------
+        ValueError
+            Naming what is wrong.
+
+        Examples
+        --------
+        >>> saved = {"left": [1.0, 1.0], "right": [1.0, 1.0], "labels": [0, 0],
+        ...          "omega": [[0.5]], "directed": False}
+        >>> BlockStart.from_dict(saved, 2, False).answer(np.ones(2), np.ones(2))
+        1.0
+        """
+        left, right = (np.asarray(saved[key], dtype=float).reshape(-1) for key in ("left", "right"))
+        labels = np.asarray(saved["labels"], dtype=np.intp).reshape(-1)
+        omega = np.asarray(saved["omega"], dtype=float)
+        if saved["directed"] is not directed or not left.size == right.size == labels.size == n:
+            raise ValueError("the start's factors do not fit the graph")
+        if omega.ndim != 2 or omega.shape[0] != omega.shape[1] or omega.size == 0:
+            raise ValueError("the start's omega must be a square array")
+        if labels.min() < 0 or labels.max() >= omega.shape[0]:
+            raise ValueError("the start's labels must index omega")
+        arrays = (left, right, omega)
+        if not all(np.all(np.isfinite(x) & (x >= 0.0)) for x in arrays):
+            raise ValueError("the start's factors must be finite and non-negative")
+        if not directed and not (np.array_equal(left, right) and np.array_equal(omega, omega.T)):
+            raise ValueError("an undirected start must be symmetric")
+        return cls(left, right, labels, omega, directed)
+
+
+@dataclass(frozen=True)
+class MeasuredStart(Record):
+    """What :func:`measure_start` bought: the start, the edge bounds, the potential bound
+    and every spend (public: functions of noise and public values).
+
+    Attributes
+    ----------
+    start : BlockStart
+    edges : EdgeBounds
+        From the measured edge count (or the public ``max_edges``).
+    potential : float
+        A ``1 - beta`` upper bound on ``||A - P||^2`` over the vertex pairs.
+    spends : tuple of Spend
+        The measurements, in order; their epsilons add up to ``epsilon`` exactly.
+    epsilon : float
+        The start's whole epsilon.
+    sampler_tv : float
+        Bound on the total variation distance of its integer noise draws from exact.
+    """
+
+    start: BlockStart
+    edges: EdgeBounds
+    potential: float
+    spends: tuple[Spend, ...]
+    epsilon: float
+    sampler_tv: float
+
+
+def _shares(counted: bool, grouped: bool) -> dict[str, float]:
+    names = [
+        name
+        for name in _SPLIT
+        if (name != "edge-count" or counted) and (name != "blocks" or grouped)
+    ]
+    total = math.fsum(_SPLIT[name] for name in names)
+    return {name: _SPLIT[name] / total for name in names}
+
+
+def _factors(targets, partition: Partition | None, n: int, directed: bool):
+    """The block model's factors fitted to consistent targets (post-processing)."""
+    labels = np.zeros(n, dtype=np.intp) if partition is None else partition.labels
+    g = 1 if partition is None else partition.g
+    omega = np.zeros((g, g))
+    if partition is None:
+        omega[0, 0] = targets.total * (1.0 if directed else 2.0)
+    else:
+        first, second = partition.blocks
+        np.add.at(omega, (first, second), targets.blocks)
+        if not directed:
+            np.add.at(omega, (second, first), targets.blocks)  # twice on the diagonal
+    degrees = targets.degrees
+    halves = (degrees[:n], degrees[n:]) if directed else (degrees, degrees)
+    factors = []
+    for half in halves:
+        totals = np.bincount(labels, half, g)
+        safe = np.where(totals > 0.0, totals, 1.0)
+        factors.append(np.where(totals[labels] > 0.0, half / safe[labels], 0.0))
+    left, right = factors
+    return left, right, labels, omega
+
+
+def measure_start(
+    adjacency: sp.csr_array,
+    universe: EdgeUniverse,
+    epsilon: float,
+    beta: float,
+    *,
+    max_edges: float | None = None,
+    groups: Mapping[Hashable, Hashable] | None = None,
+    rng: np.random.Generator,
+) -> MeasuredStart:
+    """Buy the measured start of the cut oracle with ``epsilon``: the edge count (unless
+    ``max_edges`` is public), the degrees, the block-pair counts of the public ``groups``,
+    then the potential (see the module docstring), each at its share of ``epsilon``
+    (:data:`_SPLIT`, renormalised over what is measured; the epsilons add up to ``epsilon``
+    exactly, :func:`~privcut.privacy.exact_split`).
+
+    Privacy: (epsilon, 0)-DP under edge-level neighbours by basic composition of
+    discrete Laplace mechanisms (module docstring). ``beta`` is split between the edge
+    count's interval and the potential's. O(n + |E| + g^2) time and memory (the block
+    counts O(|E| + g^2)); nothing n x n.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.gnp_random_graph(40, 0.3, seed=1)
+    >>> universe, A = EdgeUniverse.read(G, None)
+    >>> bought = measure_start(A, universe, 1.0, 0.05, rng=np.random.default_rng(0))
+    >>> [spend.name for spend in bought.spends]
+    ['edge-count', 'degrees', 'potential']
+    >>> math.fsum(spend.epsilon for spend in bought.spends) == 1.0
+    True
+    """
+    counted = max_edges is None
+    partition = None if groups is None else Partition.of(universe, groups)
+    shares = _shares(counted, partition is not None)
+    plan_epsilon, potential_epsilon = exact_split(
+        epsilon, (1.0 - shares[POTENTIAL], shares[POTENTIAL])
+    )
+    names = [name for name in shares if name != POTENTIAL]
+    within = {name: shares[name] / (1.0 - shares[POTENTIAL]) for name in names}
+    plan = plan_measurements(
+        universe.nodes, plan_epsilon, within, groups=groups, directed=universe.directed
+    )
+    measured = measure(
+        adjacency,
+        plan,
+        partition=partition,
+        nodes=universe.nodes,
+        directed=universe.directed,
+        rng=rng,
+    )
+    count_beta = beta / 2.0 if counted else 0.0
+    if counted:
+        record = measured.get("edge-count")
+        edges = EdgeBounds.from_count(float(record.values[0]), record.epsilon, count_beta)
+    else:
+        edges = EdgeBounds.measure(0, max_edges, 0.0, 0.0, None)
+    targets = fit_targets(measured)
+    start = BlockStart(
+        *_factors(targets, partition, universe.n, universe.directed), universe.directed
+    )
+    noise = Noise.for_laplace(potential_epsilon, float(_UNITS), integer=True)
+    count = adjacency.nnz // universe.multiplicity
+    value = count * _UNITS - 2 * start.edge_sum(adjacency)  # exact integer, sensitivity 2**20
+    noisy = float(noise.add(value, rng=rng)) / _UNITS
+    squares = start.squares()
+    rounding = edges.upper / _UNITS  # each rounded term is at most 2**-21 above min(P, 1)
+    potential = min(
+        edges.upper + squares,
+        noisy + noise.max_error(1, beta - count_beta) / _UNITS + rounding + squares,
+    )
+    spend = Spend(
+        POTENTIAL, potential_epsilon / epsilon, potential_epsilon, noise.kind, noise.scale, 1.0
+    )
+    spends = tuple(
+        Spend(s.name, s.epsilon / epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
+        for s in measured.spends()
+    )
+    tv = measured.sampler_tv + noise.tv_bound(1)
+    return MeasuredStart(start, edges, max(potential, 0.0), (*spends, spend), epsilon, tv)
