@@ -17,8 +17,11 @@ and a noisy potential. The fitted start is the degree-corrected block model's ex
 held factored (:class:`BlockStart`): ``left_i = d_i / D_{g_i}`` (a node's fitted degree
 over its group's total; out-degrees for a DiGraph, whose ``right`` holds the in-degrees),
 ``omega[a, b]`` the fitted edge count of block pair (a, b) (twice it on the diagonal of a
-Graph, whose ordered pairs inside a group count each edge twice), so that each block
-pair's expected edge count is the fitted one. P is >= 0 exactly; it is not clipped at 1:
+Graph, whose ordered pairs inside a group count each edge twice; on the diagonal divided
+by ``1 - sum_{i in a} left_i right_i``, the share the missing diagonal would hold), so
+that each block pair's expected edge count is the fitted one. The noisy degrees are first
+shrunk towards their group's mean (James–Stein, :func:`_shrunk`), which keeps the sums
+and lowers the noise in cuts that sum many of them. P is >= 0 exactly; it is not clipped at 1:
 a rank-g factored form cannot clip entrywise, and capping the factors enough to keep every
 hub pair at most 1 would take most of the hubs' expected degree away (their block sums with
 it). Entries above 1 (hub pairs) cost only in the potential, whose bound below counts them
@@ -77,8 +80,13 @@ POTENTIAL = "potential"
 _UNITS = 2**20
 """The potential's measurement is in units of ``2**-20`` (an integer: integer noise)."""
 
-_SPLIT = {"edge-count": 0.2, "degrees": 0.5, "blocks": 0.2, POTENTIAL: 0.1}
-"""How the start's epsilon is divided (renormalised over what is measured)."""
+SPLIT = {
+    False: {"edge-count": 0.25, "degrees": 0.6, POTENTIAL: 0.15},
+    True: {"edge-count": 0.05, "degrees": 0.2, "blocks": 0.7, POTENTIAL: 0.05},
+}
+"""How the start's epsilon is divided without and with public groups (renormalised
+without the edge count when ``max_edges`` is public): with groups most goes to the block
+counts, which answer group cuts directly (benchmarks/oracle_stream.py)."""
 
 
 @dataclass(frozen=True)
@@ -228,17 +236,29 @@ class MeasuredStart(Record):
 
 
 def _shares(counted: bool, grouped: bool) -> dict[str, float]:
-    names = [
-        name
-        for name in _SPLIT
-        if (name != "edge-count" or counted) and (name != "blocks" or grouped)
-    ]
-    total = math.fsum(_SPLIT[name] for name in names)
-    return {name: _SPLIT[name] / total for name in names}
+    split = SPLIT[grouped]
+    names = [name for name in split if name != "edge-count" or counted]
+    total = math.fsum(split[name] for name in names)
+    return {name: split[name] / total for name in names}
 
 
-def _factors(targets, partition: Partition | None, n: int, directed: bool):
-    """The block model's factors fitted to consistent targets (post-processing)."""
+def _shrunk(degrees: np.ndarray, labels: np.ndarray, g: int, variance: float) -> np.ndarray:
+    """Each group's degrees pulled towards the group's mean by ``max(0, 1 - variance /
+    spread)`` (James–Stein), ``spread`` their sample variance and ``variance`` the noise's:
+    the same sums, less noise in a sum over many nodes. Post-processing; O(n)."""
+    counts = np.maximum(np.bincount(labels, minlength=g), 1)
+    means = np.bincount(labels, degrees, g) / counts
+    spread = np.bincount(labels, (degrees - means[labels]) ** 2, g) / counts
+    keep = np.where(
+        spread > 0.0, np.clip(1.0 - variance / np.where(spread > 0, spread, 1), 0, 1), 0
+    )
+    return means[labels] + keep[labels] * (degrees - means[labels])
+
+
+def _factors(targets, partition: Partition | None, n: int, directed: bool, variance: float):
+    """The block model's factors fitted to consistent targets (post-processing), the
+    degrees shrunk towards their groups' means (:func:`_shrunk`; ``variance`` is the noise's
+    per degree)."""
     labels = np.zeros(n, dtype=np.intp) if partition is None else partition.labels
     g = 1 if partition is None else partition.g
     omega = np.zeros((g, g))
@@ -253,10 +273,15 @@ def _factors(targets, partition: Partition | None, n: int, directed: bool):
     halves = (degrees[:n], degrees[n:]) if directed else (degrees, degrees)
     factors = []
     for half in halves:
+        half = _shrunk(half, labels, g, variance)
         totals = np.bincount(labels, half, g)
         safe = np.where(totals > 0.0, totals, 1.0)
         factors.append(np.where(totals[labels] > 0.0, half / safe[labels], 0.0))
     left, right = factors
+    # a group's own pairs exclude the diagonal: scale omega[a, a] so they hold its count
+    inside = 1.0 - np.bincount(labels, left * right, g)
+    diagonal = np.diagonal(omega) / np.where(inside > 0.0, inside, 1.0)
+    np.fill_diagonal(omega, np.where(inside > 0.0, diagonal, 0.0))
     return left, right, labels, omega
 
 
@@ -273,7 +298,7 @@ def measure_start(
     """Buy the measured start of the cut oracle with ``epsilon``: the edge count (unless
     ``max_edges`` is public), the degrees, the block-pair counts of the public ``groups``,
     then the potential (see the module docstring), each at its share of ``epsilon``
-    (:data:`_SPLIT`, renormalised over what is measured; the epsilons add up to ``epsilon``
+    (:data:`SPLIT`, renormalised over what is measured; the epsilons add up to ``epsilon``
     exactly, :func:`~privcut.privacy.exact_split`).
 
     Privacy: (epsilon, 0)-DP under edge-level neighbours by basic composition of
@@ -318,8 +343,10 @@ def measure_start(
     else:
         edges = EdgeBounds.measure(0, max_edges, 0.0, 0.0, None)
     targets = fit_targets(measured)
+    degree_variance = measured.get("degrees").noise.variance
     start = BlockStart(
-        *_factors(targets, partition, universe.n, universe.directed), universe.directed
+        *_factors(targets, partition, universe.n, universe.directed, degree_variance),
+        universe.directed,
     )
     noise = Noise.for_laplace(potential_epsilon, float(_UNITS), integer=True)
     count = adjacency.nnz // universe.multiplicity
