@@ -327,7 +327,7 @@ class CutOracle:
         count_epsilon = 0.0
         if max_edges is None and self.start_name == "density":
             share = 0.1 if count_share is None else check_share(count_share, "count_share")
-            count_epsilon = epsilon * share
+            count_epsilon = exact_split(self.epsilon, (share, 1.0 - share))[0]
         self.universe, self._adjacency, edges = private_adjacency(
             G, weight, "CutOracle", nodes=nodes, directed=directed
         )
@@ -931,12 +931,13 @@ def _saved_start(saved: object, oracle: CutOracle) -> MeasuredStart | None:
     universe = oracle.universe
     start = BlockStart.from_dict(saved["start"], universe.n, universe.directed)
     spends = tuple(Spend(**spend) for spend in saved["spends"])
-    epsilon, potential, tv = (float(saved[key]) for key in ("epsilon", "potential", "sampler_tv"))
+    keys = ("epsilon", "potential", "deviation", "sampler_tv")
+    epsilon, potential, deviation, tv = (float(saved[key]) for key in keys)
     if not (0.0 < epsilon < oracle.epsilon) or math.fsum(s.epsilon for s in spends) != epsilon:
         raise ValueError("the start's spends do not add up to its epsilon, below the budget's")
     if not (math.isfinite(potential) and potential >= 0.0 and 0.0 <= tv):
         raise ValueError("the start's potential and sampler bound must be finite and >= 0")
-    return MeasuredStart(start, oracle.edges, potential, spends, epsilon, tv)
+    return MeasuredStart(start, oracle.edges, potential, deviation, spends, epsilon, tv)
 
 
 def _saved_nodes(state: dict, path: Path) -> tuple[tuple, bool]:

@@ -77,6 +77,10 @@ START_SHARE = 0.2
 POTENTIAL = "potential"
 """The name of the potential's measurement in the start's spends."""
 
+POTENTIAL_SENSITIVITY = 1.0
+"""The l1 sensitivity of ``Y = |E| - 2 sum_{edges} min(P_ij, 1)`` under edge-level
+neighbours (module docstring)."""
+
 _UNITS = 2**20
 """The potential's measurement is in units of ``2**-20`` (an integer: integer noise)."""
 
@@ -219,6 +223,8 @@ class MeasuredStart(Record):
         From the measured edge count (or the public ``max_edges``).
     potential : float
         A ``1 - beta`` upper bound on ``||A - P||^2`` over the vertex pairs.
+    deviation : float
+        The released noisy ``Y = |E| - 2 sum_{edges} min(P_ij, 1)`` it comes from.
     spends : tuple of Spend
         The measurements, in order; their epsilons add up to ``epsilon`` exactly.
     epsilon : float
@@ -230,6 +236,7 @@ class MeasuredStart(Record):
     start: BlockStart
     edges: EdgeBounds
     potential: float
+    deviation: float
     spends: tuple[Spend, ...]
     epsilon: float
     sampler_tv: float
@@ -348,7 +355,7 @@ def measure_start(
         *_factors(targets, partition, universe.n, universe.directed, degree_variance),
         universe.directed,
     )
-    noise = Noise.for_laplace(potential_epsilon, float(_UNITS), integer=True)
+    noise = Noise.for_laplace(potential_epsilon, POTENTIAL_SENSITIVITY * _UNITS, integer=True)
     count = adjacency.nnz // universe.multiplicity
     value = count * _UNITS - 2 * start.edge_sum(adjacency)  # exact integer, sensitivity 2**20
     noisy = float(noise.add(value, rng=rng)) / _UNITS
@@ -359,11 +366,16 @@ def measure_start(
         noisy + noise.max_error(1, beta - count_beta) / _UNITS + rounding + squares,
     )
     spend = Spend(
-        POTENTIAL, potential_epsilon / epsilon, potential_epsilon, noise.kind, noise.scale, 1.0
+        POTENTIAL,
+        potential_epsilon / epsilon,
+        potential_epsilon,
+        noise.kind,
+        noise.scale / _UNITS,
+        POTENTIAL_SENSITIVITY,
     )
     spends = tuple(
         Spend(s.name, s.epsilon / epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
         for s in measured.spends()
     )
     tv = measured.sampler_tv + noise.tv_bound(1)
-    return MeasuredStart(start, edges, max(potential, 0.0), (*spends, spend), epsilon, tv)
+    return MeasuredStart(start, edges, max(potential, 0.0), noisy, (*spends, spend), epsilon, tv)
