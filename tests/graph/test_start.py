@@ -4,7 +4,6 @@ input before any spend, the state file, and the audit of its new measurement."""
 from __future__ import annotations
 
 import math
-import warnings
 from fractions import Fraction
 
 import networkx as nx
@@ -21,7 +20,6 @@ from privcut.graph import start as start_module
 from privcut.graph.hypotheses import EdgeBounds
 from privcut.graph.start import BlockStart, measure_start
 from privcut.graph.universe import EdgeUniverse
-from privcut.linear import OracleExhaustedWarning
 
 
 def _random_start(directed: bool, g: int = 3, n: int = 9, seed: int = 0) -> BlockStart:
@@ -183,20 +181,3 @@ def test_the_start_passes_its_audit_and_catches_a_quarter_of_the_potential_noise
     broken = audit(mechanism, pair, 1.0, samples=1000, selection_samples=1000, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
-
-
-@pytest.mark.slow
-def test_an_oracle_with_a_measured_start_passes_the_audit():
-    """The whole transcript (start's potential and two answers) on an edge-flip pair."""
-    G = nx.path_graph(6)
-    pair = (G, next(neighbouring_graphs(G, pairs=[(0, 3)])))
-
-    def transcript(graph, rng):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", OracleExhaustedWarning)
-            oracle = CutOracle(graph, 1.0, 0.0, max_queries=2, rng=rng)
-            answers = oracle.cuts([([0], [3]), (range(3), range(3, 6))])
-        return round(oracle.start.deviation, 6), *answers.round(6).tolist()
-
-    result = audit(transcript, pair, 1.0, samples=800, selection_samples=500, rng=0)
-    assert result.p_value >= 0.01
