@@ -7,9 +7,10 @@ quarter). Stream at (1, 1e-6): every group pair (28 between, 8 within), every gr
 against the rest (8), 500 random bisections. For each of
 
 - the oracle with today's density start (``start="density"``),
-- the oracle with the measured start (``start="measured"``, with or without the groups),
-- the sparse synthetic release ``synthetic_graph(G, 1.0, method="sparse")`` (groups given
-  or not, as to the oracle), answering the same cuts exactly on its output,
+- the oracle with the measured start (``start="measured"``, with the public groups, with
+  ``groups="private"`` or without groups; with groups also at ``start_share`` 0.5, 0.8),
+- the sparse synthetic release ``synthetic_graph(G, 1.0, method="sparse")`` (groups given,
+  private or not, as to the oracle), answering the same cuts exactly on its output,
 
 the mean absolute error per query class over ``--runs`` seeded runs, alpha (the oracle's
 promise), the updates, and in how many runs the max error stayed within alpha.
@@ -98,6 +99,7 @@ def community_table(runs: int) -> None:
         "oracle, density start": {"start": "density"},
         "oracle, measured start": {"start": "measured"},
         "oracle, measured start + groups": {"start": "measured", "groups": groups},
+        "oracle, measured + private groups": {"start": "measured", "groups": "private"},
     }
     for name, options in setups.items():
         alphas, updates, within, means = [], [], 0, []
@@ -114,7 +116,12 @@ def community_table(runs: int) -> None:
             f"{name:<34} {np.mean(alphas):>8.0f} {np.mean(updates):>8.1f} {within:>4}/{runs} "
             + " ".join(f"{m:>14.1f}" for m in np.mean(means, axis=0))
         )
-    for name, given in (("synthetic sparse", None), ("synthetic sparse + groups", groups)):
+    synthetic = (
+        ("synthetic sparse", None),
+        ("synthetic sparse + groups", groups),
+        ("synthetic sparse + private groups", "private"),
+    )
+    for name, given in synthetic:
         means = []
         for seed in range(runs):
             H = synthetic_graph(G, 1.0, method="sparse", groups=given, rng=seed)

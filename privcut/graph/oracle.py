@@ -199,9 +199,11 @@ class CutOracle:
         the noisy constant density (the default for the other constructions).
     start_share : float, default :data:`~privcut.graph.start.START_SHARE`
         With ``start="measured"``: the share of epsilon the start spends.
-    groups : mapping node -> group, optional
+    groups : mapping node -> group, or "private", optional
         With ``start="measured"``: a public partition of the nodes (every node one group),
-        whose block-pair edge counts the start measures.
+        whose block-pair edge counts the start measures; or ``"private"`` (undirected
+        graphs): a partition bought from the start's share first
+        (:data:`~privcut.graph.start.PRIVATE_GROUPS`).
     count_share : float, optional
         With ``start="density"``: the share of epsilon for the noisy edge count when
         ``max_edges`` is not given (default 0.1).
@@ -291,7 +293,7 @@ class CutOracle:
         max_edges: float | None = None,
         start: str | None = None,
         start_share: float = START_SHARE,
-        groups: Mapping[Hashable, Hashable] | None = None,
+        groups: Mapping[Hashable, Hashable] | str | None = None,
         count_share: float | None = None,
         alpha: float | None = None,
         beta: float = 0.05,
@@ -333,7 +335,11 @@ class CutOracle:
         )
         if self.idc_name != "frieze-kannan":  # before the noisy count: public n only
             check_dense_idc(self.idc_name, self.universe.n)
-        if groups is not None:  # a partition of the public node set, before any spend
+        if groups == "private" and self.universe.directed:
+            raise ValueError(
+                'groups="private" finds communities of an undirected graph; give public groups'
+            )
+        if groups is not None and groups != "private":  # a partition, before any spend
             Partition.of(self.universe, groups)
         self.weight, self.path = weight, None if path is None else Path(path)
         self.sensitivity = float(self.universe.multiplicity)
@@ -480,7 +486,10 @@ class CutOracle:
     def _spends(self) -> tuple[Spend, ...]:
         """Every part of epsilon, named, in the order spent."""
         if self.start is not None:
-            spent = self.start.spends
+            spent = tuple(
+                Spend(s.name, s.epsilon / self.epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
+                for s in self.start.spends
+            )
         elif self.edges.epsilon:
             noise = self.edges.noise
             share = self.edges.epsilon / self.epsilon

@@ -61,6 +61,7 @@ from privcut.graph.hypotheses import EdgeBounds
 from privcut.graph.measurement import measure
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
+from privcut.graph.private_groups import PrivateGroups, release_communities
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import Noise, exact_split
 from privcut.records import Record, Spend
@@ -69,6 +70,11 @@ __all__ = ["STARTS", "START_SHARE", "BlockStart", "MeasuredStart", "measure_star
 
 STARTS = ("measured", "density")
 """The oracle's starts: the measured block model (this module) or the noisy density."""
+
+PRIVATE_GROUPS = PrivateGroups(share=0.3)
+"""With ``groups="private"``: the share of the start's epsilon spent on the partition
+(:func:`~privcut.graph.private_groups.release_communities`, Yuan et al. 2023), the rest
+measured as for public groups."""
 
 START_SHARE = 0.2
 """Default share of the oracle's epsilon spent on the measured start (benchmarks/RESULTS.md,
@@ -299,7 +305,7 @@ def measure_start(
     beta: float,
     *,
     max_edges: float | None = None,
-    groups: Mapping[Hashable, Hashable] | None = None,
+    groups: Mapping[Hashable, Hashable] | str | None = None,
     rng: np.random.Generator,
 ) -> MeasuredStart:
     """Buy the measured start of the cut oracle with ``epsilon``: the edge count (unless
@@ -310,8 +316,11 @@ def measure_start(
 
     Privacy: (epsilon, 0)-DP under edge-level neighbours by basic composition of
     discrete Laplace mechanisms (module docstring). ``beta`` is split between the edge
-    count's interval and the potential's. O(n + |E| + g^2) time and memory (the block
-    counts O(|E| + g^2)); nothing n x n.
+    count's interval and the potential's. With ``groups="private"`` the partition is bought
+    first with :data:`PRIVATE_GROUPS`' share of ``epsilon``
+    (:func:`~privcut.graph.private_groups.release_communities`: its claim, Yuan et al.
+    2023; adaptive basic composition) and the rest measured on it; an undirected graph
+    only. O(n + |E| + g^2) time and memory (the block counts O(|E| + g^2)); nothing n x n.
 
     Examples
     --------
@@ -324,7 +333,12 @@ def measure_start(
     >>> math.fsum(spend.epsilon for spend in bought.spends) == 1.0
     True
     """
-    counted = max_edges is None
+    counted, whole, found = max_edges is None, epsilon, ()
+    if isinstance(groups, str):  # "private": checked by the caller
+        step = release_communities(
+            adjacency, whole, PRIVATE_GROUPS, nodes=universe.nodes, directed=False, rng=rng
+        )
+        groups, found, epsilon = step.groups(), step.spends(), PRIVATE_GROUPS.split(whole)[1]
     partition = None if groups is None else Partition.of(universe, groups)
     shares = _shares(counted, partition is not None)
     plan_epsilon, potential_epsilon = exact_split(
@@ -367,15 +381,15 @@ def measure_start(
     )
     spend = Spend(
         POTENTIAL,
-        potential_epsilon / epsilon,
+        potential_epsilon / whole,
         potential_epsilon,
         noise.kind,
         noise.scale / _UNITS,
         POTENTIAL_SENSITIVITY,
     )
     spends = tuple(
-        Spend(s.name, s.epsilon / epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
-        for s in measured.spends()
+        Spend(s.name, s.epsilon / whole, s.epsilon, s.noise, s.scale, s.sensitivity)
+        for s in (*found, *measured.spends())
     )
-    tv = measured.sampler_tv + noise.tv_bound(1)
-    return MeasuredStart(start, edges, max(potential, 0.0), noisy, (*spends, spend), epsilon, tv)
+    tv = measured.sampler_tv + noise.tv_bound(1) + (step.sampler_tv() if found else 0.0)
+    return MeasuredStart(start, edges, max(potential, 0.0), noisy, (*spends, spend), whole, tv)

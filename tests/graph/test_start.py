@@ -69,6 +69,7 @@ def _groups(n: int, g: int) -> dict:
         {"max_edges": 2000.0},
         {"groups": _groups(60, 3)},
         {"groups": _groups(60, 3), "max_edges": 2000.0, "start_share": 0.37},
+        {"groups": "private"},
     ],
 )
 def test_every_spend_is_named_and_they_add_up_to_epsilon_exactly(options):
@@ -80,6 +81,7 @@ def test_every_spend_is_named_and_they_add_up_to_epsilon_exactly(options):
     names = [spend.name for spend in spends]
     assert ("edge-count" in names) == ("max_edges" not in options)
     assert ("blocks" in names) == ("groups" in options)
+    assert ("communities: super-graph" in names) == (options.get("groups") == "private")
     assert oracle.status().start == options.get("start", "measured")
 
 
@@ -108,6 +110,8 @@ def test_the_measured_start_is_the_hypothesis_and_its_potential_bounds_the_truth
         ({"start": "density", "groups": {0: 0}}, ValueError, "groups"),
         ({"groups": {node: 0 for node in range(5)}}, GraphInputError, "no group"),
         ({"groups": {node: 0 for node in range(-1, 6)}}, GraphInputError, "not in the graph"),
+        ({"groups": "public"}, TypeError, "mapping"),
+        ({"groups": "private", "G": nx.path_graph(6, nx.DiGraph)}, ValueError, "undirected"),
     ],
 )
 def test_bad_start_input_is_refused_before_any_spend(monkeypatch, options, error, match):
@@ -116,8 +120,9 @@ def test_bad_start_input_is_refused_before_any_spend(monkeypatch, options, error
 
     monkeypatch.setattr(oracle_module, "measure_start", spent)
     monkeypatch.setattr(EdgeBounds, "measure", spent)
+    G = options.pop("G", nx.path_graph(6))
     with pytest.raises(error, match=match):
-        CutOracle(nx.path_graph(6), 1.0, 1e-6, **options)
+        CutOracle(G, 1.0, 1e-6, **options)
 
 
 @pytest.mark.parametrize("directed", [False, True])
