@@ -10,7 +10,7 @@ better one from the release pipeline's own measurements
 :func:`~privcut.graph.fitting.fit_targets`): the edge count (unless a public
 ``max_edges`` is given), every node's degree, the block-pair counts of public groups,
 and a noisy potential. The fitted start is the degree-corrected block model's expectation
-(Karrer & Newman 2011 [KN11]; Chung–Lu [CL02] without groups)
+(Karrer & Newman 2011; Chung & Lu 2002 without groups)
 
     ``P_ij = left_i right_j omega[g_i, g_j]`` for ``i != j`` (0 on the diagonal),
 
@@ -20,7 +20,7 @@ over its group's total; out-degrees for a DiGraph, whose ``right`` holds the in-
 Graph, whose ordered pairs inside a group count each edge twice; on the diagonal divided
 by ``1 - sum_{i in a} left_i right_i``, the share the missing diagonal would hold), so
 that each block pair's expected edge count is the fitted one. The noisy degrees are first
-shrunk towards their group's mean (James–Stein, :func:`_shrunk`), which keeps the sums
+shrunk towards their group's mean (James & Stein 1961, :func:`_shrunk`), which keeps the sums
 and lowers the noise in cuts that sum many of them. P is >= 0 exactly; it is not clipped at 1:
 a rank-g factored form cannot clip entrywise, and capping the factors enough to keep every
 hub pair at most 1 would take most of the hubs' expected degree away (their block sums with
@@ -257,7 +257,7 @@ def _shares(counted: bool, grouped: bool) -> dict[str, float]:
 
 def _shrunk(degrees: np.ndarray, labels: np.ndarray, g: int, variance: float) -> np.ndarray:
     """Each group's degrees pulled towards the group's mean by ``max(0, 1 - variance /
-    spread)`` (James–Stein), ``spread`` their sample variance and ``variance`` the noise's:
+    spread)`` (James & Stein 1961), ``spread`` their sample variance and ``variance`` the noise's:
     the same sums, less noise in a sum over many nodes. Post-processing; O(n)."""
     counts = np.maximum(np.bincount(labels, minlength=g), 1)
     means = np.bincount(labels, degrees, g) / counts
