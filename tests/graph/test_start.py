@@ -32,17 +32,18 @@ def _random_start(directed: bool, g: int = 3, n: int = 9, seed: int = 0) -> Bloc
     return BlockStart(left, right, rng.integers(0, g, n), omega, directed)
 
 
-@pytest.mark.parametrize("directed", [False, True])
-def test_start_answers_are_the_dense_matrix_s_and_a_batch_is_one_by_one(directed):
-    start, rng = _random_start(directed), np.random.default_rng(1)
+@pytest.mark.parametrize(("directed", "g", "n"), [(False, 3, 9), (True, 3, 9), (False, 17, 60)])
+def test_start_answers_are_the_dense_matrix_s_and_a_batch_is_one_by_one(directed, g, n):
+    start, rng = _random_start(directed, g, n), np.random.default_rng(1)
     P = start.matrix()
     assert np.all(np.diagonal(P) == 0.0)
-    us = (rng.random((12, 9)) < 0.5).astype(float)
-    vs = rng.random((12, 9)) * (rng.random((12, 9)) < 0.6)  # fractional rank-1 queries too
+    us = (rng.random((40, n)) < 0.5).astype(float)
+    vs = rng.random((40, n)) * (rng.random((40, n)) < 0.6)  # fractional rank-1 queries too
     one = np.array([start.answer(u, v) for u, v in zip(us, vs, strict=True)])
     batch = start.answers(sp.csr_array(us), sp.csr_array(vs))
     assert np.array_equal(one, batch)  # to the last bit
     assert np.allclose(one, np.einsum("qi,ij,qj->q", us, P, vs))
+    assert np.array_equal(batch[5:9], start.answers(sp.csr_array(us[5:9]), sp.csr_array(vs[5:9])))
     pairs = P if directed else np.triu(P, 1)
     assert math.isclose(start.squares(), float(np.sum(pairs**2)))
 
