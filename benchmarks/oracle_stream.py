@@ -19,6 +19,8 @@ Second table: G(200, 0.5), 2,000 random cuts (|S|, |T| uniform in [1, 200]),
 ``max_edges = C(200, 2)`` public: mean error of each start against per-query discrete
 Laplace under basic composition (scale 2 * 2000 / epsilon).
 
+Third table: the potential bounds behind B(alpha), one run per start.
+
 Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/oracle_stream.py [--runs 20]``.
 """
 
@@ -172,12 +174,51 @@ def dense_table(runs: int, k: int = 2000) -> None:
         )
 
 
+def potential_table() -> None:
+    """One run (seed 0) per start on the community graph: the true potential ||A - P||^2
+    (dense, for this benchmark only), the public bound the oracle used, the bound without
+    the potential's measurement (|E|_upper + sum P^2), B(alpha) and alpha."""
+    G = community_graph(1000, 8, 32, seed=1)
+    n = G.number_of_nodes()
+    A = nx.to_numpy_array(G, nodelist=range(n))
+    upper = np.triu_indices(n, 1)
+    labels = np.arange(n) * 8 // n
+    groups = {node: int(labels[node]) for node in range(n)}
+    print("\npotential: community_graph(1000, 8, 32), (1, 1e-6), seed 0")
+    print(
+        f"{'start':<30} {'true Phi':>9} {'bound used':>10} {'|E|+sum P^2':>11} {'B':>5} "
+        f"{'alpha':>7} {'eps online':>10}"
+    )
+    setups = {
+        "density": {"start": "density"},
+        "measured": {},
+        "measured + groups": {"groups": groups},
+        "measured + groups, 0.5": {"groups": groups, "start_share": 0.5},
+        "measured + private groups": {"groups": "private"},
+    }
+    for name, options in setups.items():
+        oracle = CutOracle(G, 1.0, 1e-6, max_queries=544, rng=0, **options)
+        if oracle.start is None:
+            P = np.full((n, n), oracle.edges.estimate / math.comb(n, 2))
+            public = float("nan")
+        else:
+            P = oracle.start.start.matrix()
+            public = oracle.edges.upper + oracle.start.start.squares()
+        true = float(np.sum((A - P)[upper] ** 2))
+        online = oracle._engine.calibration.epsilon
+        print(
+            f"{name:<30} {true:>9.0f} {oracle.status().potential:>10.0f} {public:>11.0f} "
+            f"{oracle.max_updates:>5} {oracle.alpha:>7.0f} {online:>10.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
     community_table(args.runs)
     dense_table(args.runs)
+    potential_table()
 
 
 if __name__ == "__main__":
