@@ -30,13 +30,16 @@ in full.
 The potential: with ``Q = sum_{pairs} P_ij^2`` (from the factors in O(n + g^2)) and
 ``S = sum_{edges} min(P_ij, 1)``, ``||A - P||^2 = |E| - 2 sum_{edges} P_ij + Q <= |E| - 2 S
 + Q``. Its data-dependent part ``Y = |E| - 2 S`` changes by ``1 - 2 min(P_ij, 1)`` when
-pair ij flips, at most 1 in absolute value: sensitivity 1. It is released with grid Laplace noise
-(real-valued: :meth:`~privcut.privacy.Noise.for_laplace` with ``integer=False``, Mironov
-2012's floating-point leak closed) at its share, and ``Y + eta + Q`` (eta its ``1 -
-beta`` error bound) bounds the potential; so does ``|E|_upper + Q`` (S >= 0), and the
-smaller is used. Frieze–Kannan's potential argument (GRU12 Thm 5.1: each update lowers
-``||A - D_t||^2`` by at least ``alpha^2 / m``) never uses that ``D_t`` lies in [0, 1]
-(its entries may leave it): it holds from any start, so ``B(alpha) = Phi m / alpha^2``.
+pair ij flips, at most 1 in absolute value: sensitivity 1. It is computed exactly as an
+integer in units of ``2**-20`` (each ``min(P_ij, 1)`` rounded to the nearest unit, a
+per-pair public map, so the flip still moves it by at most ``2**20`` units, and
+``S >= S_rounded - |E| 2**-21``) and released with discrete Laplace noise at its share
+(integer noise on an integer: no floating-point leak, Mironov 2012); ``Y + eta + Q +
+|E|_upper 2**-20`` (eta its ``1 - beta`` error bound) bounds the potential; so does
+``|E|_upper + Q`` (S >= 0), and the smaller is used. Frieze–Kannan's potential argument
+(GRU12 Thm 5.1: each update lowers ``||A - D_t||^2`` by at least ``alpha^2 / m``) never
+uses that ``D_t`` lies in [0, 1] (its entries may leave it): it holds from any start, so
+``B(alpha) = Phi m / alpha^2``.
 
 Privacy: every measurement is a Laplace mechanism at its own epsilon under edge-level
 neighbours (same public node set, one vertex pair differs; an undirected edge touches
