@@ -92,7 +92,15 @@ POTENTIAL_SENSITIVITY = 1.0
 neighbours (module docstring)."""
 
 _UNITS = 2**20
-"""The potential's measurement is in units of ``2**-20`` (an integer: integer noise)."""
+"""The potential's measurement is in units of ``2**-20`` (an integer: integer noise), or
+coarser where that noise's scale would pass :data:`~privcut.privacy.noise.MAX_SCALE`."""
+
+
+def _units(epsilon: float) -> int:
+    """The potential's units per edge at its ``epsilon``: ``2**20``, or the largest power
+    of two keeping the noise's scale ``units / epsilon`` within 2**40 (public)."""
+    return 2 ** max(0, min(20, math.floor(math.log2(epsilon * 2.0**40 / POTENTIAL_SENSITIVITY))))
+
 
 SPLIT = {
     False: {"edge-count": 0.25, "degrees": 0.6, POTENTIAL: 0.15},
@@ -197,16 +205,17 @@ class BlockStart(Record):
         total = float(a @ self.omega**2 @ b - np.sum(self._diagonal**2))
         return max(0.0, total if self.directed else total / 2.0)
 
-    def edge_sum(self, adjacency: sp.csr_array) -> int:
+    def edge_sum(self, adjacency: sp.csr_array, units: int = _UNITS) -> int:
         """``S = sum_{edges} min(P_ij, 1)`` on the private 0/1 adjacency (each undirected
-        edge once) in units of ``2**-20``, each term rounded to the nearest unit (a
-        per-pair public map) so that the sum is an exact integer: O(n + |E|). Private: it
-        enters a release only through :func:`measure_start`'s noise."""
+        edge once) in ``units`` per edge (a power of two at most 2**20), each term rounded
+        to the nearest unit (a per-pair public map) so that the sum is an exact integer:
+        O(n + |E|). Private: it enters a release only through :func:`measure_start`'s
+        noise."""
         entries = sp.coo_array(adjacency)
         row, col = entries.row, entries.col
         values = self.left[row] * self.right[col] * self.omega[self.labels[row], self.labels[col]]
-        units = np.rint(np.minimum(values, 1.0) * _UNITS).astype(np.int64)
-        total = int(units.sum())  # exact: at most 2**20 per entry
+        rounded = np.rint(np.minimum(values, 1.0) * units).astype(np.int64)
+        total = int(rounded.sum())  # exact: at most 2**20 per entry
         return total if self.directed else total // 2  # an undirected edge's two entries
 
     def matrix(self) -> np.ndarray:
@@ -365,17 +374,21 @@ def measure_start(
     >>> math.fsum(spend.epsilon for spend in bought.spends) == 1.0
     True
     """
-    counted, whole, found = max_edges is None, epsilon, ()
-    if isinstance(groups, str):  # "private": checked by the caller
-        step = release_communities(
-            adjacency, whole, PRIVATE_GROUPS, nodes=universe.nodes, directed=False, rng=rng
-        )
-        groups, found, epsilon = step.groups(), step.spends(), PRIVATE_GROUPS.split(whole)[1]
-    partition = None if groups is None else Partition.of(universe, groups)
-    shares = _shares(counted, partition is not None)
+    counted, whole, found, private = max_edges is None, epsilon, (), isinstance(groups, str)
+    if private:  # "private": checked by the caller
+        epsilon = PRIVATE_GROUPS.split(whole)[1]
+    shares = _shares(counted, groups is not None)
     plan_epsilon, potential_epsilon = exact_split(
         epsilon, (1.0 - shares[POTENTIAL], shares[POTENTIAL])
     )
+    units = _units(potential_epsilon)  # the noise first: a too small epsilon spends nothing
+    noise = Noise.for_laplace(potential_epsilon, POTENTIAL_SENSITIVITY * units, integer=True)
+    if private:
+        step = release_communities(
+            adjacency, whole, PRIVATE_GROUPS, nodes=universe.nodes, directed=False, rng=rng
+        )
+        groups, found = step.groups(), step.spends()
+    partition = None if groups is None else Partition.of(universe, groups)
     names = [name for name in shares if name != POTENTIAL]
     within = {name: shares[name] / (1.0 - shares[POTENTIAL]) for name in names}
     plan = plan_measurements(
@@ -401,22 +414,21 @@ def measure_start(
         *_factors(targets, partition, universe.n, universe.directed, degree_variance),
         universe.directed,
     )
-    noise = Noise.for_laplace(potential_epsilon, POTENTIAL_SENSITIVITY * _UNITS, integer=True)
     count = adjacency.nnz // universe.multiplicity
-    value = count * _UNITS - 2 * start.edge_sum(adjacency)  # exact integer, sensitivity 2**20
-    noisy = float(noise.add(value, rng=rng)) / _UNITS
+    value = count * units - 2 * start.edge_sum(adjacency, units)  # exact, sensitivity units
+    noisy = float(noise.add(value, rng=rng)) / units
     squares = start.squares()
-    rounding = edges.upper / _UNITS  # each rounded term is at most 2**-21 above min(P, 1)
+    rounding = edges.upper / units  # each rounded term at most 1 / (2 units) above min(P, 1)
     potential = min(
         edges.upper + squares,
-        noisy + noise.max_error(1, beta - count_beta) / _UNITS + rounding + squares,
+        noisy + noise.max_error(1, beta - count_beta) / units + rounding + squares,
     )
     spend = Spend(
         POTENTIAL,
         potential_epsilon / whole,
         potential_epsilon,
         noise.kind,
-        noise.scale / _UNITS,
+        noise.scale / units,
         POTENTIAL_SENSITIVITY,
     )
     spends = tuple(
