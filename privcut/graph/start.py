@@ -339,6 +339,28 @@ def _factors(targets, partition: Partition | None, n: int, directed: bool, varia
     return left, right, labels, omega
 
 
+def _potential(
+    start: BlockStart,
+    adjacency: sp.csr_array,
+    count: int,
+    edges: EdgeBounds,
+    noise: Noise,
+    units: int,
+    beta: float,
+    *,
+    rng: np.random.Generator,
+) -> tuple[float, float]:
+    """The released ``Y = |E| - 2 sum_{edges} min(P_ij, 1)`` (``noise`` on its exact
+    value in ``units`` per edge) and the potential bound it gives with probability
+    ``1 - beta`` (module docstring)."""
+    value = count * units - 2 * start.edge_sum(adjacency, units)  # exact, sensitivity units
+    noisy = float(noise.add(value, rng=rng)) / units
+    squares = start.squares()
+    rounding = edges.upper / units  # each rounded term at most 1 / (2 units) above min(P, 1)
+    bound = noisy + noise.max_error(1, beta) / units + rounding + squares
+    return noisy, max(0.0, min(edges.upper + squares, bound))
+
+
 def measure_start(
     adjacency: sp.csr_array,
     universe: EdgeUniverse,
@@ -415,13 +437,8 @@ def measure_start(
         universe.directed,
     )
     count = adjacency.nnz // universe.multiplicity
-    value = count * units - 2 * start.edge_sum(adjacency, units)  # exact, sensitivity units
-    noisy = float(noise.add(value, rng=rng)) / units
-    squares = start.squares()
-    rounding = edges.upper / units  # each rounded term at most 1 / (2 units) above min(P, 1)
-    potential = min(
-        edges.upper + squares,
-        noisy + noise.max_error(1, beta - count_beta) / units + rounding + squares,
+    noisy, potential = _potential(
+        start, adjacency, count, edges, noise, units, beta - count_beta, rng=rng
     )
     spend = Spend(
         POTENTIAL,
@@ -436,4 +453,4 @@ def measure_start(
         for s in (*found, *measured.spends())
     )
     tv = measured.sampler_tv + noise.tv_bound(1) + (step.sampler_tv() if found else 0.0)
-    return MeasuredStart(start, edges, max(potential, 0.0), noisy, (*spends, spend), whole, tv)
+    return MeasuredStart(start, edges, potential, noisy, (*spends, spend), whole, tv)
