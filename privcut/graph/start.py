@@ -104,7 +104,7 @@ def _units(epsilon: float) -> int:
 
 SPLIT = {
     False: {"edge-count": 0.25, "degrees": 0.6, POTENTIAL: 0.15},
-    True: {"edge-count": 0.05, "degrees": 0.2, "blocks": 0.7, POTENTIAL: 0.05},
+    True: {"edge-count": 0.02, "degrees": 0.13, "blocks": 0.8, POTENTIAL: 0.05},
 }
 """How the start's epsilon is divided without and with public groups (renormalised
 without the edge count when ``max_edges`` is public): with groups most goes to the block
