@@ -154,7 +154,20 @@ class EdgeBounds(Record):
         if max_edges is not None:
             return cls(float(max_edges), 0.0, None, 0.0)
         noise = Noise.for_laplace(epsilon, 1.0, integer=True)
-        estimate = float(count + noise.sample(rng=generator))
+        return cls.from_count(float(count + noise.sample(rng=generator)), epsilon, beta)
+
+    @classmethod
+    def from_count(cls, estimate: float, epsilon: float, beta: float) -> EdgeBounds:
+        """The bounds of a noisy edge count ``estimate`` released with discrete Laplace
+        noise at ``epsilon`` (sensitivity 1): its ``(1 - beta)`` interval.
+
+        Examples
+        --------
+        >>> bounds = EdgeBounds.from_count(100.0, 1.0, 0.05)
+        >>> bounds.lower < 100.0 < bounds.upper, bounds.estimate
+        (True, 100.0)
+        """
+        noise = Noise.for_laplace(epsilon, 1.0, integer=True)
         error = noise.max_error(1, beta)
         return cls(
             max(1.0, estimate + error), max(0.0, estimate - error), max(0.0, estimate), epsilon
@@ -237,8 +250,13 @@ class FactoredFriezeKannan:
         D, the answers' sensitivity (:func:`~privcut.graph.universe.multiplicity`).
     alpha : float
         The construction's accuracy (in units of ``c / D``).
-    start, potential : float
-        From :meth:`EdgeBounds.frieze_kannan_start`.
+    start : float or BlockStart
+        A constant density (:meth:`EdgeBounds.frieze_kannan_start`) or a factored block
+        model (:class:`~privcut.graph.start.BlockStart`, with its ``answer(u, v)`` and
+        ``answers(us, vs)`` in O(|V| + g^2) per query); Thm 5.1's argument holds from
+        any start (the entries of ``D_t`` may leave [0, 1]).
+    potential : float
+        A public bound on ``||A - start||^2`` over the vertex pairs.
     directed : bool
 
     Examples
@@ -260,6 +278,7 @@ class FactoredFriezeKannan:
         directed: bool,
     ):
         self.n, self.m, self.sensitivity = n, m, sensitivity
+        start = float(start) if isinstance(start, (int, float)) else start
         self.alpha, self.start, self.potential, self.directed = alpha, start, potential, directed
         self.steps = np.zeros(0)
         self.U = np.zeros((0, n))
@@ -281,7 +300,10 @@ class FactoredFriezeKannan:
     def evaluate(self, query: tuple[np.ndarray, np.ndarray]) -> float:
         """The hypothesis's answer ``u^T D_t v`` (zero diagonal)."""
         u, v = query
-        total = self.start * (u.sum() * v.sum() - u @ v)
+        if isinstance(self.start, float):
+            total = self.start * (u.sum() * v.sum() - u @ v)
+        else:
+            total = self.start.answer(u, v)
         if self.steps.size:
             total += float(self.steps @ self._inner(u, v))
         return float(total)
@@ -298,9 +320,12 @@ class FactoredFriezeKannan:
         >>> fk.evaluate_many(us, vs).tolist()  # 0.25 x (2 and 2 pairs)
         [0.5, 0.5]
         """
-        sizes = np.asarray(us.sum(axis=1)).ravel() * np.asarray(vs.sum(axis=1)).ravel()
         both = us.multiply(vs).tocsr()
-        total = self.start * (sizes - np.asarray(both.sum(axis=1)).ravel())
+        if isinstance(self.start, float):
+            sizes = np.asarray(us.sum(axis=1)).ravel() * np.asarray(vs.sum(axis=1)).ravel()
+            total = self.start * (sizes - np.asarray(both.sum(axis=1)).ravel())
+        else:
+            total = self.start.answers(us, vs)
         if self.steps.size:
             a, b = us @ self.U.T, vs @ self.V.T
             diagonal = both @ (self.U * self.V).T
@@ -326,7 +351,10 @@ class FactoredFriezeKannan:
     def matrix(self) -> np.ndarray:
         """The hypothesis as a dense n x n matrix (zero diagonal): for small graphs only,
         never on the oracle's path (which evaluates the factors)."""
-        H = np.full((self.n, self.n), self.start)
+        if isinstance(self.start, float):
+            H = np.full((self.n, self.n), self.start)
+        else:
+            H = self.start.matrix()
         H += (self.U.T * self.steps) @ self.V
         if not self.directed:
             H += (self.V.T * self.steps) @ self.U
@@ -451,12 +479,19 @@ class PairConstruction:
 
 
 def update_bound(
-    idc: str, m: int, alpha: float, edges: EdgeBounds, max_queries: int | None = None
+    idc: str,
+    m: int,
+    alpha: float,
+    edges: EdgeBounds,
+    max_queries: int | None = None,
+    potential: float | None = None,
 ) -> int:
     """B(alpha): the most updates the hypothesis ``idc`` on ``m`` pairs makes at accuracy
     ``alpha`` (in units of ``c / D``), from public values only: Thm 5.1's potential bound
     for Frieze–Kannan, Thm A.2 / A.4 with one slack element for multiplicative weights
     and the median construction (which also needs the ``max_queries`` it answers).
+    ``potential``: Frieze–Kannan's public bound on ``||A - start||^2`` for a start other
+    than the density (:mod:`privcut.graph.start`); default the density start's.
 
     Examples
     --------
@@ -464,7 +499,9 @@ def update_bound(
     3000
     """
     if idc == "frieze-kannan":
-        return math.ceil(edges.frieze_kannan_start(m)[1] * m / alpha**2)
+        if potential is None:
+            potential = edges.frieze_kannan_start(m)[1]
+        return math.ceil(potential * m / alpha**2)
     if idc == "multiplicative-weights":
         return MultiplicativeWeights.updates_bound(m + 1, alpha, edges.upper)
     return Median.updates_bound(m + 1, alpha, edges.upper, max_queries)
@@ -476,10 +513,12 @@ def pair_hypothesis(
     alpha: float,
     edges: EdgeBounds,
     max_queries: int | None = None,
+    start=None,
 ) -> FactoredFriezeKannan | PairConstruction:
     """A fresh hypothesis on ``universe``'s pairs: Frieze–Kannan (factored, starting from
-    the noisy density), multiplicative weights or the median construction (with the slack
-    element), at accuracy ``alpha`` in units of ``c / D``.
+    the noisy density, or from ``start``, a :class:`~privcut.graph.start.MeasuredStart`),
+    multiplicative weights or the median construction (with the slack element), at
+    accuracy ``alpha`` in units of ``c / D``.
 
     Examples
     --------
@@ -493,9 +532,12 @@ def pair_hypothesis(
     sensitivity = float(universe.multiplicity)
     m = universe.size
     if idc == "frieze-kannan":
-        start, potential = edges.frieze_kannan_start(m)
+        if start is None:
+            density, potential = edges.frieze_kannan_start(m)
+        else:
+            density, potential = start.start, start.potential
         return FactoredFriezeKannan(
-            universe.n, m, sensitivity, alpha, start, potential, universe.directed
+            universe.n, m, sensitivity, alpha, density, potential, universe.directed
         )
     if idc == "multiplicative-weights":
         construction = MultiplicativeWeights(m + 1, alpha, edges.upper)

@@ -19,6 +19,7 @@ This module's one job: the oracle's session -- answering, accounting, its status
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import threading
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -41,6 +42,8 @@ from privcut.graph.hypotheses import (
     private_adjacency,
     update_bound,
 )
+from privcut.graph.partition import Partition
+from privcut.graph.start import START_SHARE, STARTS, BlockStart, MeasuredStart, measure_start
 from privcut.graph.universe import EdgeUniverse
 from privcut.linear.online import (
     CALIBRATIONS,
@@ -53,15 +56,23 @@ from privcut.linear.online import (
     warn_exhausted,
 )
 from privcut.linear.size import check_share
-from privcut.privacy import check_beta, check_delta, check_epsilon, effective_delta
+from privcut.privacy import (
+    check_beta,
+    check_delta,
+    check_epsilon,
+    effective_delta,
+    exact_split,
+)
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option, check_positive, check_scalar
-from privcut.records import Record
+from privcut.records import Record, Spend
 
 __all__ = ["CutOracle", "OracleStatus"]
 
-FORMAT = "privcut-cut-oracle/2"
+FORMAT = "privcut-cut-oracle/3"
+"""The state file's format; /3 added the measured start (files of /2 are refused, naming
+both formats: start a new oracle)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,15 @@ class OracleStatus(Record):
         Whether later answers come from the hypothesis alone.
     edges : EdgeBounds
         The public edge bounds (``upper``, ``lower``, ``estimate``, ``epsilon``).
+    start : str
+        ``"measured"`` (:mod:`privcut.graph.start`) or ``"density"``.
+    potential : float or None
+        Frieze–Kannan's public bound on ``||A - start||^2`` that sets ``max_updates``
+        (None for the other constructions).
+    spends : tuple of Spend
+        Every part of epsilon, named: the start's measurements (or the noisy edge count)
+        and ``"sparse-vector"`` (Algorithm 1, its comparison noise); their epsilons add up
+        to ``epsilon`` exactly.
 
     Examples
     --------
@@ -105,6 +125,8 @@ class OracleStatus(Record):
     >>> status = oracle.status()
     >>> status.queries_answered, status.exhausted, sorted(status.to_dict()["edges"])
     (0, False, ['epsilon', 'estimate', 'lower', 'upper'])
+    >>> status.start, [spend.name for spend in status.spends]
+    ('measured', ['edge-count', 'degrees', 'potential', 'sparse-vector'])
     """
 
     mechanism: str
@@ -124,6 +146,9 @@ class OracleStatus(Record):
     max_updates: int
     exhausted: bool
     edges: EdgeBounds
+    start: str
+    potential: float | None
+    spends: tuple[Spend, ...]
 
 
 class CutOracle:
@@ -133,10 +158,15 @@ class CutOracle:
     one vertex pair flipped) over the whole transcript of adaptively chosen
     queries: Thm 4.1 (``calibration="paper"``) or the composed or sparse-vector
     analysis of :mod:`privcut.linear.online` (``"tight"``, the default: whichever
-    promises less), at sensitivity 2 (1 for a DiGraph). Without ``max_edges``,
-    ``count_share * epsilon`` of the budget is spent first on a noisy edge count (basic
-    composition), which sets B(alpha) and the hypothesis's starting density; the exact
-    count is never read into a parameter. All budget is committed at construction.
+    promises less), at sensitivity 2 (1 for a DiGraph). The start is bought first (basic
+    composition, the shares adding up to epsilon exactly): ``start="measured"``
+    (Frieze–Kannan's default) spends ``start_share * epsilon`` on the measurements of
+    :func:`~privcut.graph.start.measure_start` (edge count unless ``max_edges``, degrees,
+    block counts of public ``groups``, the potential), which set the factored block-model
+    start and B(alpha); ``start="density"`` spends, without ``max_edges``,
+    ``count_share * epsilon`` on a noisy edge count, which sets B(alpha) and the starting
+    density. The exact count is never read into a parameter. All budget is committed at
+    construction.
 
     Accuracy: with probability ``1 - beta`` each of the first ``max_queries``
     answers is within ``.alpha`` of the truth (Thm 4.9 / the tight analysis).
@@ -164,8 +194,20 @@ class CutOracle:
     max_queries : int, default 10_000
     max_edges : float, optional
         A public upper bound on the number of edges.
-    count_share : float, default 0.1
-        Share of epsilon for the noisy edge count when ``max_edges`` is not given.
+    start : {"measured", "density"}, optional
+        The starting hypothesis: the measured degree-corrected block model
+        (:mod:`privcut.graph.start`; the default for Frieze–Kannan, and only for it) or
+        the noisy constant density (the default for the other constructions).
+    start_share : float, default :data:`~privcut.graph.start.START_SHARE`
+        With ``start="measured"``: the share of epsilon the start spends.
+    groups : mapping node -> group, or "private", optional
+        With ``start="measured"``: a public partition of the nodes (every node one group),
+        whose block-pair edge counts the start measures; or ``"private"`` (undirected
+        graphs): a partition bought from the start's share first
+        (:data:`~privcut.graph.start.PRIVATE_GROUPS`).
+    count_share : float, optional
+        With ``start="density"``: the share of epsilon for the noisy edge count when
+        ``max_edges`` is not given (default 0.1).
     alpha : float, optional
         The construction's accuracy target; default solved (eq. 3 or the tight
         analogue).
@@ -250,7 +292,10 @@ class CutOracle:
         idc: str = "frieze-kannan",
         max_queries: int = 10_000,
         max_edges: float | None = None,
-        count_share: float = 0.1,
+        start: str | None = None,
+        start_share: float = START_SHARE,
+        groups: Mapping[Hashable, Hashable] | str | None = None,
+        count_share: float | None = None,
         alpha: float | None = None,
         beta: float = 0.05,
         calibration: str = "tight",
@@ -280,19 +325,42 @@ class CutOracle:
             max_edges = check_positive(max_edges, "max_edges")
         if alpha is not None:
             alpha = check_positive(alpha, "alpha")
+        self.start_name = _check_start(start, self.idc_name, count_share, groups)
+        start_share = check_share(start_share, "start_share")
         count_epsilon = 0.0
-        if max_edges is None:
-            count_epsilon = epsilon * check_share(count_share, "count_share")
+        if max_edges is None and self.start_name == "density":
+            share = 0.1 if count_share is None else check_share(count_share, "count_share")
+            count_epsilon = exact_split(self.epsilon, (share, 1.0 - share))[0]
         self.universe, self._adjacency, edges = private_adjacency(
             G, weight, "CutOracle", nodes=nodes, directed=directed
         )
         if self.idc_name != "frieze-kannan":  # before the noisy count: public n only
             check_dense_idc(self.idc_name, self.universe.n)
+        if groups == "private" and self.universe.directed:
+            raise ValueError(
+                'groups="private" finds communities of an undirected graph; give public groups'
+            )
+        if groups is not None and groups != "private":  # a partition, before any spend
+            Partition.of(self.universe, groups)
         self.weight, self.path = weight, None if path is None else Path(path)
         self.sensitivity = float(self.universe.multiplicity)
         generator = check_random_state(rng)
-        count_beta = beta / 4.0 if max_edges is None else 0.0
-        self.edges = EdgeBounds.measure(edges, max_edges, count_epsilon, count_beta, generator)
+        self.start: MeasuredStart | None = None
+        if self.start_name == "measured":
+            start_epsilon = exact_split(self.epsilon, (start_share, 1.0 - start_share))[0]
+            self.start = measure_start(
+                self._adjacency,
+                self.universe,
+                start_epsilon,
+                beta / 4.0,
+                max_edges=max_edges,
+                groups=groups,
+                rng=generator,
+            )
+            self.edges = self.start.edges
+        else:
+            count_beta = beta / 4.0 if max_edges is None else 0.0
+            self.edges = EdgeBounds.measure(edges, max_edges, count_epsilon, count_beta, generator)
         self._setup(alpha, calibration, generator, sparse_vector)
         self._bind(None, key_path, autosave=self.path is not None)
         if self.path is not None:
@@ -300,7 +368,7 @@ class CutOracle:
 
     def _make_idc(self, alpha_idc: float):
         return pair_hypothesis(
-            self.idc_name, self.universe, alpha_idc, self.edges, self.max_queries
+            self.idc_name, self.universe, alpha_idc, self.edges, self.max_queries, self.start
         )
 
     def _setup(self, alpha, calibration, generator, sparse_vector: type[SparseVector]) -> None:
@@ -310,20 +378,31 @@ class CutOracle:
         self._engine = sparse_vector(calibrated, self.max_queries, generator)
 
     def _calibrated(self, alpha: float | None, calibration: str) -> Calibration:
-        """The calibration from public values only: the budget less the noisy count's share
-        (and beta less its quarter for the count's interval) when there is one."""
-        count_beta = 0.0 if self.edges.estimate is None else self.beta / 4.0
+        """The calibration from public values only: the budget less the start's share (the
+        exact remainder) or the noisy count's, and beta less the quarter of it their
+        intervals take (none for a public ``max_edges`` and the density start)."""
+        if self.start is None:
+            count_beta = 0.0 if self.edges.estimate is None else self.beta / 4.0
+            epsilon, beta, potential = (
+                self.epsilon - self.edges.epsilon,
+                self.beta - count_beta,
+                None,
+            )
+        else:
+            epsilon = self.epsilon - self.start.epsilon  # exact (exact_split)
+            beta, potential = self.beta - self.beta / 4.0, self.start.potential
         return _calibrate(
             self.idc_name,
             self.universe.size,
             self.sensitivity,
             self.edges,
             self.max_queries,
-            self.epsilon - self.edges.epsilon,
+            epsilon,
             self.delta,
-            self.beta - count_beta,
+            beta,
             calibration,
             alpha,
+            potential,
         )
 
     calibration = property(lambda self: self._engine.calibration.name)
@@ -343,6 +422,8 @@ class CutOracle:
         calibration, engine = self._engine.calibration, self._engine
         count_noise = self.edges.noise
         tv = 0.0 if count_noise is None else count_noise.tv_bound(1)
+        if self.start is not None:  # its measurements include the count
+            tv = self.start.sampler_tv
         released = engine.released_noise
         gridded = released.on_grid(self.sensitivity, 1)  # fractional queries' answer noise
         on_grid, answers = engine.grid_draws, engine.queries_answered
@@ -391,7 +472,44 @@ class CutOracle:
                 max_updates=self.max_updates,
                 exhausted=self.exhausted,
                 edges=self.edges,
+                start=self.start_name,
+                potential=self._potential(),
+                spends=self._spends(),
             )
+
+    def _potential(self) -> float | None:
+        if self.idc_name != "frieze-kannan":
+            return None
+        if self.start is not None:
+            return self.start.potential
+        return self.edges.frieze_kannan_start(self.universe.size)[1]
+
+    def _spends(self) -> tuple[Spend, ...]:
+        """Every part of epsilon, named, in the order spent."""
+        if self.start is not None:
+            spent = tuple(
+                Spend(s.name, s.epsilon / self.epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
+                for s in self.start.spends
+            )
+        elif self.edges.epsilon:
+            noise = self.edges.noise
+            share = self.edges.epsilon / self.epsilon
+            spent = (Spend("edge-count", share, self.edges.epsilon, noise.kind, noise.scale, 1.0),)
+        else:
+            spent = ()
+        calibration = self._engine.calibration
+        noise = calibration.comparison
+        return (
+            *spent,
+            Spend(
+                "sparse-vector",
+                calibration.epsilon / self.epsilon,
+                calibration.epsilon,
+                noise.kind,
+                noise.scale,
+                self.sensitivity,
+            ),
+        )
 
     def cut(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
         """The (noisy or hypothesis) answer to ``G(S, T) = sum_{s in S, t in T} A[s, t]``."""
@@ -654,6 +772,7 @@ class CutOracle:
             "idc": self.idc_name,
             "weight": self.weight,
             "edges": self.edges.to_dict(),
+            "start": None if self.start is None else self.start.to_dict(),
             "alpha": None if self._requested_alpha is None else float(self._requested_alpha),
             "engine": self._engine.state(),
             "hypothesis": self.idc.state(),
@@ -778,6 +897,8 @@ class CutOracle:
             oracle.beta = check_beta(state["beta"])
             oracle.idc_name = check_option(state["idc"], "idc", IDCS)
             oracle.edges = EdgeBounds.from_dict(state["edges"], oracle.epsilon)
+            oracle.start = _saved_start(state["start"], oracle)
+            oracle.start_name = "density" if oracle.start is None else "measured"
             oracle.weight, oracle.sensitivity = weight, float(oracle.universe.multiplicity)
             engine = state["engine"]
             oracle.max_queries = check_scalar(engine["max_queries"], "max_queries", int)
@@ -791,6 +912,42 @@ class CutOracle:
         except (KeyError, TypeError, ValueError) as error:
             raise PrivcutError(f"{path}: malformed oracle state ({error})") from None
         return oracle
+
+
+def _check_start(start: object, idc: str, count_share: object, groups: object) -> str:
+    """The start's name (default: measured for Frieze–Kannan, density otherwise), checked
+    against the options that go with it, from public arguments only."""
+    default = "measured" if idc == "frieze-kannan" else "density"
+    name = default if start is None else check_option(start, "start", STARTS)
+    if name == "measured" and idc != "frieze-kannan":
+        raise ValueError(
+            f"start='measured' is a factored start for idc='frieze-kannan', not idc={idc!r}; "
+            "use start='density' (the default for it)"
+        )
+    if name == "measured" and count_share is not None:
+        raise ValueError(
+            "count_share is the density start's share; the measured start spends start_share "
+            "(its edge count included): pass start_share, or start='density'"
+        )
+    if name == "density" and groups is not None:
+        raise ValueError("groups= is read by start='measured' only; drop it or use that start")
+    return name
+
+
+def _saved_start(saved: object, oracle: CutOracle) -> MeasuredStart | None:
+    """A saved measured start, checked against the oracle's public facts (ValueError)."""
+    if saved is None:
+        return None
+    universe = oracle.universe
+    start = BlockStart.from_dict(saved["start"], universe.n, universe.directed)
+    spends = tuple(Spend(**spend) for spend in saved["spends"])
+    keys = ("epsilon", "potential", "deviation", "sampler_tv")
+    epsilon, potential, deviation, tv = (float(saved[key]) for key in keys)
+    if not (0.0 < epsilon < oracle.epsilon) or math.fsum(s.epsilon for s in spends) != epsilon:
+        raise ValueError("the start's spends do not add up to its epsilon, below the budget's")
+    if not (math.isfinite(potential) and potential >= 0.0 and 0.0 <= tv):
+        raise ValueError("the start's potential and sampler bound must be finite and >= 0")
+    return MeasuredStart(start, oracle.edges, potential, deviation, spends, epsilon, tv)
 
 
 def _saved_nodes(state: dict, path: Path) -> tuple[tuple, bool]:
@@ -892,12 +1049,14 @@ def _calibrate(
     beta: float,
     calibration: str,
     alpha: float | None,
+    potential: float | None,
 ) -> Calibration:
     """Algorithm 1's calibration for a cut oracle: a function of public values only (cached,
-    so that oracles on graphs with the same public description share it)."""
+    so that oracles on graphs with the same public description share it). ``potential``:
+    the measured start's (None: the density start's, from ``edges``)."""
 
     def bound(alpha: float) -> int:  # B(alpha) in answer units; the IDCs see alpha / D
-        return update_bound(idc, m, alpha / sensitivity, edges, max_queries)
+        return update_bound(idc, m, alpha / sensitivity, edges, max_queries, potential)
 
     return calibrate(
         bound,

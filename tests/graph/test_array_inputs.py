@@ -94,7 +94,7 @@ def oracle_of(G, **options) -> CutOracle:
     array = sp.issparse(G)
     n, directed = (G.shape[0], options.get("directed")) if array else (len(G), G.is_directed())
     pairs = n * (n - 1) // (1 if directed else 2)
-    return CutOracle(G, 10.0, 1e-6, max_queries=6, max_edges=pairs, **options)
+    return CutOracle(G, 10.0, 1e-6, max_queries=6, max_edges=pairs, start="density", **options)
 
 
 def ask(oracle: CutOracle, nodes: tuple) -> list[float]:

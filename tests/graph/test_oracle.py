@@ -77,7 +77,7 @@ def test_tight_alpha_is_far_below_the_papers():
 def test_an_empty_start_learns_by_updates():
     """With a public edge bound the hypothesis starts empty, so big cuts force updates."""
     G = nx.gnp_random_graph(200, 0.5, seed=1)
-    oracle = CutOracle(G, 1.0, 1e-6, max_queries=150, max_edges=19_900, rng=0)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=150, start="density", max_edges=19_900, rng=0)
     rng, exact = np.random.default_rng(0), exact_answers(G)
     errors, updates = [], []
     for _ in range(150):
@@ -106,7 +106,9 @@ def test_rank1_queries_and_directed_graphs():
 def _straddling_graphs(epsilon, n=50, max_edges=612):
     """A graph whose query (V, V) = 2|E| sits just above the threshold, and a neighbour one
     edge below it."""
-    probe = CutOracle(nx.empty_graph(n), epsilon, 0.0, max_edges=max_edges, max_queries=3, rng=0)
+    probe = CutOracle(
+        nx.empty_graph(n), epsilon, 0.0, max_edges=max_edges, start="density", max_queries=3, rng=0
+    )
     edges = int(np.ceil(probe._engine.calibration.threshold / 2))
     rng = np.random.default_rng(0)
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
@@ -141,6 +143,7 @@ def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison():
                 epsilon,
                 0.0,
                 max_edges=612,
+                start="density",
                 max_queries=3,
                 rng=rng,
                 sparse_vector=sparse_vector,
@@ -174,7 +177,7 @@ def test_a_batch_passes_the_audit_and_catches_a_noiseless_comparison():
     def transcript_with(sparse_vector):
         def transcript(graph, rng):
             oracle = CutOracle(
-                graph, epsilon, 0.0, max_edges=612, max_queries=3, rng=rng,
+                graph, epsilon, 0.0, max_edges=612, start="density", max_queries=3, rng=rng,
                 sparse_vector=sparse_vector,
             )  # fmt: skip
             return tuple(oracle.cuts(queries).tolist())
@@ -196,7 +199,9 @@ def test_a_resumed_oracle_continues_exactly_like_an_uninterrupted_one(tmp_path):
 
     def make():
         generator = np.random.default_rng(5)
-        return CutOracle(G, 4.0, 1e-6, max_queries=500, max_edges=7140, rng=generator)
+        return CutOracle(
+            G, 4.0, 1e-6, max_queries=500, start="density", max_edges=7140, rng=generator
+        )
 
     uninterrupted, oracle = make(), make()
     expected = [uninterrupted.cut(S, T) for S, T in queries]
@@ -492,7 +497,7 @@ def test_bad_input_is_refused_before_any_spend():
 def test_fractional_rank1_answers_get_continuous_noise():
     """Integer noise on a real answer would reveal its fractional part."""
     G = nx.gnp_random_graph(200, 0.5, seed=11)
-    oracle = CutOracle(G, 1.0, 1e-6, max_queries=5, max_edges=19_900, rng=0)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=5, start="density", max_edges=19_900, rng=0)
     u = {node: 0.9 for node in G}
     value = oracle.rank1(u, u)
     assert oracle.updates == 1
@@ -677,7 +682,8 @@ def test_the_record_has_one_size_whatever_the_counters(tmp_path):
     G = nx.gnp_random_graph(100, 0.5, seed=6)
     record = tmp_path / "s.json.key.record"
     sizes = set()
-    options = {"max_edges": 4950, "max_queries": 30, "path": tmp_path / "s.json", "rng": 0}
+    options = {"max_edges": 4950, "start": "density", "max_queries": 30, "rng": 0}
+    options["path"] = tmp_path / "s.json"
     with CutOracle(G, 100.0, **options) as oracle:
         sizes.add(record.stat().st_size)
         for k in range(12):
@@ -774,8 +780,9 @@ def _fractional_rank1(graph, calibration, epsilon, rng):
     u = {0: 0.25, **{node: 1.0 for node in range(1, half)}}
     v = {node: 1.0 for node in range(half, 2 * half)}
     oracle = CutOracle(
-        graph, epsilon, 1e-6, max_edges=1, max_queries=2, calibration=calibration, rng=rng
-    )
+        graph, epsilon, 1e-6, max_edges=1, start="density", max_queries=2,
+        calibration=calibration, rng=rng,
+    )  # fmt: skip
     answer = oracle.rank1(u, v)
     assert oracle.updates == 1  # an empty start: the first query is an update round
     return answer

@@ -26,7 +26,12 @@ def random_cuts(n, q, seed):
 
 
 def make(G, **options):
-    options = {"max_queries": 500, "max_edges": 14_280, "rng": np.random.default_rng(5)} | options
+    options = {
+        "max_queries": 500,
+        "max_edges": 14_280,
+        "start": "density",
+        "rng": np.random.default_rng(5),
+    } | options
     return CutOracle(G, 4.0, 1e-6, **options)
 
 

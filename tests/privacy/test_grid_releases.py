@@ -56,6 +56,7 @@ def fractional_rank1(calibration, epsilon):
         epsilon,
         1e-6,
         max_edges=1,
+        start="density",
         max_queries=2,
         calibration=calibration,
         rng=0,
