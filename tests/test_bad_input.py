@@ -617,6 +617,7 @@ RESULTS = {
     "privcut.graph.ReleasedCommunities",
     "privcut.datasets.EdgeArray",
     "privcut.graph.dask.EdgeAggregates",
+    "privcut.graph.dask.DistributedGenerated",
     "privcut.evaluate.GraphStructure",
     "privcut.evaluate.StructureComparison",
     "privcut.graph.SyntheticRelease",

@@ -98,7 +98,7 @@ def test_the_composed_promise_holds_on_a_small_graph():
     within alpha, and answers off the hypothesis are noisy answers."""
     G = nx.gnp_random_graph(60, 0.5, seed=2)
     A = nx.to_numpy_array(G, nodelist=range(60))
-    oracle = CutOracle(G, 1.0, 1e-6, max_queries=200, max_edges=1770 * 0.6, rng=1)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=200, max_edges=1770 * 0.6, start="density", rng=1)
     assert oracle._engine.calibration.answer is None
     rng = np.random.default_rng(3)
     errors = []
