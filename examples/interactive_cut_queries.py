@@ -1,14 +1,16 @@
 """An analyst's session with the private cut oracle: adaptive queries, budget, save and resume.
 
 The analyst knows four public groups of 250 people and explores how densely they are
-connected, choosing each next question from the previous answers. The oracle answers
-from its hypothesis unless the private graph disagrees by more than its threshold; only
-those update rounds use the budget. A public bound on the edge count (a quarter of all
-pairs) replaces a noisy count, so the hypothesis starts empty and learns from updates.
-Halfway the oracle is saved to disk and resumed, as after a restart. The plot shows the
-honest picture at this size: the promise alpha is of the order of the largest cuts, and
-Frieze–Kannan's small steps (alpha / |pairs| per pair) move the hypothesis slowly; the
-oracle pays off on larger graphs, longer sessions or more budget (benchmarks/oracle.py).
+connected, choosing each next question from the previous answers. The oracle first buys
+its starting hypothesis with a share of the budget (noisy degrees: a block model of
+expected degrees; a public bound on the edge count, a quarter of all pairs, replaces a
+noisy count). It then answers each query from the hypothesis unless the private graph's
+noisy answer disagrees by more than its threshold, in which case it releases that noisy
+answer and updates the hypothesis, keeping its degrees. For a few hundred queries at
+delta > 0 the oracle pays for every comparison (the composed analysis of
+:mod:`privcut.linear.online`), so an update costs nothing more; for long sessions it pays
+per update instead (the sparse vector). Halfway the oracle is saved to disk and resumed,
+as after a restart. The plot shows every answer against the truth.
 
     python examples/interactive_cut_queries.py [--fast]
 """
@@ -49,7 +51,7 @@ def session(G, groups, output: Path, queries: int, epsilon: float):
     print(
         f"oracle: ({oracle.epsilon:g}, {oracle.delta:g})-DP over the whole session; every answer "
         f"within {oracle.alpha:.0f} with probability {1 - oracle.beta:g}; at most "
-        f"{oracle.max_updates} budget-spending updates"
+        f"{oracle.max_updates} updates; start: {oracle.status().start}"
     )
     rng = np.random.default_rng(0)
     log = []

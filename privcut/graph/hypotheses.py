@@ -242,6 +242,19 @@ class FactoredFriezeKannan:
     terms only for undirected graphs, whose pairs are unordered). An update moves the
     hypothesis by ``alpha / (m D)`` per unit of the query, towards the noisy answer.
 
+    With ``keep_degrees`` (undirected only; for the oracle's composed calibration, whose
+    privacy and accuracy do not count updates, so no potential argument is needed) an
+    update instead moves the hypothesis along the query's cut matrix ``M = u v^T + v u^T``
+    (zero diagonal) less its projection on the degree directions ``a 1^T + 1 a^T``: with
+    ``y`` the row sums of M, ``(n - 2) a + (sum a) 1 = y`` gives
+    ``a = (y - sum(y) / (2 (n - 1))) / (n - 2)``, so every row sum of the step is zero and
+    the hypothesis keeps the start's degrees. The step's size makes the query's answer
+    equal to the noisy answer (a plain step along M when the projected direction is
+    flat on the query, as for S = V). Each update stores two rank-1 terms, (u, v) and
+    (a, 1). Why: an additive Frieze–Kannan step on a community-vs-rest cut removes
+    cross-community weight without adding it inside, which shifts every random
+    bisection's answer; the degree-keeping step leaves random bisections unbiased.
+
     Parameters
     ----------
     n, m : int
@@ -258,6 +271,8 @@ class FactoredFriezeKannan:
     potential : float
         A public bound on ``||A - start||^2`` over the vertex pairs.
     directed : bool
+    keep_degrees : bool, default False
+        The degree-keeping update (undirected only), see above.
 
     Examples
     --------
@@ -276,10 +291,14 @@ class FactoredFriezeKannan:
         start: float,
         potential: float,
         directed: bool,
+        keep_degrees: bool = False,
     ):
+        if keep_degrees and (directed or n < 3):
+            raise ValueError("keep_degrees needs an undirected graph of at least 3 nodes")
         self.n, self.m, self.sensitivity = n, m, sensitivity
         start = float(start) if isinstance(start, (int, float)) else start
         self.alpha, self.start, self.potential, self.directed = alpha, start, potential, directed
+        self.keep_degrees = keep_degrees
         self.steps = np.zeros(0)
         self.U = np.zeros((0, n))
         self.V = np.zeros((0, n))
@@ -290,23 +309,12 @@ class FactoredFriezeKannan:
         start D_1), with the public potential bound."""
         return math.ceil(self.potential * self.m / self.alpha**2)
 
-    def _inner(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        inner = (self.U @ u) * (self.V @ v)
-        diagonal = (self.U * self.V) @ (u * v)
-        if self.directed:
-            return inner - diagonal
-        return inner + (self.U @ v) * (self.V @ u) - 2.0 * diagonal
-
     def evaluate(self, query: tuple[np.ndarray, np.ndarray]) -> float:
-        """The hypothesis's answer ``u^T D_t v`` (zero diagonal)."""
+        """The hypothesis's answer ``u^T D_t v`` (zero diagonal): :meth:`evaluate_many` on
+        one row, so that one-by-one and batch answers agree to the last bit (the
+        degree-keeping terms are not 0/1, so their sums depend on the summation order)."""
         u, v = query
-        if isinstance(self.start, float):
-            total = self.start * (u.sum() * v.sum() - u @ v)
-        else:
-            total = self.start.answer(u, v)
-        if self.steps.size:
-            total += float(self.steps @ self._inner(u, v))
-        return float(total)
+        return float(self.evaluate_many(sp.csr_array(u[None, :]), sp.csr_array(v[None, :]))[0])
 
     def evaluate_many(self, us: sp.csr_array, vs: sp.csr_array) -> np.ndarray:
         """The hypothesis's answers to the q queries whose vectors are the rows of ``us``
@@ -338,15 +346,50 @@ class FactoredFriezeKannan:
         return np.asarray(total, dtype=float)
 
     def update(self, query: tuple[np.ndarray, np.ndarray], noisy_answer: float) -> bool:
-        """One step towards ``noisy_answer`` on ``query``; False if it already agrees."""
+        """One step towards ``noisy_answer`` on ``query``; False if it already agrees.
+
+        Examples
+        --------
+        >>> fk = FactoredFriezeKannan(4, 6, 2.0, 0.5, 0.5, 6.0, False, keep_degrees=True)
+        >>> u = np.array([1.0, 1.0, 0.0, 0.0]); v = 1.0 - u
+        >>> fk.update((u, v), 0.0), round(fk.evaluate((u, v)), 9)  # the cut now says 0
+        (True, 0.0)
+        >>> np.round(fk.matrix().sum(axis=1), 9).tolist()  # the start's degrees, kept
+        [1.5, 1.5, 1.5, 1.5]
+        """
+        u, v = query
         difference = self.evaluate(query) - float(noisy_answer)
         if difference == 0.0:
             return False
-        step = -math.copysign(self.alpha / (self.m * self.sensitivity), difference)
-        self.steps = np.append(self.steps, step)
-        self.U = np.vstack([self.U, query[0]])
-        self.V = np.vstack([self.V, query[1]])
+        if self.keep_degrees:
+            rows, columns, steps = self._degree_keeping_step(u, v, difference)
+        else:
+            step = -math.copysign(self.alpha / (self.m * self.sensitivity), difference)
+            rows, columns, steps = [u], [v], [step]
+        self.steps = np.append(self.steps, steps)
+        self.U = np.vstack([self.U, *rows])
+        self.V = np.vstack([self.V, *columns])
         return True
+
+    def _degree_keeping_step(self, u: np.ndarray, v: np.ndarray, difference: float):
+        """The rank-1 terms and steps of a degree-keeping update (see the class)."""
+        n = self.n
+        plain = self._pair(u, v, u, v)  # ||M||^2 over the pairs
+        if plain <= 0.0:  # an empty query: nothing to move
+            return [u], [v], [0.0]
+        y = u * (v.sum() - v) + v * (u.sum() - u)  # row sums of M = u v^T + v u^T, no diagonal
+        a = (y - y.sum() / (2.0 * (n - 1))) / (n - 2)
+        ones = np.ones(n)
+        own = plain - self._pair(a, ones, u, v)  # ||M less its degree part||^2 >= 0
+        if own <= 1e-9 * plain:  # the query is a function of the degrees (e.g. S = V)
+            return [u], [v], [-difference / plain]
+        step = -difference / own
+        return [u, a], [v, ones], [step, -step]
+
+    @staticmethod
+    def _pair(uk: np.ndarray, vk: np.ndarray, u: np.ndarray, v: np.ndarray) -> float:
+        """``u^T (uk vk^T + vk uk^T) v`` without the diagonal (one undirected term)."""
+        return float((uk @ u) * (vk @ v) + (uk @ v) * (vk @ u) - 2.0 * (uk * vk) @ (u * v))
 
     def matrix(self) -> np.ndarray:
         """The hypothesis as a dense n x n matrix (zero diagonal): for small graphs only,
@@ -366,17 +409,21 @@ class FactoredFriezeKannan:
         return {"steps": self.steps.tolist(), "U": self.U.tolist(), "V": self.V.tolist()}
 
     def restore(self, state: dict, updates: int) -> None:
-        """Take a saved hypothesis: at most ``updates`` steps of the one legal size, query
-        vectors of length n with entries in [0, 1] (ValueError otherwise)."""
+        """Take a saved hypothesis: at most ``updates`` updates' terms (two each when
+        keeping degrees), of the one legal step size (finite steps when keeping degrees),
+        query vectors of length n with entries in [0, 1] (ValueError otherwise)."""
         steps = np.asarray(state["steps"], dtype=float)
         U = np.asarray(state["U"], dtype=float).reshape(-1, self.n)
         V = np.asarray(state["V"], dtype=float).reshape(-1, self.n)
-        size = self.alpha / (self.m * self.sensitivity)
-        if steps.ndim != 1 or not len(steps) == len(U) == len(V) <= updates:
+        terms = 2 * updates if self.keep_degrees else updates
+        if steps.ndim != 1 or not len(steps) == len(U) == len(V) <= terms:
             raise ValueError("the hypothesis has more steps than updates, or ragged ones")
-        if not np.all(np.abs(steps) == size) or not all(
-            np.all((0.0 <= X) & (X <= 1.0)) for X in (U, V)
-        ):
+        if self.keep_degrees:
+            legal = np.all(np.isfinite(steps)) and np.all(np.isfinite(U))
+        else:
+            size = self.alpha / (self.m * self.sensitivity)
+            legal = np.all(np.abs(steps) == size) and np.all((0.0 <= U) & (U <= 1.0))
+        if not legal or not np.all((0.0 <= V) & (V <= 1.0)):
             raise ValueError("the hypothesis has steps no update makes")
         self.steps, self.U, self.V = steps, U, V
 
@@ -514,11 +561,13 @@ def pair_hypothesis(
     edges: EdgeBounds,
     max_queries: int | None = None,
     start=None,
+    keep_degrees: bool = False,
 ) -> FactoredFriezeKannan | PairConstruction:
     """A fresh hypothesis on ``universe``'s pairs: Frieze–Kannan (factored, starting from
-    the noisy density, or from ``start``, a :class:`~privcut.graph.start.MeasuredStart`),
-    multiplicative weights or the median construction (with the slack element), at
-    accuracy ``alpha`` in units of ``c / D``.
+    the noisy density, or from ``start``, a :class:`~privcut.graph.start.MeasuredStart`;
+    with the degree-keeping update if ``keep_degrees``), multiplicative weights or the
+    median construction (with the slack element), at accuracy ``alpha`` in units of
+    ``c / D``.
 
     Examples
     --------
@@ -537,7 +586,7 @@ def pair_hypothesis(
         else:
             density, potential = start.start, start.potential
         return FactoredFriezeKannan(
-            universe.n, m, sensitivity, alpha, density, potential, universe.directed
+            universe.n, m, sensitivity, alpha, density, potential, universe.directed, keep_degrees
         )
     if idc == "multiplicative-weights":
         construction = MultiplicativeWeights(m + 1, alpha, edges.upper)

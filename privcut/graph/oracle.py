@@ -71,6 +71,9 @@ from privcut.records import Record, Spend
 __all__ = ["CutOracle", "OracleStatus"]
 
 FORMAT = "privcut-cut-oracle/3"
+
+RERUN = 16
+"""Rows of a batch re-evaluated at once after an update (:meth:`CutOracle.cuts`)."""
 """The state file's format; /3 added the measured start (files of /2 are refused, naming
 both formats: start a new oracle)."""
 
@@ -366,15 +369,32 @@ class CutOracle:
         if self.path is not None:
             self.save(self.path)  # the spent budget is on disk before the first answer
 
-    def _make_idc(self, alpha_idc: float):
+    def _make_idc(self, calibrated: Calibration):
+        """The hypothesis for ``calibrated``: Frieze–Kannan with the degree-keeping update
+        under the composed analysis (which counts no updates, see
+        :class:`~privcut.graph.hypotheses.FactoredFriezeKannan`) from a measured start
+        (whose degrees are measured) on an undirected graph; the additive step otherwise
+        (a density start's degrees are all equal, or zero from a public ``max_edges``)."""
+        keep_degrees = (
+            calibrated.composed
+            and self.start is not None
+            and not self.universe.directed
+            and self.universe.n >= 3
+        )
         return pair_hypothesis(
-            self.idc_name, self.universe, alpha_idc, self.edges, self.max_queries, self.start
+            self.idc_name,
+            self.universe,
+            calibrated.alpha_idc / self.sensitivity,
+            self.edges,
+            self.max_queries,
+            self.start,
+            keep_degrees,
         )
 
     def _setup(self, alpha, calibration, generator, sparse_vector: type[SparseVector]) -> None:
         self._requested_alpha = alpha
         calibrated = self._calibrated(alpha, calibration)
-        self.idc = self._make_idc(calibrated.alpha_idc / self.sensitivity)
+        self.idc = self._make_idc(calibrated)
         self._engine = sparse_vector(calibrated, self.max_queries, generator)
 
     def _calibrated(self, alpha: float | None, calibration: str) -> Calibration:
@@ -652,14 +672,23 @@ class CutOracle:
     ) -> int:
         """Answer the block of queries ``start, start + 1, ...`` (the rows of S and T) in
         order into ``answers`` while the oracle is not exhausted; return how many were
-        answered. The block's true answers are read after its first query is counted."""
-        hypotheses = self.idc.evaluate_many(S, T)
+        answered. The block's true answers are read after its first query is counted.
+
+        The hypothesis's answers are evaluated ahead in runs: the whole block at first,
+        after an update :data:`RERUN` rows, doubling while no update comes, so that an
+        update costs O(RERUN x updates x |V|) of re-evaluation, not the block's."""
+        q = S.shape[0]
+        hypotheses, ahead, run = np.empty(q), 0, q
         truths = None
         sizes = np.asarray(S.sum(axis=1)).ravel() * np.asarray(T.sum(axis=1)).ravel()
         n = self.universe.n
-        for i in range(S.shape[0]):
+        for i in range(q):
             if self._engine.exhausted:
                 return i
+            if i >= ahead:
+                ahead = min(q, i + run)
+                hypotheses[i:ahead] = self.idc.evaluate_many(S[i:ahead], T[i:ahead])
+                run = min(2 * run, q)
             try:
                 self._commit("no data were read for it, " if truths is None else "")
                 if truths is None:
@@ -674,7 +703,7 @@ class CutOracle:
                 if updated:
                     u, v = S[[i]].toarray().ravel(), T[[i]].toarray().ravel()
                     self.idc.update((u, v), value)
-                    hypotheses[i + 1 :] = self.idc.evaluate_many(S[i + 1 :], T[i + 1 :])
+                    ahead, run = i + 1, RERUN  # the rest is evaluated again, in runs
                 self._persist()
             except PrivcutError as error:
                 given = start + i
@@ -907,7 +936,7 @@ class CutOracle:
             )
             oracle._requested_alpha = state["alpha"]
             calibrated = oracle._engine.calibration
-            oracle.idc = oracle._make_idc(calibrated.alpha_idc / oracle.sensitivity)
+            oracle.idc = oracle._make_idc(calibrated)
             oracle.idc.restore(state["hypothesis"], oracle.updates)
         except (KeyError, TypeError, ValueError) as error:
             raise PrivcutError(f"{path}: malformed oracle state ({error})") from None

@@ -30,9 +30,12 @@ Two calibrations, both fixed before the data are touched:
     (Canonne, Kamath & Steinke 2020, Prop. 12). Accuracy: with probability 1 - beta
     every ``|Z_t| <= eta`` (union bound over k draws); an update then happens only
     where ``|Q(D) - Q(D_t)| > T - eta = alpha_idc`` and releases an answer within
-    ``eta < alpha_idc`` (Def. 3.1), so at most B(alpha_idc) updates occur; every other
-    answer is within ``T + eta``. Privacy does not depend on B, so ``alpha_idc =
-    eta + 1`` and the promise is ``3 eta + 1``; B only bounds the hypothesis's size.
+    ``eta < alpha_idc``; every other answer is within ``T + eta``, whatever the
+    hypothesis. Neither privacy nor accuracy counts updates, so ``alpha_idc = eta + 1``,
+    the promise is ``3 eta + 1``, every one of the k queries may update
+    (``max_updates = k``), and the hypothesis may be updated by any rule that reads only
+    released values (post-processing; :class:`~privcut.graph.CutOracle` keeps the
+    hypothesis's degrees, see :class:`~privcut.graph.hypotheses.FactoredFriezeKannan`).
 
     *Sparse vector*. The same mechanism analysed as a sequence of at most B(alpha)
     AboveThreshold instances, each followed by one numeric answer (Dwork & Roth 2014,
@@ -210,7 +213,9 @@ class Calibration:
     alpha_idc : float
         The accuracy target the iterative construction is built with.
     max_updates : int
-        B(alpha_idc): above-threshold rounds before the release stops using the data.
+        Updates before the release stops using the data: B(alpha_idc) for the sparse
+        vector and the paper (their privacy pays per update); ``max_queries`` for the
+        composed analysis, whose privacy and accuracy hold for any number of updates.
     threshold : float
         T.
     comparison : Noise
@@ -234,6 +239,13 @@ class Calibration:
     epsilon: float
     delta: float
     beta: float
+
+    @property
+    def composed(self) -> bool:
+        """Whether this is the composed analysis (tight, no separate answer noise): every
+        query's noisy answer is paid for, so the hypothesis may be updated by any rule
+        that reads only released values (post-processing)."""
+        return self.name == "tight" and self.answer is None
 
     def to_dict(self) -> dict:
         state = asdict(self)
@@ -386,22 +398,21 @@ def _tight_candidate(bound, alpha_idc, share, split, epsilon, delta, rho, sensit
     )
 
 
-def _composed_candidate(bound, alpha_idc, epsilon, delta, rho, sensitivity, k, beta):
+def _composed_candidate(alpha_idc, epsilon, delta, rho, sensitivity, k, beta):
     """The composed calibration (delta > 0) for one IDC accuracy, or the best one (just above
     the noise's union bound) for ``alpha_idc=None``; None if invalid."""
     comparison = Noise("discrete_gaussian", sensitivity * math.sqrt(k / (2.0 * rho)))
     eta = comparison.max_error(k, beta)
     if alpha_idc is None:
         alpha_idc = eta + 1.0
-    c = bound(alpha_idc)
-    if c < 1 or eta >= alpha_idc:
+    if eta >= alpha_idc:
         return None
     threshold = alpha_idc + eta
     return Calibration(
         "tight",
         threshold + eta,
         alpha_idc,
-        c,
+        k,  # every query may update: neither privacy nor accuracy counts updates here
         threshold,
         comparison,
         None,
@@ -434,7 +445,7 @@ def _tight(bound, epsilon, delta, sensitivity, k, beta, alpha, scale) -> Calibra
             coarse += best(grid[(grid > near / 1.5) & (grid < near * 1.5)], _SHARES, BETA_SPLITS)
         candidates = coarse
     if delta > 0.0:
-        composed = _composed_candidate(bound, alpha, epsilon, delta, rho, sensitivity, k, beta)
+        composed = _composed_candidate(alpha, epsilon, delta, rho, sensitivity, k, beta)
         candidates += [] if composed is None else [composed]
     if not candidates:
         raise ValueError(

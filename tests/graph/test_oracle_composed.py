@@ -10,6 +10,7 @@ import pytest
 
 from privcut import CutOracle
 from privcut.audit import audit
+from privcut.graph.hypotheses import FactoredFriezeKannan
 from privcut.linear import OracleExhaustedWarning
 from privcut.linear.online import SparseVector
 
@@ -108,3 +109,35 @@ def test_the_composed_promise_holds_on_a_small_graph():
         errors.append(abs(oracle.cut(S.tolist(), T.tolist()) - A[np.ix_(S, T)].sum()))
     assert max(errors) <= oracle.alpha
     assert 0 < oracle.updates <= min(oracle.max_updates, 200)
+
+
+def test_the_degree_keeping_update_keeps_degrees_and_meets_the_noisy_answer():
+    """Under the composed analysis updates are post-processing: each one moves the query's
+    answer to the released one and leaves every row sum (the start's degrees) unchanged."""
+    rng = np.random.default_rng(0)
+    n = 12
+    fk = FactoredFriezeKannan(n, n * (n - 1) // 2, 2.0, 1.0, 0.3, 10.0, False, keep_degrees=True)
+    degrees = fk.matrix().sum(axis=1)
+    for _ in range(6):
+        u, v = np.zeros(n), np.zeros(n)
+        u[rng.choice(n, 4, replace=False)] = 1.0
+        v[rng.choice(n, 6, replace=False)] = 1.0
+        noisy = float(rng.integers(0, 30))
+        fk.update((u, v), noisy)
+        assert fk.evaluate((u, v)) == pytest.approx(noisy, abs=1e-9)
+        np.testing.assert_allclose(fk.matrix().sum(axis=1), degrees, atol=1e-9)
+    whole = np.ones(n)  # cut(V, T) is a function of the degrees: a plain step meets it
+    fk.update((whole, whole), 5.0)
+    assert fk.evaluate((whole, whole)) == pytest.approx(5.0, abs=1e-9)
+
+
+def test_the_oracle_keeps_degrees_under_the_composed_analysis_from_a_measured_start():
+    G = nx.gnp_random_graph(40, 0.3, seed=1)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=50, rng=0)
+    assert oracle._engine.calibration.composed and oracle.idc.keep_degrees
+    assert oracle.max_updates == 50
+    D = nx.gnp_random_graph(40, 0.3, seed=1, directed=True)
+    assert not CutOracle(D, 1.0, 1e-6, max_queries=50, rng=0).idc.keep_degrees
+    assert not CutOracle(G, 1.0, 0.0, max_queries=50, rng=0).idc.keep_degrees
+    density = CutOracle(G, 1.0, 1e-6, max_queries=50, start="density", rng=0)
+    assert density._engine.calibration.composed and not density.idc.keep_degrees

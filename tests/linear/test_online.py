@@ -38,9 +38,9 @@ def _sparse_vector_rho(c, sensitivity):
 def test_tight_calibration_spends_exactly_its_budget_and_keeps_its_promise(delta, k):
     epsilon, sensitivity, beta = 1.0, 2.0, 0.05
     c = calibrate(fk_bound, epsilon, delta, max_queries=k, sensitivity=sensitivity, scale=1e4)
-    assert c.max_updates == fk_bound(c.alpha_idc)
     if c.answer is None:  # composed: k discrete Gaussian comparisons, zCDP composition
-        assert delta > 0 and k == 5000 and c.threshold_noise is None
+        assert delta > 0 and k == 5000 and c.threshold_noise is None and c.composed
+        assert c.max_updates == k  # no update is paid for: every query may update
         rho = k * sensitivity**2 / (2 * c.comparison.scale**2)
         assert rho <= zcdp_budget(epsilon, delta) * (1 + 1e-12)
         assert zcdp_delta(rho, epsilon) <= delta * (1 + 1e-9)
@@ -48,6 +48,7 @@ def test_tight_calibration_spends_exactly_its_budget_and_keeps_its_promise(delta
         assert eta < c.alpha_idc and c.threshold == c.alpha_idc + eta
         assert c.alpha == c.threshold + eta
         return
+    assert c.max_updates == fk_bound(c.alpha_idc) and not c.composed
     assert k == 10**6 or delta == 0.0  # many queries: the sparse vector wins
     if delta == 0.0:
         round_epsilon = sensitivity / c.threshold_noise.scale + 2 * sensitivity / c.comparison.scale
