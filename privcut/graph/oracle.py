@@ -1208,7 +1208,10 @@ def _true_answers(S: sp.csr_array, T: sp.csr_array, adjacency: sp.csr_array) -> 
     Small sides (the adjacency rows of all rows' S at most a quarter of q x nnz(A), as
     for small pairs) gather the adjacency rows of each row's S and look their columns up
     in T, O(q x |V| + sum of S's degrees); larger ones go through a dense (q, |V|) block,
-    O(q x (|V| + |E|)). Which one is a function of the public queries."""
+    O(q x (|V| + |E|)). The choice, like either path's time, depends on S's degrees and
+    |E|, which are private: the answers are equal either way, but the time an answer takes
+    is not protected (as for any computation on the graph; keep response times out of
+    what is published)."""
     q, n = S.shape
     nodes = S.indices
     degrees = np.diff(adjacency.indptr)[nodes]

@@ -31,11 +31,12 @@ The potential: with ``Q = sum_{pairs} P_ij^2`` (from the factors in O(n + g^2)) 
 ``S = sum_{edges} min(P_ij, 1)``, ``||A - P||^2 = |E| - 2 sum_{edges} P_ij + Q <= |E| - 2 S
 + Q``. Its data-dependent part ``Y = |E| - 2 S`` changes by ``1 - 2 min(P_ij, 1)`` when
 pair ij flips, at most 1 in absolute value: sensitivity 1. It is computed exactly as an
-integer in units of ``2**-20`` (each ``min(P_ij, 1)`` rounded to the nearest unit, a
-per-pair public map, so the flip still moves it by at most ``2**20`` units, and
-``S >= S_rounded - |E| 2**-21``) and released with discrete Laplace noise at its share
-(integer noise on an integer: no floating-point leak, Mironov 2012); ``Y + eta + Q +
-|E|_upper 2**-20`` (eta its ``1 - beta`` error bound) bounds the potential; so does
+integer in units of ``1 / w`` (``w`` = :func:`_units`, a public power of two; each
+``min(P_ij, 1)`` rounded to the nearest unit, a per-pair public map, so the flip still
+moves it by at most ``w`` units, and ``S >= S_rounded - |E| / (2 w)``) and released with
+discrete Laplace noise at its share (integer noise on an integer: no floating-point leak,
+Mironov 2012); ``Y + eta + Q + |E|_upper / w`` (eta its ``1 - beta`` error bound) bounds
+the potential; so does
 ``|E|_upper + Q`` (S >= 0), and the smaller is used. Frieze–Kannan's potential argument
 (GRU12 Thm 5.1: each update lowers ``||A - D_t||^2`` by at least ``alpha^2 / m``) never
 uses that ``D_t`` lies in [0, 1] (its entries may leave it): it holds from any start, so
@@ -92,14 +93,27 @@ POTENTIAL_SENSITIVITY = 1.0
 neighbours (module docstring)."""
 
 _UNITS = 2**20
-"""The potential's measurement is in units of ``2**-20`` (an integer: integer noise), or
-coarser where that noise's scale would pass :data:`~privcut.privacy.noise.MAX_SCALE`."""
+"""The finest units of the potential's measurement, ``2**-20`` (an integer: integer
+noise)."""
+
+UNIT_SCALE = 2.0**16
+"""The largest scale, in units, of the potential's discrete Laplace noise: its sampler is
+then within about 2e-9 of exact (:func:`~privcut.privacy.noise.discrete_laplace_tv_bound`;
+at 2**20 units and epsilon 0.03 the scale was 3.5e7 and the distance 1e-6, as large as a
+typical delta)."""
 
 
 def _units(epsilon: float) -> int:
-    """The potential's units per edge at its ``epsilon``: ``2**20``, or the largest power
-    of two keeping the noise's scale ``units / epsilon`` within 2**40 (public)."""
-    return 2 ** max(0, min(20, math.floor(math.log2(epsilon * 2.0**40 / POTENTIAL_SENSITIVITY))))
+    """The potential's units per edge at its ``epsilon``: the largest power of two up to
+    ``2**20`` keeping the noise's scale ``units / epsilon`` within :data:`UNIT_SCALE`
+    (public; at least 1). The rounding slack ``|E|_upper / units`` is in the bound.
+
+    Examples
+    --------
+    >>> _units(0.03), _units(1.0), _units(100.0)
+    (1024, 65536, 1048576)
+    """
+    return 2 ** max(0, min(20, math.floor(math.log2(epsilon * UNIT_SCALE / POTENTIAL_SENSITIVITY))))
 
 
 SPLIT = {

@@ -402,7 +402,8 @@ def _composed_candidate(alpha_idc, epsilon, delta, rho, sensitivity, k, beta):
     """The composed calibration (delta > 0) for one IDC accuracy, or the best one (just above
     the noise's union bound) for ``alpha_idc=None``; None if invalid."""
     comparison = Noise("discrete_gaussian", sensitivity * math.sqrt(k / (2.0 * rho)))
-    eta = comparison.max_error(k, beta)
+    # a fractional query's answer gets the grid noise of the same privacy: its bound too
+    eta = max(comparison.max_error(k, beta), comparison.on_grid(sensitivity).max_error(k, beta))
     if alpha_idc is None:
         alpha_idc = eta + 1.0
     if eta >= alpha_idc:

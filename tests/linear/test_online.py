@@ -44,7 +44,8 @@ def test_tight_calibration_spends_exactly_its_budget_and_keeps_its_promise(delta
         rho = k * sensitivity**2 / (2 * c.comparison.scale**2)
         assert rho <= zcdp_budget(epsilon, delta) * (1 + 1e-12)
         assert zcdp_delta(rho, epsilon) <= delta * (1 + 1e-9)
-        eta = c.comparison.max_error(k, beta)
+        grid = c.comparison.on_grid(sensitivity)  # fractional queries' noise
+        eta = max(c.comparison.max_error(k, beta), grid.max_error(k, beta))
         assert eta < c.alpha_idc and c.threshold == c.alpha_idc + eta
         assert c.alpha == c.threshold + eta
         return
