@@ -48,6 +48,7 @@ from privcut.graph.universe import EdgeUniverse
 from privcut.linear.online import (
     CALIBRATIONS,
     IDCS,
+    NOISE_CHUNK,
     Calibration,
     ProcessGuard,
     SparseVector,
@@ -248,8 +249,9 @@ class CutOracle:
     Notes
     -----
     The state file is secret: it holds the current threshold draw of the sparse
-    vector in clear, and whoever knows that draw learns from each "no update"
-    answer whether the private gap exceeded a known number, which the
+    vector and the comparison draws made ahead (up to ``NOISE_CHUNK``) in clear, and
+    whoever knows them learns from each "no update" answer whether the private gap
+    exceeded a known number, and from the next update its exact answer, which the
     (epsilon, delta) guarantee no longer covers (the hypothesis alone could be
     released). It is written with mode 0600 and authenticated by HMAC-SHA256 under
     a key kept apart from it (:class:`~privcut.files.StateFile`): an
@@ -1063,6 +1065,13 @@ def _checked_engine(
         or (noise is None and draw != 0)
     ):
         raise ValueError("the threshold draw must be an integer (0 for the paper calibration)")
+    pending = engine["pending"]
+    if (
+        not isinstance(pending, list)
+        or len(pending) >= NOISE_CHUNK
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in pending)
+    ):
+        raise ValueError(f"the pending draws must be fewer than {NOISE_CHUNK} integers")
     return result
 
 
@@ -1206,26 +1215,16 @@ def _true_answers(S: sp.csr_array, T: sp.csr_array, adjacency: sp.csr_array) -> 
     so equal to the last bit whatever the order of the sums).
 
     Small sides (the adjacency rows of all rows' S at most a quarter of q x nnz(A), as
-    for small pairs) gather the adjacency rows of each row's S and look their columns up
-    in T, O(q x |V| + sum of S's degrees); larger ones go through a dense (q, |V|) block,
+    for small pairs) go through the sparse product ``S A`` masked by T,
+    O(q x |V| + sum of S's degrees); larger ones through a dense (q, |V|) block,
     O(q x (|V| + |E|)). The choice, like either path's time, depends on S's degrees and
     |E|, which are private: the answers are equal either way, but the time an answer takes
     is not protected (as for any computation on the graph; keep response times out of
     what is published)."""
-    q, n = S.shape
-    nodes = S.indices
-    degrees = np.diff(adjacency.indptr)[nodes]
-    ends = np.cumsum(degrees)
-    total = int(ends[-1]) if ends.size else 0
-    if 4 * total > q * adjacency.nnz:
+    total = int(np.diff(adjacency.indptr)[S.indices].sum())
+    if 4 * total > S.shape[0] * adjacency.nnz:
         return np.einsum("jk,jk->j", S.toarray() @ adjacency, T.toarray())
-    marked = np.zeros(q * n, dtype=bool)  # T's entries, row-major
-    marked[np.repeat(np.arange(q) * n, np.diff(T.indptr)) + T.indices] = True
-    entries = np.arange(total) + np.repeat(adjacency.indptr[nodes] - ends + degrees, degrees)
-    keys = np.repeat(np.repeat(np.arange(q) * n, np.diff(S.indptr)), degrees)
-    keys += adjacency.indices[entries]
-    hit = marked[keys]
-    return np.bincount(keys[hit] // n, weights=adjacency.data[entries[hit]], minlength=q)
+    return np.asarray((S @ adjacency).multiply(T).sum(axis=1), dtype=float).ravel()
 
 
 def _block_size(n: int) -> int:

@@ -123,6 +123,7 @@ from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option, check_scalar
 
 __all__ = [
+    "NOISE_CHUNK",
     "Calibration",
     "OnlineRelease",
     "OracleExhaustedWarning",
@@ -136,6 +137,9 @@ __all__ = [
 ]
 
 CALIBRATIONS = ("tight", "paper")
+
+NOISE_CHUNK = 256
+"""Comparison draws made at once by :class:`SparseVector` (one vectorised call)."""
 IDCS = ("frieze-kannan", "multiplicative-weights", "median")
 _GRID = 400
 """Candidate IDC accuracies (log-spaced) tried by the tight calibration."""
@@ -532,6 +536,19 @@ class SparseVector:
         self.updates = 0
         self.grid_draws = 0  # answers released with grid noise (fractional queries)
         self.threshold_draw = self._draw_threshold()
+        self.pending = np.zeros(0, dtype=np.int64)  # comparison draws made ahead (secret)
+
+    def _comparison_draw(self) -> float:
+        """The next draw of the comparison noise. Draws are made :data:`NOISE_CHUNK` at a
+        time (one vectorised call) and used in order: i.i.d. draws independent of the data
+        and the queries, so the same law as one draw per query, and a one-by-one session
+        and a batch consume them alike. The draws not yet used are secret state, kept with
+        the threshold draw (:meth:`state`)."""
+        if self.pending.size == 0:
+            draws = self.calibration.comparison.sample(NOISE_CHUNK, rng=self.generator)
+            self.pending = np.asarray(draws, dtype=np.int64)
+        draw, self.pending = self.pending[0], self.pending[1:]
+        return float(draw)
 
     def _draw_threshold(self) -> float:
         noise = self.calibration.threshold_noise
@@ -563,6 +580,8 @@ class SparseVector:
         if not integer:
             noise = noise.on_grid(sensitivity, 1)
             self.grid_draws += 1
+        elif noise is self.calibration.comparison:  # paper, composed: integer noise, in order
+            return float(answer) + self._comparison_draw()
         return float(noise.add(answer, rng=self.generator, error=error))
 
     def step(
@@ -600,7 +619,7 @@ class SparseVector:
                 return hypothesis, False
         else:
             gap = abs(answer - round(hypothesis))
-            noise = float(calibration.comparison.sample(rng=self.generator))
+            noise = self._comparison_draw()
             if gap + noise < calibration.threshold + self.threshold_draw:
                 return hypothesis, False
             noisy = self._release(answer, integer, sensitivity, error)
@@ -617,6 +636,7 @@ class SparseVector:
             "updates": self.updates,
             "grid_draws": self.grid_draws,
             "threshold_draw": self.threshold_draw,
+            "pending": self.pending.tolist(),
         }
 
     @classmethod
@@ -629,6 +649,7 @@ class SparseVector:
         engine.updates = int(state["updates"])
         engine.grid_draws = int(state["grid_draws"])
         engine.threshold_draw = float(state["threshold_draw"])
+        engine.pending = np.asarray(state["pending"], dtype=np.int64).reshape(-1)
         return engine
 
 
