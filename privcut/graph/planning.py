@@ -32,14 +32,16 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
   :data:`~privcut.graph.clustering.DEFAULT_CAP` (D), summed per bin of the noisy
   ``"degrees"`` released before it (adaptive composition), l1 sensitivity ``9 (D - 1)``
   (proof in :mod:`privcut.graph.clustering`); undirected 0/1 graphs only, with
-  ``"degrees"``; it feeds the BTER step of the sparse generator [SKP12, KPPS14], serves
-  no workload class, and takes :data:`CLUSTERING_SHARE` in a list;
+  ``"degrees"``; it feeds the BTER step of the sparse generator [SKP12, KPPS14] (the
+  dense generator refuses it, before any spend), serves no workload class, and takes
+  :data:`CLUSTERING_SHARE` in a list;
 - ``"assortativity"``: the edge counts between every two log-degree classes of the noisy
   ``"degrees"`` released before it (a coarse joint-degree matrix, dK-2; adaptive
   composition), l1 sensitivity 1 (a pair lies in one class pair; proof in
   :mod:`privcut.graph.assortativity`); undirected 0/1 graphs only, with ``"degrees"``;
   it feeds the swap step of the sparse generator towards the original's degree
-  assortativity [New03, XS04], serves no workload class, and takes
+  assortativity [New03, XS04] (the dense generator refuses it, before any spend), serves
+  no workload class, and takes
   :data:`ASSORTATIVITY_SHARE` in a list.
 
 A synthetic graph's error on a cut from randomized response grows like

@@ -31,7 +31,7 @@ from privcut.graph.generation import DenseGenerator, GraphGenerator
 from privcut.graph.measurement import Measurements, measure
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
-from privcut.graph.planning import FILTERED, plan_measurements
+from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED, plan_measurements
 from privcut.graph.private_groups import (
     CommunityStep,
     PrivateGroups,
@@ -110,22 +110,35 @@ def _choose(method: str, n: int, named: frozenset, memory: float | None) -> tupl
     """The generator's name and the report's note on why: ``"auto"`` takes ``"dense"`` when
     its predicted memory (:func:`dense_memory`) fits ``memory`` (default
     :data:`DENSE_MEMORY`) or randomized response is asked for explicitly, ``"sparse"``
-    when filtered randomized response is (only the sparse generator uses it) or otherwise.
+    when filtered randomized response, ``"clustering"`` or ``"assortativity"`` is (only the
+    sparse generator uses them; ``"dense"`` refuses them) or otherwise.
     ``named``: the measurements asked for by name. Public inputs only."""
     check_option(method, "method", ("auto", *GENERATORS))
     budget = DENSE_MEMORY if memory is None else memory
     budget = check_scalar(budget, "memory", float, low=0.0, closed="neither")
     randomized, filtered = RANDOMIZED_RESPONSE in named, FILTERED in named
+    swaps = [name for name in (CLUSTERING, ASSORTATIVITY) if name in named]
     if randomized and filtered:
         raise ValueError(
             "randomized response and filtered randomized response are used by different "
             "generators (method='dense' and method='sparse'): name one of them"
+        )
+    if randomized and swaps:
+        raise ValueError(
+            f"randomized response (method='dense') and {swaps[0]!r} (its swaps run in "
+            "method='sparse' only) are used by different generators: name one of them"
         )
     if method == "dense" and filtered:
         raise ValueError(
             "method='dense' does not use filtered randomized response (its survivors enter "
             "the sparse generator): use method='sparse' or 'auto', or drop "
             f"{FILTERED!r} from measurements"
+        )
+    if method == "dense" and swaps:
+        raise ValueError(
+            f"method='dense' does not use the {swaps[0]!r} measurement (only the sparse "
+            "generator's swaps do; its budget would be spent on nothing): use "
+            f"method='sparse' or 'auto', or drop {swaps[0]!r} from measurements"
         )
     if method == "sparse" and randomized:
         raise ValueError(
@@ -141,6 +154,8 @@ def _choose(method: str, n: int, named: frozenset, memory: float | None) -> tupl
         return "dense", " (method 'auto': dense, randomized response requested)"
     if filtered:
         return "sparse", " (method 'auto': sparse, filtered randomized response requested)"
+    if swaps:
+        return "sparse", f" (method 'auto': sparse, {swaps[0]!r} requested)"
     need = dense_memory(n)
     why = f"the dense generator's predicted {_bytes(need)} on {n} nodes"
     if need > budget:
@@ -432,7 +447,9 @@ def synthetic_graph(
         only, randomized response refused, a 0/1 graph); ``"auto"`` (default) chooses
         from public sizes: ``"dense"`` when its predicted memory
         (:func:`dense_memory`, nine n x n float64 arrays) fits ``memory`` or randomized
-        response is named in ``measurements``, ``"sparse"`` otherwise (above
+        response is named in ``measurements``, ``"sparse"`` when filtered randomized
+        response, ``"clustering"`` or ``"assortativity"`` is (``"dense"`` refuses those
+        three, before any spend: it would not use them) or otherwise (above
         :data:`SPARSE_NODES` nodes at the default budget). The report's ``method`` and
         ``mechanism`` say which ran and why.
     memory : float, optional

@@ -609,7 +609,7 @@ class SparseVector:
             if not error <= grid / 4.0:
                 raise ValueError(
                     "the query's floating-point error bound exceeds a quarter of the noise "
-                    f"grid ({grid:g}); ask an integer query or a smaller one"
+                    f"grid ({grid:g}); ask an integer query, or give a smaller public size bound"
                 )
         answer = true_answer()
         self.queries_answered += 1
@@ -735,6 +735,18 @@ class OnlineRelease:
     with probability ``1 - beta`` (Thm 4.9, or the tight analysis), for any
     adaptively chosen queries.
 
+    Fractional queries (an entry not an integer) are released on a public noise grid,
+    which needs the answer's floating-point error
+    (:func:`~privcut.privacy.noise.float_sum_error` of m terms of total magnitude ``n``)
+    at most a quarter of the grid.
+    That bound is computed from public values only: the public ``n`` (a histogram with
+    more than ``n`` elements is refused at construction, before any spend), or without it
+    the noisy count's upper bound (a released value; the float-error bound then holds on
+    the same probability ``1 - beta/4`` event as the accuracy claim). When it exceeds a
+    quarter of the grid (large ``n`` and m at a small epsilon), every fractional query is
+    refused with a ``ValueError`` before the data are read, whatever the data; integer
+    queries are always answered.
+
     Parameters
     ----------
     h : array_like
@@ -790,10 +802,17 @@ class OnlineRelease:
         n, count_epsilon = count_budget(n, count_share, epsilon)
         self.h = check_histogram(h, np.size(h))
         self._owner = ProcessGuard("this OnlineRelease")
-        self._error = float_sum_error(self.h.size, float(self.h.sum()))  # of a query's answer
+        if n is not None and self.h.sum() > n:
+            raise ValueError(
+                "the histogram holds more elements than the public bound n; pass an n at "
+                "least the number of elements (a public bound), or n=None to buy a noisy count"
+            )
         generator = check_random_state(rng)
         size = dataset_size(self.h, n, count_epsilon, generator)  # spend before answering
         bound_n = size.upper(beta / 4.0) if size.noise is not None else size.value
+        # A query's float error from the public bound only, never from sum(h): whether a
+        # fractional query is refused must not depend on the private total.
+        self._error = float_sum_error(self.h.size, bound_n)
         self.size: SizeEstimate = size
         self.calibration = _histogram_calibration(
             idc,

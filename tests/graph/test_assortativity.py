@@ -191,3 +191,21 @@ def test_the_assortativity_measurement_passes_its_audit_and_catches_a_broken_twi
         assert result.p_value <= 1e-3
     else:
         assert result.p_value >= 0.01
+
+
+@pytest.mark.parametrize("name", ["clustering", "assortativity"])
+def test_the_dense_generator_refuses_the_swap_measurements_before_any_spend(name):
+    G = nx.gnp_random_graph(30, 0.2, seed=1)
+    named = ["edge-count", "degrees", name]
+    rng = np.random.default_rng(0)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match=f"method='dense' does not use the '{name}'.*'sparse'"):
+        synthetic_graph(G, 1.0, method="dense", measurements=named, rng=rng)
+    with pytest.raises(ValueError, match="different generators"):
+        synthetic_graph(G, 1.0, measurements=[*named, "randomized-response"], rng=rng)
+    assert rng.bit_generator.state == before  # refused before any draw
+    report = synthetic_graph(G, 1.0, measurements=named, rng=0).graph["privcut"]
+    assert "method 'auto': sparse" in report["mechanism"]
+    assert name in [m["name"] for m in report["measurements"]]
+    dense = synthetic_graph(G, 1.0, method="dense", rng=0).graph["privcut"]
+    assert name not in [m["name"] for m in dense["measurements"]]  # "auto" never takes it

@@ -13,6 +13,7 @@ from privcut.linear.online import (
     frieze_kannan_bound,
 )
 from privcut.privacy.calibration import zcdp_budget, zcdp_delta
+from privcut.privacy.noise import float_sum_error
 
 
 def fk_bound(alpha):
@@ -145,6 +146,48 @@ def test_bad_queries_and_parameters_are_refused():
         OnlineRelease(np.array([1]), 1.0, max_queries=1, idc="svd")
     with pytest.raises(ValueError, match="median construction would hold"):
         OnlineRelease(np.ones(50, dtype=int), 1.0, 0.5, max_queries=10, idc="median", n=1e4)
+
+
+def _old_error_cut_off(m, grid):
+    """The largest total whose float error bound ``float_sum_error(m, total)`` fits a quarter
+    of the grid: where the refusal of fractional queries used to switch on the private total."""
+    low, high = 1, 2**40
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if float_sum_error(m, middle) <= grid / 4 else (low, middle)
+    return low
+
+
+@pytest.mark.parametrize("n", [2.0**31, 2.0**32])
+def test_fractional_refusal_depends_on_the_public_bound_not_the_total(n):
+    m = 1024
+    probe = OnlineRelease(np.zeros(m), 1.0, 1e-6, max_queries=100, n=n, rng=0)
+    cut_off = _old_error_cut_off(m, probe._engine.released_noise.on_grid(1.0, 1).grid)
+    assert cut_off < n  # neighbours either side of the old cut-off are both in the domain
+    outcomes = []
+    for total in (cut_off, cut_off + 1):  # neighbouring histograms, one element added
+        h = np.zeros(m)
+        h[0] = total
+        release = OnlineRelease(h, 1.0, 1e-6, max_queries=100, n=n, rng=1)
+        with pytest.raises(ValueError, match="public size bound"):
+            release.answer(np.full(m, 0.5))
+        outcomes.append(release.queries_answered)
+        assert isinstance(release.answer(np.ones(m)), float)  # integer queries still answered
+    assert outcomes == [0, 0]
+
+
+def test_fractional_queries_are_answered_under_a_small_public_bound():
+    m = 1024
+    for total in (0, 2**20):  # far apart totals: both answered
+        h = np.zeros(m)
+        h[0] = total
+        release = OnlineRelease(h, 1.0, 1e-6, max_queries=100, n=2.0**20, rng=1)
+        assert isinstance(release.answer(np.full(m, 0.5)), float)
+
+
+def test_a_histogram_above_the_public_bound_is_refused_before_any_spend():
+    with pytest.raises(ValueError, match="more elements than the public bound n"):
+        OnlineRelease(np.array([6, 5]), 1.0, max_queries=3, n=10, rng=0)
 
 
 def _straddling_pair(calibration, epsilon, delta):
