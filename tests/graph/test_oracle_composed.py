@@ -15,13 +15,16 @@ from privcut.linear import OracleExhaustedWarning
 from privcut.linear.online import SparseVector
 
 EPSILON, DELTA, N, MAX_EDGES = 2.0, 1e-3, 50, 612
+EMPTY = {"start": "density"}  # with the public max_edges: the hypothesis starts at 0
 
 
 def _straddling_graphs():
     """A graph whose query (V, V) = 2|E| is at or just above the composed calibration's
-    threshold (the hypothesis starts at 0 under a public max_edges), and an edge-flip
+    threshold (the density start is empty under a public max_edges), and an edge-flip
     neighbour one edge below."""
-    probe = CutOracle(nx.empty_graph(N), EPSILON, DELTA, max_edges=MAX_EDGES, max_queries=3, rng=0)
+    probe = CutOracle(
+        nx.empty_graph(N), EPSILON, DELTA, max_edges=MAX_EDGES, max_queries=3, **EMPTY, rng=0
+    )
     calibration = probe.status().to_dict()
     assert calibration["calibration"] == "tight"
     threshold = probe._engine.calibration.threshold
@@ -56,6 +59,7 @@ def _transcript_with(sparse_vector):
             DELTA,
             max_edges=MAX_EDGES,
             max_queries=3,
+            **EMPTY,
             rng=rng,
             sparse_vector=sparse_vector,
         )
@@ -68,7 +72,7 @@ def _transcript_with(sparse_vector):
 
 def test_the_straddling_oracle_uses_the_composed_calibration():
     G, neighbour = _straddling_graphs()
-    oracle = CutOracle(G, EPSILON, DELTA, max_edges=MAX_EDGES, max_queries=3, rng=0)
+    oracle = CutOracle(G, EPSILON, DELTA, max_edges=MAX_EDGES, max_queries=3, **EMPTY, rng=0)
     calibration = oracle._engine.calibration
     assert calibration.answer is None and calibration.threshold_noise is None
     assert calibration.comparison.kind == "discrete_gaussian"
