@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from privcut.audit import audit
+from privcut.linear.online import SparseVector
 from privcut.privacy import Noise
 
 
@@ -69,3 +70,17 @@ def assert_on_grid(values, grid):
     assert grid > 0 and np.frexp(grid)[0] == 0.5, f"grid {grid!r} is not a power of two"
     units = np.asarray(values, dtype=float) / grid
     assert np.array_equal(units, np.round(units)), "a released value is off the grid"
+
+
+class ExactComparison(SparseVector):
+    """Broken twin of the composed (and paper) calibration: compares the exact answer with
+    the threshold and adds the comparison noise only to what it releases (the outcome of
+    the comparison is then exact)."""
+
+    def step(self, true_answer, hypothesis, *, integer=True, sensitivity=1.0, error=0.0):
+        answer = true_answer()
+        self.queries_answered += 1
+        if abs(answer - hypothesis) <= self.calibration.threshold:
+            return hypothesis, False
+        self.updates += 1
+        return float(self.calibration.comparison.add(answer, rng=self.generator)), True

@@ -13,6 +13,7 @@ from privcut.audit import audit
 from privcut.graph.hypotheses import FactoredFriezeKannan
 from privcut.linear import OracleExhaustedWarning
 from privcut.linear.online import SparseVector
+from tests.auditing import ExactComparison
 
 EPSILON, DELTA, N, MAX_EDGES = 2.0, 1e-3, 50, 612
 EMPTY = {"start": "density"}  # with the public max_edges: the hypothesis starts at 0
@@ -36,19 +37,6 @@ def _straddling_graphs():
     neighbour = G.copy()
     neighbour.remove_edge(*next(iter(G.edges())))
     return G, neighbour
-
-
-class ExactComparison(SparseVector):
-    """Broken twin: compares the exact answer with the threshold and adds the comparison
-    noise only to what it releases (the outcome of the comparison is then exact)."""
-
-    def step(self, true_answer, hypothesis, *, integer=True, sensitivity=2.0, error=0.0):
-        answer = true_answer()
-        self.queries_answered += 1
-        if abs(answer - hypothesis) <= self.calibration.threshold:
-            return hypothesis, False
-        self.updates += 1
-        return float(self.calibration.comparison.add(answer, rng=self.generator)), True
 
 
 def _transcript_with(sparse_vector):

@@ -14,6 +14,7 @@ from privcut.linear.online import (
 )
 from privcut.privacy.calibration import zcdp_budget, zcdp_delta
 from privcut.privacy.noise import float_sum_error
+from tests.auditing import ExactComparison
 
 
 def fk_bound(alpha):
@@ -251,19 +252,6 @@ def test_the_sparse_vector_hook_takes_sparse_vector_subclasses_only():
             OnlineRelease([1, 2], 1.0, max_queries=3, n=10.0, rng=0, sparse_vector=bad)
 
 
-class ComparedWithoutNoise(SparseVector):
-    """Broken composed calibration: compares the exact answer with the threshold and adds
-    noise only to what it releases (the comparison's outcome is then exact)."""
-
-    def step(self, true_answer, hypothesis, *, integer=True, sensitivity=1.0, error=0.0):
-        answer = true_answer()
-        self.queries_answered += 1
-        if abs(answer - hypothesis) <= self.calibration.threshold:
-            return hypothesis, False
-        self.updates += 1
-        return float(self.calibration.comparison.add(answer, rng=self.generator)), True
-
-
 @pytest.mark.slow
 def test_the_composed_calibration_passes_its_audit_and_catches_an_exact_comparison():
     """Counts on either side of the composed calibration's threshold (delta > 0, three
@@ -273,7 +261,7 @@ def test_the_composed_calibration_passes_its_audit_and_catches_an_exact_comparis
     probe = OnlineRelease(pair[0], epsilon, delta, max_queries=3, n=1e6, rng=0)
     assert probe.calibration.answer is None and probe.calibration.threshold_noise is None
     run = _transcript("tight", epsilon, delta)
-    broken_run = _transcript("tight", epsilon, delta, sparse_vector=ComparedWithoutNoise)
+    broken_run = _transcript("tight", epsilon, delta, sparse_vector=ExactComparison)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OracleExhaustedWarning)
         correct = audit(run, pair, epsilon, delta, samples=3000, rng=0)
