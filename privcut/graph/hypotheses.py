@@ -309,12 +309,29 @@ class FactoredFriezeKannan:
         start D_1), with the public potential bound."""
         return math.ceil(self.potential * self.m / self.alpha**2)
 
+    def _inner(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        inner = (self.U @ u) * (self.V @ v)
+        diagonal = (self.U * self.V) @ (u * v)
+        if self.directed:
+            return inner - diagonal
+        return inner + (self.U @ v) * (self.V @ u) - 2.0 * diagonal
+
     def evaluate(self, query: tuple[np.ndarray, np.ndarray]) -> float:
-        """The hypothesis's answer ``u^T D_t v`` (zero diagonal): :meth:`evaluate_many` on
-        one row, so that one-by-one and batch answers agree to the last bit (the
-        degree-keeping terms are not 0/1, so their sums depend on the summation order)."""
+        """The hypothesis's answer ``u^T D_t v`` (zero diagonal). Degree-keeping terms are
+        not 0/1, so their sums depend on the summation order: with any, the answer is
+        :meth:`evaluate_many` on one row, so that one-by-one and batch answers agree to the
+        last bit (0/1 terms give exact integer products either way)."""
         u, v = query
-        return float(self.evaluate_many(sp.csr_array(u[None, :]), sp.csr_array(v[None, :]))[0])
+        if self.keep_degrees and self.steps.size:
+            one = (sp.csr_array(u[None, :]), sp.csr_array(v[None, :]))
+            return float(self.evaluate_many(*one)[0])
+        if isinstance(self.start, float):
+            total = self.start * (u.sum() * v.sum() - u @ v)
+        else:
+            total = self.start.answer(u, v)
+        if self.steps.size:
+            total += float(self.steps @ self._inner(u, v))
+        return float(total)
 
     def evaluate_many(self, us: sp.csr_array, vs: sp.csr_array) -> np.ndarray:
         """The hypothesis's answers to the q queries whose vectors are the rows of ``us``
