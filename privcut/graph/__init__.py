@@ -5,7 +5,9 @@ from privcut.graph.arrays import SyntheticArray
 from privcut.graph.communities import (
     CommunityMechanism,
     PrivateCommunities,
+    SweepMechanism,
     private_communities,
+    sweep_communities,
 )
 from privcut.graph.construction import ConstructionRelease, iterative_construction
 from privcut.graph.cutnorm import (
@@ -43,6 +45,7 @@ __all__ = [
     "PrivateCommunities",
     "PrivateGroups",
     "ReleasedCommunities",
+    "SweepMechanism",
     "SyntheticArray",
     "SyntheticRelease",
     "answer_cuts",
@@ -58,6 +61,7 @@ __all__ = [
     "plan_measurements",
     "private_communities",
     "rank1_queries",
+    "sweep_communities",
     "synthetic_from_noisy",
     "synthetic_graph",
 ]

@@ -48,7 +48,13 @@ from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
 from privcut.records import Record, Spend
 
-__all__ = ["CommunityMechanism", "PrivateCommunities", "private_communities"]
+__all__ = [
+    "CommunityMechanism",
+    "PrivateCommunities",
+    "SweepMechanism",
+    "private_communities",
+    "sweep_communities",
+]
 
 GROUPS = 128
 """The default number of random groups: ``group_size`` defaults to ``max(20, ceil(n /
@@ -571,5 +577,309 @@ def private_communities(
         rounds=rounds,
         balance=balance,
         count_share=count_share,
+    )
+    return mechanism.release(G, epsilon, nodes=nodes, directed=directed, rng=rng)
+
+
+SWEEP_LABELS = 8
+"""The default number of labels of :func:`sweep_communities` (``benchmarks/communities.py``:
+8 beat 4 and 16 on the planted graph and LFR at epsilon 1-2 and was close to 4 on
+wiki-vote)."""
+
+
+@dataclass(frozen=True)
+class SweepMechanism:
+    """The steps of :func:`sweep_communities` with their parameters (checked on creation).
+
+    The privacy-relevant choices are methods (:meth:`parts`, :meth:`noisy_degrees`,
+    :meth:`edge_count`, :meth:`sweep_epsilon`), so that tests can build deliberately broken
+    variants by subclassing. Use :func:`sweep_communities` for releases.
+
+    Examples
+    --------
+    >>> SweepMechanism(degree_share=0.25, count_share=0.25).parts(2.0)
+    (0.5, 0.5, 1.0)
+    """
+
+    labels: int = SWEEP_LABELS
+    batches: int = 512
+    degree_share: float = 0.1
+    count_share: float = 0.05
+    balance: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_scalar(self.labels, "labels", int, low=1)
+        check_scalar(self.batches, "batches", int, low=1)
+        check_scalar(self.degree_share, "degree_share", low=0.0, high=1.0, closed="neither")
+        check_scalar(self.count_share, "count_share", low=0.0, high=1.0, closed="neither")
+        check_scalar(self.balance, "balance", low=0.0)
+        if self.degree_share + self.count_share >= 1.0:
+            raise ValueError(
+                f"degree_share + count_share = {self.degree_share + self.count_share:g} leaves "
+                "nothing for the sweep; make their sum less than 1 (e.g. degree_share=0.1, "
+                "count_share=0.05)"
+            )
+
+    def parts(self, epsilon: float) -> tuple[float, float, float]:
+        """The noisy degrees', the edge count's and the sweep's epsilons, adding up to
+        ``epsilon`` exactly (:func:`~privcut.privacy.exact_split`)."""
+        rest = 1.0 - self.degree_share - self.count_share
+        return exact_split(epsilon, (self.degree_share, self.count_share, rest))
+
+    def sweep_epsilon(self, epsilon: float) -> float:
+        """The epsilon of every label choice of the sweep: the sweep's whole part (an edge
+        flip changes the law of one choice only, see :func:`sweep`)."""
+        return self.parts(epsilon)[2]
+
+    def degree_noise(self, epsilon: float) -> Noise:
+        """Step 1's noise: discrete Laplace for ``degree_share * epsilon`` at l1 sensitivity
+        2 (a flip moves two degrees by 1)."""
+        return Noise.for_laplace(self.parts(epsilon)[0], 2.0, integer=True)
+
+    def noisy_degrees(
+        self, degrees: np.ndarray, epsilon: float, rng: np.random.Generator
+    ) -> np.ndarray:
+        """Step 1: every node's degree plus discrete Laplace noise (int64, not clipped)."""
+        noise = self.degree_noise(epsilon)
+        return degrees.astype(np.int64) + np.atleast_1d(noise.sample(degrees.size, rng=rng))
+
+    def edge_count(self, edges: int, epsilon: float, rng: np.random.Generator) -> int:
+        """Step 2: the number of edges (arcs) plus discrete Laplace noise for ``count_share *
+        epsilon`` (sensitivity 1), at least 1."""
+        noise = Noise.for_laplace(self.parts(epsilon)[1], 1.0, integer=True)
+        return max(int(noise.add(np.array([edges]), rng=rng)[0]), 1)
+
+    def spends(self, epsilon: float) -> tuple[Spend, Spend, Spend]:
+        """The three private steps' spends; the sweep's ``noise`` is ``"exponential"`` and
+        its ``scale`` the temperature ``1 / sweep_epsilon``.
+
+        Examples
+        --------
+        >>> spends = SweepMechanism(degree_share=0.25, count_share=0.25).spends(2.0)
+        >>> [(spend.name, spend.epsilon) for spend in spends]
+        [('degrees', 0.5), ('sweep', 1.0), ('edge-count', 0.5)]
+        """
+        degrees, counted, swept = self.parts(epsilon)
+        rest = 1.0 - self.degree_share - self.count_share
+        noise = self.degree_noise(epsilon)
+        count = Noise.for_laplace(counted, 1.0, integer=True)
+        return (
+            Spend("degrees", self.degree_share, degrees, noise.kind, noise.scale, 2.0),
+            Spend("sweep", rest, swept, "exponential", 1 / self.sweep_epsilon(epsilon), 1.0),
+            Spend("edge-count", self.count_share, counted, count.kind, count.scale, 1.0),
+        )
+
+    def release(
+        self,
+        G,
+        epsilon: float,
+        *,
+        nodes: Sequence[Hashable] | None = None,
+        directed: bool | None = None,
+        rng: RandomState = None,
+    ) -> PrivateCommunities:
+        """Run the four steps on G (see :func:`sweep_communities`)."""
+        epsilon = check_epsilon(epsilon)
+        universe, adjacency = EdgeUniverse.read(G, None, nodes=nodes, directed=directed)
+        check_zero_one(adjacency, "sweep_communities")
+        if universe.n == 0:
+            raise GraphInputError("G has no nodes; private communities need at least one node")
+        spends = self.spends(epsilon)
+        generator = check_random_state(rng)
+        both = (adjacency + adjacency.T).tocsr() if universe.directed else adjacency
+        both = sp.csr_array(both)
+        degrees = np.diff(both.indptr) if not universe.directed else both.sum(axis=1)
+        noisy = self.noisy_degrees(np.asarray(degrees), epsilon, generator)
+        edges = adjacency.nnz if universe.directed else adjacency.nnz // 2
+        noisy_edges = self.edge_count(edges, epsilon, generator)
+        ties = generator.permutation(universe.n)
+        order = np.lexsort((ties, -noisy))
+        labels = sweep(
+            both,
+            order,
+            self.labels,
+            self.sweep_epsilon(epsilon),
+            generator,
+            weights=np.maximum(noisy, 0).astype(float),
+            total=2.0 * noisy_edges,
+            balance=self.balance,
+            batches=self.batches,
+        )
+        found, labels = np.unique(labels, return_inverse=True)
+        return PrivateCommunities(
+            labels.astype(np.int64), universe.nodes, int(found.size), epsilon, spends, 0
+        )
+
+
+def sweep(
+    both: sp.csr_array,
+    order: np.ndarray,
+    k: int,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    weights: np.ndarray,
+    total: float,
+    balance: float = 1.0,
+    batches: int = 512,
+) -> np.ndarray:
+    """One sweep of exponential-mechanism label choices from no labels at all.
+
+    Every node starts unlabelled. The nodes, in the public ``order`` cut into ``batches``
+    consecutive batches (sizes differing by at most one), choose a label among ``0 .. k-1``
+    batch by batch: node u draws ``a`` with probability proportional to ``exp(epsilon *
+    (s_u(a) - balance * w_u * W(a) / total))``, where ``s_u(a)`` is the number of u's
+    *already labelled* neighbours (earlier batches) with label a (summed weights of
+    ``both``), ``w_u`` u's public weight (a noisy degree) and ``W(a)`` the summed weights of
+    the nodes labelled a so far: a modularity-like penalty (the expected ``s_u(a)`` of a
+    random graph with those degrees, Newman 2006). A batch's draws are independent given
+    the labels before it and applied together.
+
+    Privacy: ``epsilon``-DP in the graph given ``order``, ``weights`` and ``total`` (public
+    or released before). A flip of the pair (x, y) changes ``both[x, y]`` and ``both[y,
+    x]`` by 1. If x's batch comes before y's, x's draw does not depend on the pair (y is
+    unlabelled then, so it enters none of x's scores) and y's draw has one score ``s_y(a)``
+    moved by 1, a monotone score of sensitivity 1: its conditional law moves by a factor in
+    ``[e^-epsilon, e^epsilon]`` (the exponential mechanism with weights ``exp(epsilon *
+    score)``, McSherry & Talwar 2007, the monotone case); symmetrically the other way
+    round; in the same batch neither draw depends on it. The transcript's probability is
+    the product of the draws' conditional probabilities given the earlier batches, so its
+    likelihood ratio is that one factor: epsilon-DP (one choice per node, and each edge
+    enters the choice of its later end only; a second sweep from labels would charge both
+    ends).
+
+    Complexity: O(|E| log |E| + n k) time (the draws are an O(batch k) Gumbel race per
+    batch), O(n + |E| + k) memory plus O(k n / batches) for a batch's scores.
+
+    Examples
+    --------
+    >>> A = sp.csr_array(nx.to_scipy_sparse_array(nx.disjoint_union(
+    ...     nx.complete_graph(4), nx.complete_graph(4))))
+    >>> labels = sweep(A, np.array([0, 4, 1, 5, 2, 6, 3, 7]), 2, 30.0,
+    ...     np.random.default_rng(0), weights=np.full(8, 3.0), total=24.0, batches=8)
+    >>> len(set(labels[:4].tolist())), len(set(labels[4:].tolist()))
+    (1, 1)
+    """
+    n = both.shape[0]
+    labels = np.full(n, -1, dtype=np.int64)
+    mass = np.zeros(k)
+    scale = balance / total if total > 0 else 0.0
+    for batch in np.array_split(order, batches):
+        if not batch.size:
+            continue
+        rows = both[batch]
+        owner = np.repeat(np.arange(batch.size, dtype=np.int64), np.diff(rows.indptr))
+        found = labels[rows.indices]
+        known = found >= 0
+        scores = np.bincount(
+            owner[known] * k + found[known], weights=rows.data[known], minlength=batch.size * k
+        ).reshape(batch.size, k)
+        logits = epsilon * (scores - scale * np.outer(weights[batch], mass))
+        chosen = np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
+        labels[batch] = chosen
+        mass += np.bincount(chosen, weights=weights[batch], minlength=k)
+    return labels
+
+
+def sweep_communities(
+    G,
+    epsilon: float,
+    *,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+    labels: int = SWEEP_LABELS,
+    batches: int = 512,
+    degree_share: float = 0.1,
+    count_share: float = 0.05,
+    balance: float = 1.0,
+    rng: RandomState = None,
+) -> PrivateCommunities:
+    """A partition of G's nodes into at most ``labels`` communities, edge-level epsilon-DP:
+    one sweep of exponential-mechanism label choices from no labels, nodes in decreasing
+    noisy degree (issue 18, third round; several times :func:`private_communities`' NMI
+    in ``benchmarks/communities.py``).
+
+    1. *Noisy degrees* (``degree_share * epsilon``): every node's degree (``A + A^T`` row
+       sums for a directed graph) plus discrete Laplace noise of scale ``2 / (degree_share
+       * epsilon)``.
+    2. *Edge count* (``count_share * epsilon``): the number of edges (arcs) plus discrete
+       Laplace noise, at least 1.
+    3. *Order* (post-processing): the nodes by decreasing noisy degree, ties broken by a
+       uniformly random permutation.
+    4. *Sweep* (the rest): :func:`sweep` in that order, each node choosing once among
+       ``labels`` labels by the exponential mechanism, with the score "already labelled
+       neighbours in the community" minus a modularity-like penalty (noisy degrees,
+       noisy edge count).
+
+    Privacy: (epsilon, 0)-DP under edge-level neighbours (same public node set, one vertex
+    pair differs: unordered for an undirected graph, ordered for a directed one). Proof.
+    Step 1: a flip of (x, y) moves the degrees of x and y by 1 each (also in ``A + A^T``
+    for a directed graph), an l1 sensitivity of 2: the discrete Laplace mechanism
+    (Ghosh, Roughgarden, Sundararajan 2009) at ``degree_share * epsilon``. Step 2: the
+    discrete Laplace mechanism at sensitivity 1 and ``count_share * epsilon``. Step 3 is
+    post-processing of step 1 and public randomness. Step 4, given steps 1-3's outputs, is
+    ``(1 - degree_share - count_share) * epsilon``-DP (:func:`sweep`: each pair enters
+    the choice of its later end only, one exponential-mechanism draw with a monotone score
+    of sensitivity 1, McSherry & Talwar 2007). Adaptive basic composition (Dwork & Roth
+    2014, Thm 3.16) gives epsilon; the released labels (renumbered ``0 .. K-1`` by
+    increasing sweep label) are post-processing. The floating-point caveats of the
+    samplers are those of :class:`~privcut.privacy.Noise` and
+    :func:`~privcut.privacy.exponential_mechanism`.
+
+    The record's ``super_groups`` is 0 (no random groups); its spends are ``"degrees"``,
+    ``"sweep"`` and ``"edge-count"``.
+
+    Complexity: O(|E| log |E| + n (labels + log n)) time, O(n + |E| + labels n / batches)
+    memory; nothing n x n or n x labels.
+
+    Parameters
+    ----------
+    G : networkx.Graph, networkx.DiGraph or square scipy.sparse adjacency
+        The private graph, unweighted (0/1; NetworkX weights are ignored, a sparse G's
+        stored nonzeros count 1).
+    epsilon : float
+        The total privacy parameter > 0.
+    nodes, directed : optional
+        A sparse G's public node labels (default ``range(n)``) and kind (default False);
+        refused for a NetworkX graph (see :meth:`~privcut.graph.EdgeUniverse.of`).
+    labels : int, default SWEEP_LABELS (8)
+        The number of labels to choose from (the most communities released).
+    batches : int, default 512
+        Batches of the sweep (public): more is closer to one node at a time (a node sees
+        the labels of the earlier batches only), fewer is faster.
+    degree_share, count_share : float, default 0.1 and 0.05
+        The fractions of epsilon spent on the noisy degrees and the edge count; their sum
+        must be below 1, the rest goes to the sweep.
+    balance : float, default 1.0
+        Weight (>= 0) of the modularity-like penalty against one giant community.
+    rng : None, int or numpy.random.Generator
+        ``None`` (secure randomness) for real releases; seeds are for tests.
+
+    Returns
+    -------
+    PrivateCommunities
+
+    Raises
+    ------
+    PrivacyParameterError, GraphInputError, TypeError, ValueError
+        For a bad epsilon or parameter, or a bad graph (no nodes, self-loops, an
+        asymmetric undirected adjacency, ...): before any random draw.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.disjoint_union(nx.complete_graph(10), nx.complete_graph(10))
+    >>> found = sweep_communities(G, 8.0, labels=4, rng=1)
+    >>> found.labels.shape, 1 <= found.communities <= 4
+    ((20,), True)
+    >>> [spend.name for spend in found.spends], sum(spend.epsilon for spend in found.spends)
+    (['degrees', 'sweep', 'edge-count'], 8.0)
+    """
+    mechanism = SweepMechanism(
+        labels=labels,
+        batches=batches,
+        degree_share=degree_share,
+        count_share=count_share,
+        balance=balance,
     )
     return mechanism.release(G, epsilon, nodes=nodes, directed=directed, rng=rng)
