@@ -1,22 +1,27 @@
-"""Accuracy and cost of :func:`privcut.graph.private_communities`, against the previous
-algorithm (``--old``: a sequential, dense-super-graph copy kept here for comparison).
+"""Accuracy and cost of :func:`privcut.graph.private_communities` (``new``), against the
+previous algorithm (``--old``: a sequential, dense-super-graph copy kept here for comparison)
+and :func:`privcut.graph.sweep_communities` (``--sweep``: ``sweep`` at its defaults, and
+``sweep K=k`` for each ``--labels k``).
 
 Graphs: ``community_graph(n, 10, 20, seed=0, as_sparse=True)`` (planted communities,
 heavy-tailed degrees, mixing 0.1) for ``--sizes``; wiki-vote and p2p-gnutella25 from
-``shared/data`` read as undirected (``--real``); and a scale point ``community_graph(10^5,
-100, 20)`` (10^6 edges, ``--scale``). Each row: one algorithm at one epsilon over ``--seeds``
-seeds (``rng=seed``): the NMI (arithmetic) of the released labels against the Louvain
-partition of the original graph (networkx, seed 0; not computed for the scale point) and
-against the planted labels, chance (the NMI against the first of those references of the
-released labels shuffled over the nodes: same community sizes, no information), the number
-of communities, the median wall time, and the peak
-traced memory (tracemalloc) of one more release. A ``new/old`` line gives the ratios of the
-mean NMIs and times.
+``shared/data`` read as undirected (``--real``); ``community_graph(5000, 20, 20)``
+(``--planted``); ``benchmarks/social.py``'s LFR graph (``--lfr``); and a scale point
+``community_graph(10^5, 100, 20)`` (10^6 edges, ``--scale``). Each row: one algorithm at one
+epsilon over ``--seeds`` seeds (``rng=seed``): the NMI (arithmetic) of the released labels
+against the Louvain partition of the original graph (networkx, seed 0; not computed for the
+scale point) and against the planted labels, chance (the NMI against the first of those
+references of the released labels shuffled over the nodes: same community sizes, no
+information), the number of communities, the median wall time, and the peak traced memory
+(tracemalloc) of one more release. A ``new/old`` line gives the ratios of the mean NMIs and
+times (with ``--sweep``: of ``sweep`` against ``new``).
 
 Run (from the worktree root)::
 
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=$PWD python benchmarks/communities.py --old --real
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=$PWD python benchmarks/communities.py --old --sizes --scale
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=$PWD python benchmarks/communities.py --sweep --planted \
+        --lfr --real --labels 4 16
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import scipy.sparse as sp
 
 from privcut.datasets import community_graph, read_edge_array
 from privcut.evaluate import normalized_mutual_information as nmi
-from privcut.graph import private_communities
+from privcut.graph import private_communities, sweep_communities
 from privcut.graph.partition import Partition
 from privcut.privacy import Noise, exponential_mechanism
 from privcut.privacy.random import check_random_state
@@ -95,6 +100,17 @@ def new_private_communities(A: sp.csr_array, epsilon: float, rng: int) -> np.nda
     return private_communities(A, epsilon, rng=rng).labels
 
 
+def sweep_release(labels: int | None):
+    """:func:`sweep_communities` at its defaults, or with ``labels`` labels."""
+
+    def release(A: sp.csr_array, epsilon: float, rng: int) -> np.ndarray:
+        if labels is None:
+            return sweep_communities(A, epsilon, rng=rng).labels
+        return sweep_communities(A, epsilon, labels=labels, rng=rng).labels
+
+    return release
+
+
 def louvain(A: sp.csr_array) -> np.ndarray:
     """Louvain (networkx, seed 0) of the original graph, as one label per node."""
     found = nx.community.louvain_communities(nx.from_scipy_sparse_array(A), seed=0)
@@ -144,14 +160,19 @@ def rows(name, A, references, epsilon, seeds, algorithms) -> list[list]:
             f"{np.mean(scores['chance']):.4f} | {size:g} | "
             f"{seconds:.2f} | {peak:.0f} |"
         )
-    if len(results) == 2:
-        (_, old, _, old_time, old_peak), (_, new, _, new_time, new_peak) = results
+    found = {result[0]: result for result in results}
+    pair = ("sweep", "new") if "sweep" in found else ("new", "old")
+    if set(pair) <= set(found):
+        (_, new, _, new_time, new_peak), (_, old, _, old_time, old_peak) = (
+            found[pair[0]],
+            found[pair[1]],
+        )
         ratios = " | ".join(
             f"x{np.mean(new[key]) / max(np.mean(old[key]), 1e-12):.1f}" if key in new else "-"
             for key in ("louvain", "planted")
         )
         line.append(
-            f"| {name} | {A.shape[0]} | {epsilon:g} | new/old | {ratios} | | | "
+            f"| {name} | {A.shape[0]} | {epsilon:g} | {pair[0]}/{pair[1]} | {ratios} | | | "
             f"x{new_time / old_time:.2f} | x{new_peak / old_peak:.2f} |"
         )
     return line
@@ -163,17 +184,32 @@ def main() -> None:
     parser.add_argument("--real", action="store_true", help="wiki-vote and gnutella")
     parser.add_argument("--scale", action="store_true", help="10^5 nodes, 10^6 edges")
     parser.add_argument("--old", action="store_true", help="also the previous algorithm")
+    parser.add_argument("--sweep", action="store_true", help="also sweep_communities")
+    parser.add_argument("--labels", type=int, nargs="*", default=[], help="sweep variants")
+    parser.add_argument("--planted", action="store_true", help="community_graph(5000, 20, 20)")
+    parser.add_argument("--lfr", action="store_true", help="benchmarks/social.py's LFR graph")
     parser.add_argument("--epsilons", type=float, nargs="+", default=[0.5, 1.0, 2.0])
     parser.add_argument("--seeds", type=int, default=3)
     args = parser.parse_args()
     algorithms = [("new", new_private_communities)]
     if args.old:
         algorithms.insert(0, ("old", old_private_communities))
+    if args.sweep:
+        algorithms.append(("sweep", sweep_release(None)))
+    algorithms += [(f"sweep K={k}", sweep_release(k)) for k in args.labels]
     graphs = []
     sizes = [2000, 5000] if args.sizes == [] else args.sizes or []
     for n in sizes:
         A, planted = community_graph(n, 10, 20, seed=0, as_sparse=True)
         graphs.append((f"planted {n}", A, {"louvain": louvain(A), "planted": planted}))
+    if args.planted:
+        A, planted = community_graph(5000, 20, 20, seed=0, as_sparse=True)
+        graphs.append(("planted 5000/20", A, {"louvain": louvain(A), "planted": planted}))
+    if args.lfr:
+        from social import lfr_graph
+
+        A = lfr_graph()
+        graphs.append(("lfr", A, {"louvain": louvain(A)}))
     if args.real:
         for name in ("wiki-vote.edges", "p2p-gnutella25.edges"):
             A = undirected(name)

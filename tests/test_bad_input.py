@@ -403,6 +403,19 @@ CASES = {
             count_share=maybe(0.05, 0.3),
         ),
     ),
+    "privcut.graph.sweep_communities": (
+        graph.sweep_communities,
+        dict(
+            G=graphs(),
+            epsilon=EPSILON,
+            labels=maybe(8, 1, 3, 0, 1.5),
+            batches=maybe(512, 1, 3),
+            degree_share=maybe(0.1, 0.3, 0.0, 1.0),
+            count_share=maybe(0.05, 0.3),
+            balance=maybe(1.0, 0.0, 3.0),
+            rng=RNG,
+        ),
+    ),
     "privcut.graph.PrivateGroups": (
         graph.PrivateGroups,
         dict(
