@@ -408,7 +408,7 @@ CASES = {
         dict(
             G=graphs(),
             epsilon=EPSILON,
-            labels=maybe(8, 1, 3, 0, 1.5),
+            labels=maybe(None, 8, 1, 3),
             batches=maybe(512, 1, 3),
             degree_share=maybe(0.1, 0.3, 0.0, 1.0),
             count_share=maybe(0.05, 0.3),

@@ -581,10 +581,21 @@ def private_communities(
     return mechanism.release(G, epsilon, nodes=nodes, directed=directed, rng=rng)
 
 
-SWEEP_LABELS = 8
-"""The default number of labels of :func:`sweep_communities` (``benchmarks/communities.py``:
-8 beat 4 and 16 on the planted graph and LFR at epsilon 1-2 and was close to 4 on
-wiki-vote)."""
+def sweep_labels(epsilon: float) -> int:
+    """The default number of labels of :func:`sweep_communities`: ``round(6 epsilon)``
+    clipped to ``[2, 16]`` (a public function of epsilon). Few labels order at a small
+    epsilon, many recover more at a large one (a choice with score differences ``s`` is
+    close to uniform over K labels unless ``epsilon s`` is about ``log K`` or more); the
+    constants are measured in ``benchmarks/communities.py`` (benchmarks/RESULTS.md,
+    "Issue 18: community detection, third round": 2-3 labels best at epsilon 0.2-0.5,
+    4-8 at 1, 8-16 at 2).
+
+    Examples
+    --------
+    >>> [sweep_labels(epsilon) for epsilon in (0.1, 0.5, 1.0, 2.0, 8.0)]
+    [2, 3, 6, 12, 16]
+    """
+    return min(16, max(2, math.floor(6.0 * epsilon + 0.5)))
 
 
 @dataclass(frozen=True)
@@ -601,14 +612,15 @@ class SweepMechanism:
     (0.5, 0.5, 1.0)
     """
 
-    labels: int = SWEEP_LABELS
+    labels: int | None = None
     batches: int = 512
     degree_share: float = 0.1
     count_share: float = 0.05
     balance: float = 1.0
 
     def __post_init__(self) -> None:
-        check_scalar(self.labels, "labels", int, low=1)
+        if self.labels is not None:
+            check_scalar(self.labels, "labels", int, low=1)
         check_scalar(self.batches, "batches", int, low=1)
         check_scalar(self.degree_share, "degree_share", low=0.0, high=1.0, closed="neither")
         check_scalar(self.count_share, "count_share", low=0.0, high=1.0, closed="neither")
@@ -697,7 +709,7 @@ class SweepMechanism:
         labels = sweep(
             both,
             order,
-            self.labels,
+            sweep_labels(epsilon) if self.labels is None else self.labels,
             self.sweep_epsilon(epsilon),
             generator,
             weights=np.maximum(noisy, 0).astype(float),
@@ -787,7 +799,7 @@ def sweep_communities(
     *,
     nodes: Sequence[Hashable] | None = None,
     directed: bool | None = None,
-    labels: int = SWEEP_LABELS,
+    labels: int | None = None,
     batches: int = 512,
     degree_share: float = 0.1,
     count_share: float = 0.05,
@@ -842,8 +854,9 @@ def sweep_communities(
     nodes, directed : optional
         A sparse G's public node labels (default ``range(n)``) and kind (default False);
         refused for a NetworkX graph (see :meth:`~privcut.graph.EdgeUniverse.of`).
-    labels : int, default SWEEP_LABELS (8)
-        The number of labels to choose from (the most communities released).
+    labels : int, optional
+        The number of labels to choose from (the most communities released); default
+        :func:`sweep_labels` of epsilon (2 up to epsilon 0.25, 6 at 1, 16 from 2.6 on).
     batches : int, default 512
         Batches of the sweep (public): more is closer to one node at a time (a node sees
         the labels of the earlier batches only), fewer is faster.
