@@ -744,7 +744,7 @@ def sweep(
     *already labelled* neighbours (earlier batches) with label a (summed weights of
     ``both``), ``w_u`` u's public weight (a noisy degree) and ``W(a)`` the summed weights of
     the nodes labelled a so far: a modularity-like penalty (the expected ``s_u(a)`` of a
-    random graph with those degrees, Newman 2006). A batch's draws are independent given
+    random graph with those degrees, **Newman 2006**). A batch's draws are independent given
     the labels before it and applied together.
 
     Privacy: ``epsilon``-DP in the graph given ``order``, ``weights`` and ``total`` (public
