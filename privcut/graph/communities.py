@@ -698,10 +698,9 @@ class SweepMechanism:
             raise GraphInputError("G has no nodes; private communities need at least one node")
         spends = self.spends(epsilon)
         generator = check_random_state(rng)
-        both = (adjacency + adjacency.T).tocsr() if universe.directed else adjacency
-        both = sp.csr_array(both)
-        degrees = np.diff(both.indptr) if not universe.directed else both.sum(axis=1)
-        noisy = self.noisy_degrees(np.asarray(degrees), epsilon, generator)
+        both = sp.csr_array(adjacency + adjacency.T if universe.directed else adjacency)
+        degrees = np.rint(np.asarray(both.sum(axis=1)).ravel())  # 0/1 entries: exact
+        noisy = self.noisy_degrees(degrees, epsilon, generator)
         edges = adjacency.nnz if universe.directed else adjacency.nnz // 2
         noisy_edges = self.edge_count(edges, epsilon, generator)
         ties = generator.permutation(universe.n)
