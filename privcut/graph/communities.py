@@ -513,6 +513,9 @@ def private_communities(
     labels), their count and the spends are functions of the noisy output and public
     inputs only.
 
+    :func:`sweep_communities` recovers several times more (NMI against Louvain and planted
+    partitions, ``benchmarks/communities.py``) at the same epsilon from epsilon 0.5 on.
+
     Complexity: O(rounds (|E| log |E| + batches (n + K)) + kept) time and O(n + |E| + kept)
     memory for K <= g communities and ``kept <= |E| + O(n)`` (expected) super-graph
     pairs, plus Louvain on the g-node super-graph (g <= 128 by default); nothing n x n,
