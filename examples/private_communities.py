@@ -1,7 +1,7 @@
 """A synthetic social graph with private communities (``groups="private"``, issue 18).
 
-Releases a synthetic copy of a graph without public groups at epsilon = 1: a fifth of the
-budget buys a partition of the nodes (PrivGraph's community phases, Yuan et al. 2023),
+Releases a synthetic copy of a graph without public groups at epsilon = 1: 0.35 of the
+budget buys a partition of the nodes (one exponential-mechanism sweep in noisy-degree order),
 released with the graph, and the rest measures the degrees, the degree sequence, the
 clustering and the partition's block-pair counts for the sparse generator. Prints the
 spends and the structure of the original and the release, with and without private

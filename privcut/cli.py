@@ -671,14 +671,15 @@ def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
         "--private-communities",
         action="store_true",
         help="no public groups: buy a partition with a share of epsilon (private "
-        "communities, PrivGraph) and measure its blocks; the partition is released",
+        "communities: one exponential-mechanism sweep) and measure its blocks; the "
+        "partition is released",
     )
     synthesize.add_argument(
         "--community-share",
         type=float,
         metavar="S",
         help="with --private-communities: the share of epsilon spent on the partition, "
-        "strictly between 0 and 1 (default 0.2)",
+        "strictly between 0 and 1 (default 0.35)",
     )
     synthesize.add_argument(
         "--communities-out",

@@ -420,8 +420,10 @@ CASES = {
         graph.PrivateGroups,
         dict(
             share=maybe(0.2, 0.5, 0.9, 0.0, 1.0),
-            group_size=maybe(20, 2, 0, 1.5),
-            resolution=maybe(1.0, 0.0, math.nan),
+            method=maybe("sweep", "super-graph", "louvain"),
+            labels=maybe(None, 4, 0, 1.5),
+            group_size=maybe(None, 20, 2, 0, 1.5),
+            resolution=maybe(None, 1.0, 0.0, math.nan),
         ),
     ),
     "privcut.graph.FilteredNoisyGraph.cut": (

@@ -27,8 +27,8 @@ def test_private_communities_written_with_the_release(tmp_path, capsys):
     details = json.loads(report.read_text())
     names = [m["name"] for m in details["measurements"]]
     assert names[:3] == [
-        "communities: super-graph",
-        "communities: adjustment",
+        "communities: degrees",
+        "communities: sweep",
         "communities: edge-count",
     ]
     assert details["communities"]["share"] == 0.3 and details["epsilon"] == 2.0

@@ -188,11 +188,16 @@ COUNTING = ("edge-count", "degrees", SEQUENCE, "blocks", "randomized-response")
 """The measurements that estimate the edge count (one of them must be taken beside
 ``"filtered-randomized-response"``, which gives the generator no count)."""
 
-COMMUNITY_SHARE = 0.2
+COMMUNITY_SHARE = 0.35
 """The share of the whole epsilon that ``groups="private"`` spends on the partition
 (:mod:`privcut.graph.private_groups`): the released communities are bought first, the
-rest of the budget is split by the rule here as for public groups. A choice, not a
-measured optimum; pass :class:`~privcut.graph.private_groups.PrivateGroups` for another."""
+rest of the budget is split by the rule here as for public groups. A trade-off measured
+in benchmarks/RESULTS.md ("Issue 18: community detection, third round"): with the sweep,
+0.35 against 0.2 on wiki-vote at epsilon 1 / 2 takes the modularity RE of the original's
+communities from 0.965 / 0.914 to 0.905 / 0.77 and the between-community cut error from 102
+/ 97 to 96 / 82, at a degree KL of 0.61 / 0.49 against 0.56 / 0.43; 0.5 buys more
+communities and costs the degrees and centrality more. Pass
+:class:`~privcut.graph.private_groups.PrivateGroups` for another."""
 
 MIN_SHARE = 0.02
 """A measurement whose best share is below this is not taken (its budget goes to the rest)."""

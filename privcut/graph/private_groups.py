@@ -3,8 +3,11 @@ budget (issue 18) instead of given as public input.
 
 :func:`~privcut.graph.synthetic.synthetic_graph` with ``groups="private"`` (or a
 :class:`PrivateGroups`) runs one step before its measurements: :func:`release_communities`
-spends ``share * epsilon`` on :func:`~privcut.graph.communities.private_communities`
-(PrivGraph's community phases, **Yuan et al. 2023**) and hands the released partition to
+spends ``share * epsilon`` on a private partition -- by default
+:func:`~privcut.graph.communities.sweep_communities` (one exponential-mechanism sweep in
+noisy-degree order), or ``PrivateGroups(method="super-graph")``'s
+:func:`~privcut.graph.communities.private_communities` (PrivGraph's community phases,
+**Yuan et al. 2023**) -- and hands the released partition to
 the rest of the release as its groups, which then measures the block-pair counts, the
 degrees and so on at the remaining epsilon (:func:`~privcut.graph.planning.plan_measurements`;
 on the sparse path with the shares of
@@ -14,8 +17,9 @@ release (a private output, not a public input): the report's ``communities``
 :attr:`~privcut.graph.arrays.SyntheticArray.communities`.
 
 Privacy: (epsilon, 0)-DP under edge-level neighbours (same public node set, one vertex pair
-differs). The community step is ``share * epsilon``-DP (:func:`private_communities`'s claim,
-Yuan et al. 2023, McSherry & Talwar 2007, Ghosh, Roughgarden, Sundararajan 2009); the
+differs). The community step is ``share * epsilon``-DP (the claim of
+:func:`~privcut.graph.communities.sweep_communities` or of :func:`private_communities`:
+McSherry & Talwar 2007, Ghosh, Roughgarden, Sundararajan 2009, Yuan et al. 2023); the
 measurements, given its output, are ``(1 - share) * epsilon``-DP for every fixed partition
 (:func:`~privcut.graph.measurement.measure`); the partition is chosen by the first
 mechanism's output only, so adaptive basic composition (Dwork and Roth 2014, Thm 3.16)
@@ -34,7 +38,11 @@ from fractions import Fraction
 import numpy as np
 
 from privcut.exceptions import PrivacyParameterError
-from privcut.graph.communities import PrivateCommunities, private_communities
+from privcut.graph.communities import (
+    PrivateCommunities,
+    private_communities,
+    sweep_communities,
+)
 from privcut.graph.planning import COMMUNITY_SHARE
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import Noise, check_epsilon, exact_split
@@ -44,6 +52,7 @@ from privcut.records import Record, Spend
 
 __all__ = [
     "MECHANISM",
+    "MECHANISMS",
     "PRIVATE",
     "CommunityStep",
     "PrivateGroups",
@@ -59,13 +68,20 @@ PRIVATE = "private"
 """``groups=PRIVATE`` buys the groups with :data:`~privcut.graph.planning.COMMUNITY_SHARE`
 of epsilon (:class:`PrivateGroups` with its defaults)."""
 
-MECHANISM = "private communities (PrivGraph's community phases, Yuan et al. 2023)"
-"""The community step's name in the release's mechanism."""
+MECHANISMS = {
+    "sweep": "private communities (one exponential-mechanism sweep, McSherry & Talwar 2007)",
+    "super-graph": "private communities (PrivGraph's community phases, Yuan et al. 2023)",
+}
+"""The community step's name in the release's mechanism, by :attr:`PrivateGroups.method`."""
+
+MECHANISM = MECHANISMS["sweep"]
+"""The default community step's name (``PrivateGroups().method``)."""
 
 PREFIX = "communities: "
 """The prefix of the community step's spends in the report's ``measurements``
-(``"communities: super-graph"``, ``"communities: adjustment"``,
-``"communities: edge-count"``)."""
+(``"communities: degrees"``, ``"communities: sweep"``, ``"communities: edge-count"`` by
+default; ``"communities: super-graph"`` and ``"communities: adjustment"`` for
+``method="super-graph"``)."""
 
 
 @dataclass(frozen=True)
@@ -79,15 +95,28 @@ class PrivateGroups:
         The fraction of the release's whole epsilon spent on the partition, strictly
         between 0 and 1; default :data:`~privcut.graph.planning.COMMUNITY_SHARE`.
     group_size : int, optional
-        Nodes per random group of the super-graph (PrivGraph's N1), as for
-        :func:`~privcut.graph.communities.private_communities` (its default when None).
-    resolution : float
-        Louvain's resolution (> 0); larger gives more, smaller communities.
+        ``method="super-graph"`` only: nodes per random group of the super-graph
+        (PrivGraph's N1), as for :func:`~privcut.graph.communities.private_communities`
+        (its default when None).
+    resolution : float, optional
+        ``method="super-graph"`` only: Louvain's resolution (> 0, default 1); larger gives
+        more, smaller communities.
+    method : {"sweep", "super-graph"}
+        The partition's mechanism: :func:`~privcut.graph.communities.sweep_communities`
+        (default; several times the other's NMI in ``benchmarks/communities.py``) or
+        :func:`~privcut.graph.communities.private_communities`.
+    labels : int, optional
+        ``method="sweep"`` only: the most communities (its ``labels``; default
+        :func:`~privcut.graph.communities.sweep_labels` of the partition's epsilon).
 
     Examples
     --------
-    >>> PrivateGroups().share
-    0.2
+    >>> PrivateGroups().share, PrivateGroups().method
+    (0.35, 'sweep')
+    >>> PrivateGroups(group_size=30)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: group_size applies to method='super-graph' only; pass PrivateGroups(...
     >>> PrivateGroups(share=0.5).split(1.0)
     (0.5, 0.5)
     >>> PrivateGroups(share=1.0)
@@ -98,15 +127,32 @@ class PrivateGroups:
 
     share: float = COMMUNITY_SHARE
     group_size: int | None = None
-    resolution: float = 1.0
+    resolution: float | None = None
+    method: str = "sweep"
+    labels: int | None = None
 
     def __post_init__(self) -> None:
         share = check_scalar(self.share, "share", float, low=0.0, high=1.0, closed="neither")
         object.__setattr__(self, "share", share)
+        if not isinstance(self.method, str) or self.method not in MECHANISMS:
+            raise ValueError(f"method must be one of {sorted(MECHANISMS)}, got {self.method!r}")
+        own = {"sweep": ("labels",), "super-graph": ("group_size", "resolution")}
+        for method, names in own.items():
+            for name in names:
+                if method != self.method and getattr(self, name) is not None:
+                    raise ValueError(
+                        f"{name} applies to method={method!r} only; pass "
+                        f"PrivateGroups(method={method!r}, {name}=...) or drop it"
+                    )
         if self.group_size is not None:
             check_scalar(self.group_size, "group_size", int, low=1)
-        resolution = check_scalar(self.resolution, "resolution", float, low=0.0, closed="neither")
-        object.__setattr__(self, "resolution", resolution)
+        if self.labels is not None:
+            check_scalar(self.labels, "labels", int, low=1)
+        if self.resolution is not None:
+            resolution = check_scalar(
+                self.resolution, "resolution", float, low=0.0, closed="neither"
+            )
+            object.__setattr__(self, "resolution", resolution)
 
     def split(self, epsilon: float) -> tuple[float, float]:
         """The partition's epsilon and the rest's, summing to ``epsilon`` exactly
@@ -230,9 +276,9 @@ class CommunityStep:
     >>> import networkx as nx
     >>> step = release_communities(nx.karate_club_graph(), 1.0, PrivateGroups(), rng=0)
     >>> [spend.name for spend in step.spends()]
-    ['communities: super-graph', 'communities: adjustment', 'communities: edge-count']
+    ['communities: degrees', 'communities: sweep', 'communities: edge-count']
     >>> step.record().epsilon, step.record().communities == step.found.communities
-    (0.19999999999999996, True)
+    (0.35, True)
     """
 
     found: PrivateCommunities
@@ -246,7 +292,10 @@ class CommunityStep:
     def record(self) -> ReleasedCommunities:
         """The report's part."""
         return ReleasedCommunities(
-            MECHANISM, self.found.communities, self.choice.share, self.found.epsilon
+            MECHANISMS[self.choice.method],
+            self.found.communities,
+            self.choice.share,
+            self.found.epsilon,
         )
 
     def spends(self) -> tuple[Spend, ...]:
@@ -283,13 +332,18 @@ class CommunityStep:
 
     def sampler_tv(self) -> float:
         """Bound on the community step's integer noise draws' total variation distance
-        from exact: at most one discrete Laplace draw per unordered pair of the
-        ``super_groups`` public random groups (the zero-count pairs' survivors are drawn
-        from the same tail), bounded for each discrete Laplace spend."""
+        from exact, per discrete Laplace spend: one draw per node for ``"degrees"``, one for
+        ``"edge-count"``, and at most one per unordered pair of the ``super_groups`` public
+        random groups for ``"super-graph"`` (the zero-count pairs' survivors are drawn from
+        the same tail)."""
         groups = self.found.super_groups
-        blocks = groups * (groups + 1) // 2
+        draws = {
+            "degrees": len(self.found.nodes),
+            "edge-count": 1,
+            "super-graph": groups * (groups + 1) // 2,
+        }
         return sum(
-            Noise("discrete_laplace", spend.scale).tv_bound(blocks)
+            Noise("discrete_laplace", spend.scale).tv_bound(draws[spend.name])
             for spend in self.found.spends
             if spend.noise == "discrete_laplace"
         )
@@ -304,14 +358,17 @@ def release_communities(
     directed: bool | None = None,
     rng: RandomState = None,
 ) -> CommunityStep:
-    """Buy a release's partition: :func:`~privcut.graph.communities.private_communities`
-    on G at ``choice``'s share of ``epsilon`` (the first part of :meth:`PrivateGroups.split`).
+    """Buy a release's partition: ``choice.method``'s mechanism
+    (:func:`~privcut.graph.communities.sweep_communities` or
+    :func:`~privcut.graph.communities.private_communities`) on G at ``choice``'s share of
+    ``epsilon`` (the first part of :meth:`PrivateGroups.split`).
 
     Privacy: ``choice.share * epsilon``-DP under edge-level neighbours (same public node
-    set, one vertex pair differs), :func:`private_communities`'s claim (Yuan et al. 2023;
-    its proof there). Its spends are checked to add up to that part exactly (a
-    RuntimeError otherwise, a bug). Complexity: :func:`private_communities`'s,
-    O(n K + |E| + g^2) for g = ceil(n / group_size) groups and K communities.
+    set, one vertex pair differs), that mechanism's claim (its proof in its docstring:
+    McSherry & Talwar 2007 for the sweep; Yuan et al. 2023 for the super-graph). Its
+    spends are checked to add up to that part exactly (a RuntimeError otherwise, a bug).
+    Complexity: the mechanism's; O(|E| log |E| + n (K + log n)) for the sweep with K
+    labels, O(n K + |E| + g^2) for g = ceil(n / group_size) super-graph groups.
 
     Parameters
     ----------
@@ -334,22 +391,28 @@ def release_communities(
     --------
     >>> import networkx as nx
     >>> G = nx.disjoint_union(nx.complete_graph(8), nx.complete_graph(8))
-    >>> step = release_communities(G, 4.0, PrivateGroups(share=0.5, group_size=4), rng=0)
+    >>> choice = PrivateGroups(share=0.5, group_size=4, method="super-graph")
+    >>> step = release_communities(G, 4.0, choice, rng=0)
     >>> step.found.labels.shape, sum(Fraction(spend.epsilon) for spend in step.spends()) == 2
     ((16,), True)
     """
     if not isinstance(choice, PrivateGroups):
         raise TypeError(f"choice must be a PrivateGroups, got {type(choice).__name__}")
     part = choice.split(epsilon)[0]
-    found = private_communities(
-        G,
-        part,
-        nodes=nodes,
-        directed=directed,
-        group_size=choice.group_size,
-        resolution=choice.resolution,
-        rng=rng,
-    )
+    if choice.method == "sweep":
+        found = sweep_communities(
+            G, part, nodes=nodes, directed=directed, labels=choice.labels, rng=rng
+        )
+    else:
+        found = private_communities(
+            G,
+            part,
+            nodes=nodes,
+            directed=directed,
+            group_size=choice.group_size,
+            resolution=1.0 if choice.resolution is None else choice.resolution,
+            rng=rng,
+        )
     step = CommunityStep(found, choice, float(epsilon))
     check_accounting(step.spends(), part)
     return step

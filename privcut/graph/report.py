@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from privcut.graph.generation import Generated
 from privcut.graph.measurement import Measurements
 from privcut.graph.private_groups import (
-    MECHANISM,
     CommunityStep,
     ReleasedCommunities,
     check_accounting,
@@ -147,7 +146,7 @@ class SyntheticRelease(Record):
         steps = " + ".join((*plan.measurements, generated.mechanism))
         epsilon, spends, sampler_tv = plan.epsilon, measured.spends(), measured.sampler_tv
         if communities is not None:
-            steps = f"{MECHANISM} + {steps}"
+            steps = f"{communities.record().mechanism} + {steps}"
             epsilon, spends = communities.epsilon, communities.release_spends(spends)
             sampler_tv += communities.sampler_tv()
         return cls(

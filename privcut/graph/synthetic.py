@@ -492,8 +492,9 @@ def synthetic_graph(
         the edges (or its privacy cost is not counted). ``"private"`` (or a
         :class:`~privcut.graph.private_groups.PrivateGroups` for another share) buys one
         instead: :data:`~privcut.graph.planning.COMMUNITY_SHARE` of epsilon goes to
-        :func:`~privcut.graph.communities.private_communities` (PrivGraph's community
-        phases, Yuan et al. 2023; read as a 0/1 graph, ``weight`` must be None), and the
+        :func:`~privcut.graph.communities.sweep_communities` (one exponential-mechanism
+        sweep; ``PrivateGroups(method="super-graph")`` for PrivGraph's community phases,
+        Yuan et al. 2023; read as a 0/1 graph, ``weight`` must be None), and the
         rest of the release runs at the remaining epsilon with the released partition as
         its groups (on the sparse path ``"auto"`` spends 0.55 of it on the degree,
         clustering and assortativity measurements,
@@ -502,8 +503,8 @@ def synthetic_graph(
         is drawn, then split on the released
         partition, a function of it only). The partition is released with the graph: node
         attribute ``"community"`` (``SyntheticArray.communities`` for a sparse G), and
-        the report's ``communities``; its spends, ``"communities: super-graph"``,
-        ``"communities: adjustment"`` and ``"communities: edge-count"``, lead the
+        the report's ``communities``; its spends, ``"communities: degrees"``,
+        ``"communities: sweep"`` and ``"communities: edge-count"``, lead the
         report's ``measurements``. With one released community, the classes between
         groups are dropped from a declared ``workload``.
     workload : mapping class -> weight, optional
@@ -592,12 +593,12 @@ def synthetic_graph(
     >>> (nx.to_scipy_sparse_array(H, nodelist=K.nodes) != K).nnz
     0
 
-    Without public groups, ``groups="private"`` buys a partition with a fifth of epsilon
+    Without public groups, ``groups="private"`` buys a partition with 0.35 of epsilon
     and releases it with the graph:
 
     >>> H = synthetic_graph(G, 1.0, groups="private", method="sparse", rng=0)
     >>> [m["name"] for m in H.graph["privcut"]["measurements"]][:3]
-    ['communities: super-graph', 'communities: adjustment', 'communities: edge-count']
+    ['communities: degrees', 'communities: sweep', 'communities: edge-count']
     >>> H.graph["privcut"]["communities"]["communities"] == len(set(
     ...     nx.get_node_attributes(H, "community").values()))
     True

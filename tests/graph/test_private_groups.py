@@ -19,7 +19,7 @@ from privcut.graph.planning import COMMUNITY_SHARE, plan_measurements
 from privcut.graph.private_groups import PRIVATE, check_accounting, release_communities
 from privcut.records import Spend
 
-LEADING = ["communities: super-graph", "communities: adjustment", "communities: edge-count"]
+LEADING = ["communities: degrees", "communities: sweep", "communities: edge-count"]
 
 
 def two_cliques(size=12, directed=False):
@@ -87,9 +87,9 @@ def test_another_share_and_exact_split():
 
 
 def test_one_community_keeps_a_declared_workload():
-    # one community is released (all nodes in one random group): the classes between
+    # one community is released (one label to choose from): the classes between
     # groups are dropped from the declared workload rather than failing after the spend
-    one = PrivateGroups(group_size=30)
+    one = PrivateGroups(labels=1)
     for workload in ({"between-group": 1.0}, {"between-group": 1.0, "within-group": 2.0}):
         H = synthetic_graph(
             nx.path_graph(24), 1.0, groups=one, workload=workload, method="sparse", rng=0
@@ -139,11 +139,22 @@ def test_bad_input_refused_before_any_draw():
         assert generator.bit_generator.state == state, options
     with pytest.raises(GraphInputError):
         synthetic_graph(sp.csr_array(np.eye(3)), 1.0, groups=PRIVATE, rng=generator)
-    for options in [dict(share=0.0), dict(share=1.0), dict(group_size=0), dict(resolution=0.0)]:
+    super_graph = dict(method="super-graph")
+    for options in [
+        dict(share=0.0),
+        dict(share=1.0),
+        dict(method="louvain"),
+        dict(labels=0),
+        dict(group_size=20),
+        dict(resolution=1.0),
+        dict(super_graph, labels=4),
+        dict(super_graph, group_size=0),
+        dict(super_graph, resolution=0.0),
+    ]:
         with pytest.raises(ValueError):
             PrivateGroups(**options)
     with pytest.raises(TypeError):
-        PrivateGroups(group_size=2.5)
+        PrivateGroups(group_size=2.5, **super_graph)
     assert generator.bit_generator.state == state
 
 
@@ -158,9 +169,9 @@ def exact_louvain_groups(graph, rng):
 
 
 def released(graph, rng):
-    """The whole release with groups bought privately (one node per random group, so the
-    super-graph is the graph itself): the number of released communities and of edges."""
-    H = synthetic_graph(graph, 1.0, groups=PrivateGroups(group_size=1), method="sparse", rng=rng)
+    """The whole release with groups bought privately (the default sweep): the number of
+    released communities and of edges."""
+    H = synthetic_graph(graph, 1.0, groups=PrivateGroups(), method="sparse", rng=rng)
     return H.graph["privcut"]["communities"]["communities"], H.number_of_edges()
 
 

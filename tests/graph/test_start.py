@@ -82,7 +82,7 @@ def test_every_spend_is_named_and_they_add_up_to_epsilon_exactly(options):
     names = [spend.name for spend in spends]
     assert ("edge-count" in names) == ("max_edges" not in options)
     assert ("blocks" in names) == ("groups" in options)
-    assert ("communities: super-graph" in names) == (options.get("groups") == "private")
+    assert ("communities: sweep" in names) == (options.get("groups") == "private")
     assert oracle.status().start == options.get("start", "measured")
 
 
