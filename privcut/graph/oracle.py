@@ -53,6 +53,7 @@ from privcut.linear.online import (
     ProcessGuard,
     SparseVector,
     calibrate,
+    check_alpha,
     check_sparse_vector,
     warn_exhausted,
 )
@@ -349,10 +350,22 @@ class CutOracle:
             Partition.of(self.universe, groups)
         self.weight, self.path = weight, None if path is None else Path(path)
         self.sensitivity = float(self.universe.multiplicity)
+        start_epsilon = 0.0
+        if self.start_name == "measured":
+            start_epsilon = exact_split(self.epsilon, (start_share, 1.0 - start_share))[0]
+        spent = start_epsilon + count_epsilon
+        check_alpha(  # public values only, before any spend (see _calibrated)
+            alpha,
+            self.epsilon - spent,
+            self.delta,
+            max_queries=self.max_queries,
+            beta=self.beta - (self.beta / 4.0 if spent > 0.0 else 0.0),
+            calibration=calibration,
+            sensitivity=self.sensitivity,
+        )
         generator = check_random_state(rng)
         self.start: MeasuredStart | None = None
         if self.start_name == "measured":
-            start_epsilon = exact_split(self.epsilon, (start_share, 1.0 - start_share))[0]
             self.start = measure_start(
                 self._adjacency,
                 self.universe,

@@ -120,7 +120,7 @@ from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
 from privcut.privacy.calibration import zcdp_budget
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_option, check_scalar
+from privcut.privacy.validation import check_option, check_positive, check_scalar
 
 __all__ = [
     "NOISE_CHUNK",
@@ -130,6 +130,7 @@ __all__ = [
     "ProcessGuard",
     "SparseVector",
     "calibrate",
+    "check_alpha",
     "check_sparse_vector",
     "frieze_kannan_bound",
     "solve_increasing",
@@ -511,6 +512,76 @@ def calibrate(
     return _tight(bound, epsilon, delta, sensitivity, max_queries, beta, alpha, scale)
 
 
+def check_alpha(
+    alpha: float | None,
+    epsilon: float,
+    delta: float,
+    *,
+    max_queries: int,
+    beta: float,
+    calibration: str = "tight",
+    sensitivity: float = 1.0,
+) -> None:
+    """Refuse, from public values only, an explicit ``alpha`` that no calibration can meet
+    whatever the data and the measurements made before the calibration: call it before
+    any budget is spent.
+
+    The update bound B(alpha) that :func:`calibrate` reads may depend on a measurement
+    (a noisy count, a measured start), but it is at least 1, and every calibration is
+    easiest at B = 1: the sparse vector's answer noise grows with B, the paper's
+    threshold ``T`` grows with ``sqrt(B)`` (Thm 4.9 needs ``T <= 2 alpha``), and the
+    composed analysis does not read B. So an alpha that fails at B = 1 fails for every
+    measurement. One that passes may still fail for a large measured B (then after the
+    measurement's spend); ``alpha=None`` never fails.
+
+    Parameters
+    ----------
+    alpha : float or None
+        The requested accuracy target (None: nothing to check).
+    epsilon, delta, max_queries, beta, calibration, sensitivity
+        As for :func:`calibrate`: the online part's budget and failure probability.
+
+    Raises
+    ------
+    ValueError
+        Naming alpha, the smallest alpha any measurement could allow, and the fix; or
+        that ``calibration="paper"`` needs delta > 0.
+
+    Examples
+    --------
+    >>> check_alpha(1e5, 1.0, 1e-6, max_queries=100, beta=0.05)
+    >>> check_alpha(1.0, 1.0, 1e-6, max_queries=100, beta=0.05)
+    Traceback (most recent call last):
+    ...
+    ValueError: alpha=1.0 cannot be met whatever the data: ...
+    """
+    if calibration == "paper" and delta <= 0.0:
+        _paper(lambda a: 1, epsilon, delta, sensitivity, max_queries, beta, alpha)  # its error
+    if alpha is None:
+        return
+    alpha = check_positive(alpha, "alpha")
+
+    def feasible(target: float) -> bool:
+        if calibration == "paper":
+            sigma = 1000.0 * sensitivity * math.log(4.0 / delta) / epsilon  # at B = 1
+            return 4.0 * sigma * math.log(2.0 * max_queries / beta) <= 2.0 * target
+        try:
+            _tight(lambda a: 1, epsilon, delta, sensitivity, max_queries, beta, target, 1.0)
+        except ValueError:
+            return False
+        return True
+
+    if not feasible(alpha):
+        smallest = solve_increasing(lambda a: 1.0 if feasible(a) else -1.0, alpha, 2.0 * alpha)
+        raise ValueError(
+            f"alpha={alpha!r} cannot be met whatever the data: even at the smallest update "
+            f"bound the noise of calibration={calibration!r} needs alpha >= {smallest:.4g} "
+            f"(max_queries={max_queries}, epsilon={epsilon:g}, delta={delta:g}); give a "
+            "larger alpha, or leave alpha=None to choose it (checked before any budget is "
+            "spent)"
+        )
+
+
 class SparseVector:
     """The data-touching loop of Algorithm 1 under a fixed :class:`Calibration`.
 
@@ -807,6 +878,14 @@ class OnlineRelease:
                 "the histogram holds more elements than the public bound n; pass an n at "
                 "least the number of elements (a public bound), or n=None to buy a noisy count"
             )
+        check_alpha(  # public values only, before the noisy count's spend
+            alpha,
+            epsilon - count_epsilon,
+            delta,
+            max_queries=max_queries,
+            beta=beta * (0.75 if n is None else 1.0),
+            calibration=calibration,
+        )
         generator = check_random_state(rng)
         size = dataset_size(self.h, n, count_epsilon, generator)  # spend before answering
         bound_n = size.upper(beta / 4.0) if size.noise is not None else size.value

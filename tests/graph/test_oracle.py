@@ -874,3 +874,21 @@ def test_oracle_reports_its_samplers_slack(calibration, monkeypatch):
     assert oracle.sampler_tv == pytest.approx(drawn() - unused, rel=1e-12)
     assert oracle.sampler_tv > 0.0
     assert oracle.effective_delta == pytest.approx(1e-6 + (1 + np.e) * oracle.sampler_tv)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [dict(), dict(start="density"), dict(calibration="paper"), dict(max_edges=100.0)],
+)
+def test_an_infeasible_alpha_is_refused_before_any_spend(monkeypatch, options):
+    """Review F8: the calibration's feasibility is checked from public values before the
+    measured start (or the noisy count) spends its share; nothing is measured."""
+    import privcut.graph.oracle as oracle_module
+
+    spent = []
+    monkeypatch.setattr(oracle_module, "measure_start", lambda *a, **k: spent.append(a))
+    monkeypatch.setattr(oracle_module.EdgeBounds, "measure", lambda *a: spent.append(a))
+    G = nx.gnp_random_graph(40, 0.2, seed=1)
+    with pytest.raises(ValueError, match=r"alpha=1\.0 cannot be met whatever the data"):
+        CutOracle(G, 1.0, 1e-6, alpha=1.0, max_queries=100, rng=0, **options)
+    assert spent == []

@@ -9,6 +9,7 @@ from privcut.linear import OnlineRelease, OracleExhaustedWarning, calibrate
 from privcut.linear.online import (
     BETA_SPLITS,
     SparseVector,
+    check_alpha,
     check_sparse_vector,
     frieze_kannan_bound,
 )
@@ -291,3 +292,28 @@ def test_the_issue_20_promise_is_a_fifth_of_mains():
     bound = frieze_kannan_bound(potential, 4 * m)
     c = calibrate(bound, 0.9, 1e-6, max_queries=1403, beta=0.0375, sensitivity=2.0, scale=16_364)
     assert c.alpha <= 30_508 / 5
+
+
+@pytest.mark.parametrize("calibration, delta", [("tight", 0.0), ("tight", 1e-6), ("paper", 1e-6)])
+def test_an_infeasible_alpha_is_refused_before_the_noisy_count(monkeypatch, calibration, delta):
+    """Review F8: an explicit alpha no calibration can meet is refused from public values
+    before the noisy count spends its share (it used to fail after it)."""
+    import privcut.linear.online as online_module
+
+    spent = []
+    monkeypatch.setattr(online_module, "dataset_size", lambda *a: spent.append(a))
+    with pytest.raises(ValueError, match=r"alpha=1\.0 cannot be met whatever the data"):
+        OnlineRelease([3, 4], 1.0, delta, max_queries=10, alpha=1.0, calibration=calibration, rng=0)
+    assert spent == []
+    with pytest.raises(ValueError, match="needs delta > 0"):
+        OnlineRelease([3, 4], 1.0, 0.0, max_queries=10, calibration="paper", rng=0)
+    assert spent == []
+
+
+def test_check_alpha_names_the_smallest_feasible_alpha():
+    with pytest.raises(ValueError, match=r"needs alpha >= (\S+)") as caught:
+        check_alpha(1.0, 1.0, 1e-6, max_queries=100, beta=0.05)
+    smallest = float(caught.value.args[0].split("needs alpha >= ")[1].split(" ")[0])
+    check_alpha(smallest * 1.001, 1.0, 1e-6, max_queries=100, beta=0.05)
+    bound = lambda a: 1  # noqa: E731 - the smallest update bound: feasible there
+    assert calibrate(bound, 1.0, 1e-6, max_queries=100, alpha=smallest * 1.001).alpha > 0
