@@ -72,12 +72,12 @@ from privcut.records import Record, Spend
 
 __all__ = ["CutOracle", "OracleStatus"]
 
-FORMAT = "privcut-cut-oracle/3"
+FORMAT = "privcut-cut-oracle/4"
+"""The state file's format; /3 added the measured start, /4 the composed calibration's sampler
+reserve (older files are refused, naming both formats: start a new oracle)."""
 
 RERUN = 16
 """Rows of a batch re-evaluated at once after an update (:meth:`CutOracle.cuts`)."""
-"""The state file's format; /3 added the measured start (files of /2 are refused, naming
-both formats: start a new oracle)."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,9 @@ class OracleStatus(Record):
     epsilon, delta : float
         The whole session's guarantee (edge-level neighbours).
     sampler_tv, effective_delta : float
-        The integer samplers' distance from exact for the transcript so far, and
-        ``delta + (1 + e**epsilon) * sampler_tv`` (:attr:`CutOracle.sampler_tv`).
+        The integer samplers' distance from exact for the transcript so far, and the
+        delta it guarantees with it (:attr:`CutOracle.effective_delta`: at most ``delta``
+        under the composed analysis with a sampler reserve, for integer queries).
     beta : float
         Failure probability of ``alpha``.
     alpha : float
@@ -423,9 +424,11 @@ class CutOracle:
                 self.beta - count_beta,
                 None,
             )
+            prior_tv = 0.0 if self.edges.noise is None else self.edges.noise.tv_bound(1)
         else:
             epsilon = self.epsilon - self.start.epsilon  # exact (exact_split)
             beta, potential = self.beta - self.beta / 4.0, self.start.potential
+            prior_tv = self.start.sampler_tv
         return _calibrate(
             self.idc_name,
             self.universe.size,
@@ -438,6 +441,8 @@ class CutOracle:
             calibration,
             alpha,
             potential,
+            prior_tv,
+            self.epsilon,
         )
 
     calibration = property(lambda self: self._engine.calibration.name)
@@ -472,9 +477,15 @@ class CutOracle:
 
     @property
     def effective_delta(self) -> float:
-        """``delta`` plus the slack of the integer samplers' distance from exact, for the
-        transcript so far: ``delta + (1 + e**epsilon) * sampler_tv``."""
-        return effective_delta(self.epsilon, self.delta, self.sampler_tv)
+        """The delta the transcript so far guarantees with the integer samplers' distance
+        from exact: ``delta' + (1 + e**epsilon) * sampler_tv``, where ``delta'`` is
+        ``delta`` less the composed analysis's
+        :attr:`~privcut.linear.online.Calibration.sampler_reserve` (``delta`` for the
+        other calibrations). Under the composed analysis with a reserve it is at most
+        ``delta`` while every answer is an integer query's (cuts, rank-1 queries with
+        integer weights); fractional queries' grid noise adds to it."""
+        reserve = self._engine.calibration.sampler_reserve
+        return effective_delta(self.epsilon, self.delta - reserve, self.sampler_tv)
 
     def status(self) -> OracleStatus:
         """The oracle's public facts now, as an :class:`OracleStatus` (its ``to_dict()`` is
@@ -1101,10 +1112,15 @@ def _calibrate(
     calibration: str,
     alpha: float | None,
     potential: float | None,
+    prior_tv: float,
+    whole_epsilon: float,
 ) -> Calibration:
     """Algorithm 1's calibration for a cut oracle: a function of public values only (cached,
     so that oracles on graphs with the same public description share it). ``potential``:
-    the measured start's (None: the density start's, from ``edges``)."""
+    the measured start's (None: the density start's, from ``edges``); ``prior_tv`` and
+    ``whole_epsilon``: the start's (or noisy count's) samplers' distance from exact and the
+    session's epsilon, for the composed analysis's reserve
+    (:attr:`~privcut.linear.online.Calibration.sampler_reserve`)."""
 
     def bound(alpha: float) -> int:  # B(alpha) in answer units; the IDCs see alpha / D
         return update_bound(idc, m, alpha / sensitivity, edges, max_queries, potential)
@@ -1119,6 +1135,8 @@ def _calibrate(
         sensitivity=sensitivity,
         alpha=alpha,
         scale=edges.upper,
+        prior_tv=prior_tv,
+        tv_epsilon=whole_epsilon,
     )
 
 

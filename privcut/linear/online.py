@@ -149,6 +149,9 @@ _SHARES = (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99)
 noise need only stay below alpha_idc)."""
 BETA_SPLITS = ((1 / 3, 1 / 3, 1 / 3), (0.4, 0.5, 0.1), (0.3, 0.6, 0.1), (0.5, 0.45, 0.05))
 """Splits of beta among the threshold draws, the comparisons and the answers."""
+_RESERVE_ROUNDS = 20
+"""Fixed-point rounds for the composed analysis's sampler reserve (it settles in two or
+three)."""
 _SPLIT = 1.0 / (1.0 + 2.0 ** (2.0 / 3.0))
 """Threshold share of a comparison's epsilon (Lyu, Su & Li 2017, Sec. 4.2, c = 1)."""
 
@@ -231,6 +234,15 @@ class Calibration:
         noise; both None for the paper and composed calibrations.
     epsilon, delta, beta : float
         The guarantee of this part of the release and the failure probability of alpha.
+    sampler_reserve : float
+        Composed analysis: the part of ``delta`` its noise is not calibrated for, kept
+        for the integer samplers' distance from exact (``(1 + e**epsilon') T`` for the
+        total variation bound ``T`` of the earlier parts' draws and of ``max_queries``
+        comparison draws, and the whole release's epsilon'), so that
+        ``effective_delta(epsilon', delta - sampler_reserve, T) <= delta`` when every
+        answer is an integer query's (fractional queries' grid noise is not covered).
+        0 for the other calibrations, whose samplers' distance is reported as
+        ``effective_delta``.
     """
 
     name: str
@@ -244,6 +256,7 @@ class Calibration:
     epsilon: float
     delta: float
     beta: float
+    sampler_reserve: float = 0.0
 
     @property
     def composed(self) -> bool:
@@ -403,10 +416,44 @@ def _tight_candidate(bound, alpha_idc, share, split, epsilon, delta, rho, sensit
     )
 
 
-def _composed_candidate(alpha_idc, epsilon, delta, rho, sensitivity, k, beta):
+def _composed_candidate(alpha_idc, epsilon, delta, sensitivity, k, beta, prior_tv, tv_epsilon):
     """The composed calibration (delta > 0) for one IDC accuracy, or the best one (just above
-    the noise's union bound) for ``alpha_idc=None``; None if invalid."""
-    comparison = Noise("discrete_gaussian", sensitivity * math.sqrt(k / (2.0 * rho)))
+    the noise's union bound) for ``alpha_idc=None``; None if invalid.
+
+    The integer samplers' distance from exact is paid from delta: the noise is calibrated
+    for ``delta - reserve`` with ``reserve = (1 + e^tv_epsilon) (prior_tv + T_k)``, ``T_k``
+    the total variation bound of k draws of the comparison noise: the release with exact
+    samplers is (epsilon, delta - reserve)-DP and the real one, if its k answers are
+    integer queries', is within ``prior_tv + T_k`` of it, so (epsilon, delta)-DP
+    (:func:`~privcut.privacy.effective_delta`). A fractional query's grid noise draws
+    integers at about ``1 / grid`` times the scale, whose bound is that many times larger
+    (3.1e-8 a draw at sigma 374.5): not reserved (it would rule out the composed analysis),
+    but counted in the release's ``sampler_tv``. ``T_k`` grows with sigma: the reserve is
+    found by a fixed point (a few rounds). When it would take half of delta or more (from
+    k = 2,968 at 0.9 of (1, 1e-6) and D = 2; 14,853 at delta = 1e-5), none is kept, as
+    for the sparse vector: the samplers' distance is then reported in the release's
+    ``effective_delta``, above delta.
+    """
+
+    def noise(calibrated: float) -> Noise:
+        rho = zcdp_budget(epsilon, calibrated)
+        return Noise("discrete_gaussian", sensitivity * math.sqrt(k / (2.0 * rho)))
+
+    factor = 1.0 + math.exp(tv_epsilon)
+    calibrated: float | None = delta
+    for _ in range(_RESERVE_ROUNDS):
+        comparison = noise(calibrated)
+        needed = factor * (prior_tv + comparison.tv_bound(k))
+        if calibrated + needed <= delta:
+            break
+        calibrated = delta - needed
+        if calibrated < delta / 2.0:
+            break
+    else:
+        calibrated = None
+    if calibrated is None or calibrated < delta / 2.0:  # no reserve fits: none is kept
+        calibrated = delta
+        comparison = noise(delta)
     # a fractional query's answer gets the grid noise of the same privacy: its bound too
     eta = max(comparison.max_error(k, beta), comparison.on_grid(sensitivity).max_error(k, beta))
     if alpha_idc is None:
@@ -426,10 +473,13 @@ def _composed_candidate(alpha_idc, epsilon, delta, rho, sensitivity, k, beta):
         epsilon,
         delta,
         beta,
+        delta - calibrated,
     )
 
 
-def _tight(bound, epsilon, delta, sensitivity, k, beta, alpha, scale) -> Calibration:
+def _tight(
+    bound, epsilon, delta, sensitivity, k, beta, alpha, scale, prior_tv=0.0, tv_epsilon=None
+) -> Calibration:
     rho = zcdp_budget(epsilon, delta) if delta > 0.0 else 0.0
 
     def best(targets, shares, splits) -> list[Calibration]:
@@ -451,7 +501,16 @@ def _tight(bound, epsilon, delta, sensitivity, k, beta, alpha, scale) -> Calibra
             coarse += best(grid[(grid > near / 1.5) & (grid < near * 1.5)], _SHARES, BETA_SPLITS)
         candidates = coarse
     if delta > 0.0:
-        composed = _composed_candidate(alpha, epsilon, delta, rho, sensitivity, k, beta)
+        composed = _composed_candidate(
+            alpha,
+            epsilon,
+            delta,
+            sensitivity,
+            k,
+            beta,
+            prior_tv,
+            epsilon if tv_epsilon is None else tv_epsilon,
+        )
         candidates += [] if composed is None else [composed]
     if not candidates:
         raise ValueError(
@@ -472,6 +531,8 @@ def calibrate(
     sensitivity: float = 1.0,
     alpha: float | None = None,
     scale: float = 1.0,
+    prior_tv: float = 0.0,
+    tv_epsilon: float | None = None,
 ) -> Calibration:
     """Choose Algorithm 1's parameters from public values only.
 
@@ -494,6 +555,11 @@ def calibrate(
         value minimising the promised error (tight).
     scale : float
         A public size that centres the tight search (e.g. the largest answer).
+    prior_tv, tv_epsilon : float
+        For the composed analysis's reserve (:attr:`Calibration.sampler_reserve`): the
+        samplers' total variation bound of the parts of the release drawn before this one
+        (e.g. a noisy count; public: a function of the noise scales), and the whole
+        release's epsilon (default ``epsilon``).
 
     Examples
     --------
@@ -509,7 +575,9 @@ def calibrate(
     check_option(calibration, "calibration", CALIBRATIONS)
     if calibration == "paper":
         return _paper(bound, epsilon, delta, sensitivity, max_queries, beta, alpha)
-    return _tight(bound, epsilon, delta, sensitivity, max_queries, beta, alpha, scale)
+    return _tight(
+        bound, epsilon, delta, sensitivity, max_queries, beta, alpha, scale, prior_tv, tv_epsilon
+    )
 
 
 def check_alpha(
@@ -777,6 +845,8 @@ def _histogram_calibration(
     beta: float,
     calibration: str,
     alpha: float | None,
+    prior_tv: float = 0.0,
+    tv_epsilon: float | None = None,
 ) -> Calibration:
     """:func:`calibrate` for an IDC on histograms: public values only, so cached."""
     bound = _idc_for_histogram(idc, m, n, k)[0]
@@ -789,6 +859,8 @@ def _histogram_calibration(
         calibration=calibration,
         alpha=alpha,
         scale=n,
+        prior_tv=prior_tv,
+        tv_epsilon=tv_epsilon,
     )
 
 
@@ -903,6 +975,8 @@ class OnlineRelease:
             beta * (0.75 if size.noise is not None else 1.0),
             calibration,
             alpha,
+            size.sampler_tv,
+            epsilon,
         )
         make = _idc_for_histogram(idc, self.h.size, bound_n, max_queries)[1]
         self.idc = make(self.calibration.alpha_idc)

@@ -317,3 +317,28 @@ def test_check_alpha_names_the_smallest_feasible_alpha():
     check_alpha(smallest * 1.001, 1.0, 1e-6, max_queries=100, beta=0.05)
     bound = lambda a: 1  # noqa: E731 - the smallest update bound: feasible there
     assert calibrate(bound, 1.0, 1e-6, max_queries=100, alpha=smallest * 1.001).alpha > 0
+
+
+def test_the_composed_calibration_reserves_the_samplers_distance_from_delta():
+    """Review F3 (/tmp/review/composed_tv.py): 0.9 of (1, 1e-6) at k = 1,403 was composed
+    with an effective delta of 1.16e-6; the reserve keeps it at most delta, costs under 1% of
+    alpha, and is dropped (as for the sparse vector) where it would take half of delta."""
+    potential, m = 16_064 * 1.0, 1000 * 999 // 2
+
+    def bound(a):
+        return math.ceil(potential * m / (a / 2.0) ** 2)
+
+    def tight(k, prior_tv=0.0):
+        return calibrate(
+            bound, 0.9, 1e-6, max_queries=k, beta=0.0375, sensitivity=2.0, scale=16_064,
+            prior_tv=prior_tv, tv_epsilon=1.0,
+        )  # fmt: skip
+
+    reserved = tight(1403, prior_tv=1e-9)
+    assert reserved.composed and reserved.sampler_reserve > 0.0
+    tv = 1e-9 + reserved.comparison.tv_bound(1403)
+    assert zcdp_delta(zcdp_budget(0.9, 1e-6 - reserved.sampler_reserve), 0.9) <= 1e-6
+    assert 1e-6 - reserved.sampler_reserve + (1.0 + math.e) * tv <= 1e-6
+    assert 1e-6 + (1.0 + math.e) * tv > 1.1e-6  # the unreserved effective delta
+    assert reserved.alpha < 1.01 * 4724.5  # main's (d7d0a23) unreserved composed alpha
+    assert tight(10_000).composed and tight(10_000).sampler_reserve == 0.0
