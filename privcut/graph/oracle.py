@@ -351,19 +351,7 @@ class CutOracle:
             Partition.of(self.universe, groups)
         self.weight, self.path = weight, None if path is None else Path(path)
         self.sensitivity = float(self.universe.multiplicity)
-        start_epsilon = 0.0
-        if self.start_name == "measured":
-            start_epsilon = exact_split(self.epsilon, (start_share, 1.0 - start_share))[0]
-        spent = start_epsilon + count_epsilon
-        check_alpha(  # public values only, before any spend (see _calibrated)
-            alpha,
-            self.epsilon - spent,
-            self.delta,
-            max_queries=self.max_queries,
-            beta=self.beta - (self.beta / 4.0 if spent > 0.0 else 0.0),
-            calibration=calibration,
-            sensitivity=self.sensitivity,
-        )
+        start_epsilon = self._start_epsilon(start_share, count_epsilon, alpha, calibration)
         generator = check_random_state(rng)
         self.start: MeasuredStart | None = None
         if self.start_name == "measured":
@@ -384,6 +372,27 @@ class CutOracle:
         self._bind(None, key_path, autosave=self.path is not None)
         if self.path is not None:
             self.save(self.path)  # the spent budget is on disk before the first answer
+
+    def _start_epsilon(
+        self, start_share: float, count_epsilon: float, alpha: float | None, calibration: str
+    ) -> float:
+        """The measured start's epsilon (0 for the density start), after refusing an alpha
+        that no calibration can meet (:func:`~privcut.linear.online.check_alpha`) from the
+        public budget left to the calibration (see :meth:`_calibrated`), before any spend."""
+        start_epsilon = 0.0
+        if self.start_name == "measured":
+            start_epsilon = exact_split(self.epsilon, (start_share, 1.0 - start_share))[0]
+        spent = start_epsilon + count_epsilon
+        check_alpha(
+            alpha,
+            self.epsilon - spent,
+            self.delta,
+            max_queries=self.max_queries,
+            beta=self.beta - (self.beta / 4.0 if spent > 0.0 else 0.0),
+            calibration=calibration,
+            sensitivity=self.sensitivity,
+        )
+        return start_epsilon
 
     def _make_idc(self, calibrated: Calibration):
         """The hypothesis for ``calibrated``: Frieze–Kannan with the degree-keeping update
