@@ -241,7 +241,7 @@ def _partitions(
     if len({tuple(row) for row in pooled}) <= MAX_CELLS:
 
         def as_rows(outputs: np.ndarray) -> list[tuple[float, ...]]:
-            return [tuple(row) for row in outputs]
+            return [tuple(row) for row in outputs.tolist()]  # plain floats: readable names
 
         found.append((_atom_partition(as_rows(pooled), "output"), as_rows))
     return found
