@@ -4,22 +4,36 @@ A StatDP-style tester (Ding, Wang, Wang, Zhang, Kifer, *Detecting Violations
 of Differential Privacy*, CCS 2018). For one neighbouring pair ``(D, D')``:
 
 1. *Event selection.* Run the mechanism on both sides and, from these runs
-   alone, pick the output event ``E`` and the direction that most clearly show
-   ``P[M(D) in E] > e^epsilon P[M(D') in E] + delta`` (largest Wald statistic). Candidate events are
-   half-lines of each numeric coordinate (at quantiles, or at every value when
-   there are few) and of the projection of vector outputs on the difference of
-   the two sides' mean outputs, and the likelihood-ratio-ordered unions of
-   output cells (Neyman–Pearson events), which covers discrete and non-numeric
-   outputs.
-2. *Testing.* Run the mechanism again on fresh samples and test the single
-   chosen event with exact one-sided Clopper–Pearson bounds: with
-   ``L(alpha/2)`` a lower bound on ``P[M(D) in E]`` and ``U(alpha/2)`` an upper
-   bound on ``P[M(D') in E]``, the claim is rejected at level alpha when
-   ``L > e^epsilon U + delta``. By the union bound this test has size at most
-   alpha for every (epsilon, delta)-DP mechanism, for any delta; the p-value is
-   the smallest alpha that rejects.
+   alone, pick output events ``E`` and directions that most clearly show
+   ``P[M(D) in E] > e^epsilon P[M(D') in E] + delta`` (largest Wald statistic), the
+   best of each of three families:
 
-Because the event is chosen on samples independent of the test samples, the
+   ``"threshold"``
+       half-lines of each numeric coordinate (at quantiles, or at every value when
+       there are few) and of the projection of vector outputs on the difference of
+       the two sides' mean outputs;
+   ``"value"``
+       exact-value events (one value and its complement) of each discrete coordinate
+       (at most :data:`MAX_CELLS` distinct values), of whole rows and of non-numeric
+       outputs;
+   ``"ratio"``
+       likelihood-ratio-ordered unions of output cells (Neyman–Pearson events),
+       which cover discrete and non-numeric outputs. These have one degree of freedom
+       per cell, so they would overfit sparse cells: the order is fitted on the first
+       half of the selection runs and the unions are scored on the other half.
+
+   The threshold and value families have few free choices and are scored on all
+   selection runs.
+2. *Testing.* Run the mechanism again on fresh samples and test each selected event
+   (at most one per family, those with some evidence, duplicates removed) with exact
+   one-sided Clopper–Pearson bounds: with ``L(alpha/2)`` a lower bound on
+   ``P[M(D) in E]`` and ``U(alpha/2)`` an upper bound on ``P[M(D') in E]``, the claim is
+   rejected at level alpha when ``L > e^epsilon U + delta``. By the union bound this
+   test has size at most alpha for every (epsilon, delta)-DP mechanism, for any
+   delta; the event's p-value is the smallest alpha that rejects, and the reported
+   p-value is the smallest one times the number of events tested (Bonferroni).
+
+Because the events are chosen on samples independent of the test samples, the
 p-value is valid; a small one (say <= 1e-3) refutes the claim. A large one
 only means this pair and this sample size found nothing. ``pystatdp`` is not
 used: its neighbouring-pair generator builds non-neighbouring pairs for
@@ -47,6 +61,9 @@ __all__ = ["AuditResult", "audit", "neighbouring_graphs"]
 MAX_CELLS = 100
 """How many cells each output coordinate is cut into for event selection."""
 
+FAMILIES = ("threshold", "value", "ratio")
+"""The families of candidate events (module docstring); each offers one event to test."""
+
 SMALLEST_P_VALUE = 1e-300
 """p-values are reported down to this floor."""
 
@@ -59,13 +76,15 @@ class AuditResult:
     ----------
     p_value : float
         p-value of the claim ``P[M(D) in E] <= e^epsilon P[M(D') in E] + delta`` for
-        the chosen event and direction; small values refute the claim.
+        the tested events and directions: the smallest event's p-value times
+        ``events_tested`` (Bonferroni), at most 1; small values refute the claim.
     epsilon_lower_bound : float
         A lower bound on the mechanism's true epsilon that holds with the stated
-        ``confidence`` (Clopper–Pearson, given the claimed delta); 0 when the test
-        samples show no privacy loss.
+        ``confidence`` (Clopper–Pearson, given the claimed delta, the largest over the
+        tested events at Bonferroni-corrected levels); 0 when the test samples show no
+        privacy loss.
     event : str
-        The event E and the direction of the test, e.g.
+        The event E with the smallest p-value and the direction of its test, e.g.
         ``"output >= 0.5, more likely on pair[0]"``.
     counts : tuple of int
         How often E occurred among the test runs on the more likely side and on the
@@ -76,6 +95,9 @@ class AuditResult:
         The claim that was tested.
     confidence : float
         The confidence level of ``epsilon_lower_bound``.
+    events_tested : int
+        How many events (at most one per family of the module docstring) were tested on
+        the fresh samples.
     """
 
     p_value: float
@@ -86,16 +108,20 @@ class AuditResult:
     epsilon: float
     delta: float
     confidence: float
+    events_tested: int = 1
 
 
 @dataclass(frozen=True)
 class _Partition:
-    """A labelling of outputs into cells, with the events it offers."""
+    """A labelling of outputs into cells, with the events it offers: ``ordered`` cells
+    (intervals of a number, in order) offer half-lines, ``discrete`` ones (each cell one
+    value, but for values unseen in selection) exact values."""
 
     name: str
     label: Callable[[np.ndarray], np.ndarray]
     cell_names: Sequence[str]
     ordered: bool
+    discrete: bool
     edges: np.ndarray | None = None
 
     def describe(self, event: np.ndarray) -> str:
@@ -150,7 +176,8 @@ def _run(
 
 def _numeric_partition(values: np.ndarray, name: str) -> _Partition:
     distinct = np.unique(values)
-    if distinct.size <= MAX_CELLS:
+    discrete = bool(distinct.size <= MAX_CELLS)
+    if discrete:
         edges = distinct[1:]
         names = [f"{value:.6g}" for value in distinct]
     else:
@@ -162,6 +189,7 @@ def _numeric_partition(values: np.ndarray, name: str) -> _Partition:
         label=lambda column: np.searchsorted(edges, column, side="right"),
         cell_names=names,
         ordered=True,
+        discrete=discrete,
         edges=edges,
     )
 
@@ -177,6 +205,7 @@ def _atom_partition(keys: Iterable[Hashable], name: str) -> _Partition:
         label=lambda column: np.fromiter((codes.get(k, other) for k in column), int, len(column)),
         cell_names=names,
         ordered=False,
+        discrete=True,
     )
 
 
@@ -212,30 +241,38 @@ def _partitions(
     if len({tuple(row) for row in pooled}) <= MAX_CELLS:
 
         def as_rows(outputs: np.ndarray) -> list[tuple[float, ...]]:
-            return [tuple(row) for row in outputs]
+            return [tuple(row) for row in outputs.tolist()]  # plain floats: readable names
 
         found.append((_atom_partition(as_rows(pooled), "output"), as_rows))
     return found
 
 
-def _cell_counts(partition: _Partition, column: Any, cells: int) -> np.ndarray:
-    return np.bincount(partition.label(column), minlength=cells)[:cells]
+def _cell_counts(labels: np.ndarray, cells: int) -> np.ndarray:
+    return np.bincount(labels, minlength=cells)[:cells]
 
 
-def _candidate_events(counts0: np.ndarray, counts1: np.ndarray, ordered: bool) -> np.ndarray:
-    """Boolean (events x cells): prefixes and suffixes of the value order (if any) and of the
-    likelihood-ratio order."""
-    cells = counts0.size
-    orders = [np.argsort(-(counts0 + 0.5) / (counts1 + 0.5), kind="stable")]
-    if ordered:
-        orders.append(np.arange(cells))
-    events = []
-    triangle = np.tril(np.ones((cells - 1, cells), dtype=bool))
-    for order in orders:
-        prefixes = np.zeros((cells - 1, cells), dtype=bool)
-        prefixes[:, order] = triangle
-        events.extend([prefixes, ~prefixes])
-    return np.concatenate(events) if cells > 1 else np.zeros((0, cells), dtype=bool)
+def _prefixes(order: np.ndarray) -> np.ndarray:
+    """Boolean (events x cells): the prefixes and suffixes of an order of the cells."""
+    cells = order.size
+    if cells < 2:
+        return np.zeros((0, cells), dtype=bool)
+    prefixes = np.zeros((cells - 1, cells), dtype=bool)
+    prefixes[:, order] = np.tril(np.ones((cells - 1, cells), dtype=bool))
+    return np.concatenate([prefixes, ~prefixes])
+
+
+def _family_events(family: str, partition: _Partition, fitted: np.ndarray) -> np.ndarray:
+    """Boolean (events x cells): the candidate events of one family (module docstring) on a
+    partition; ``fitted`` (2 x cells) are the counts the likelihood-ratio order is fitted on."""
+    cells = len(partition.cell_names)
+    if family == "threshold":
+        return _prefixes(np.arange(cells)) if partition.ordered else np.zeros((0, cells), bool)
+    if family == "value":
+        if not partition.discrete or cells < 2:
+            return np.zeros((0, cells), dtype=bool)
+        single = np.eye(cells, dtype=bool)
+        return np.concatenate([single, ~single])
+    return _prefixes(np.argsort(-(fitted[0] + 0.5) / (fitted[1] + 0.5), kind="stable"))
 
 
 def _lower(count: np.ndarray, runs: int, level: float) -> np.ndarray:
@@ -363,38 +400,83 @@ def audit(
     generator = check_random_state(rng)
 
     selection = [_run(mechanism, d, selection_samples, generator, vectorized) for d in pair]
-    best = (-np.inf, None)
-    for partition, column in _partitions(selection):
-        cells = len(partition.cell_names)
-        counts = [_cell_counts(partition, column(outputs), cells) for outputs in selection]
-        events = _candidate_events(*counts, partition.ordered)
-        hits = events.astype(float) @ np.stack(counts).T
-        for side in (0, 1):
-            scores = _violation_score(
-                hits[:, side], hits[:, 1 - side], selection_samples, epsilon, delta
-            )
-            if scores.size and scores.max() > best[0]:
-                best = (scores.max(), (partition, column, events[scores.argmax()], side))
-    if best[1] is None:
-        raise ValueError(
-            "the mechanism gave the same output on every run on both sides; "
-            "there is no event to test"
-        )
-    partition, column, event, side = best[1]
-
+    chosen = _select(selection, epsilon, delta)
     tested = [_run(mechanism, d, samples, generator, vectorized) for d in pair]
-    hits = [int(event[partition.label(column(outputs))].sum()) for outputs in tested]
-    likely, other = hits[side], hits[1 - side]
+    level = len(chosen)
+    found = []
+    for partition, column, event, side in chosen:
+        hits = [int(event[partition.label(column(outputs))].sum()) for outputs in tested]
+        likely, other = hits[side], hits[1 - side]
+        found.append(
+            (
+                _p_value(likely, other, samples, epsilon, delta),
+                float(
+                    _epsilon_lower_bound(
+                        likely, other, samples, delta, 1.0 - (1.0 - confidence) / level
+                    )
+                ),
+                f"{partition.describe(event)}, more likely on pair[{side}]",
+                (likely, other),
+            )
+        )
+    p_value, _, event, counts = min(found, key=lambda item: item[0])
     return AuditResult(
-        p_value=_p_value(likely, other, samples, epsilon, delta),
-        epsilon_lower_bound=float(_epsilon_lower_bound(likely, other, samples, delta, confidence)),
-        event=f"{partition.describe(event)}, more likely on pair[{side}]",
-        counts=(likely, other),
+        p_value=min(1.0, level * p_value),
+        epsilon_lower_bound=max(item[1] for item in found),
+        event=event,
+        counts=counts,
         samples=samples,
         epsilon=epsilon,
         delta=delta,
         confidence=confidence,
+        events_tested=level,
     )
+
+
+_Event = tuple[_Partition, Callable[[np.ndarray], Any], np.ndarray, int]
+
+
+def _select(selection: list[np.ndarray], epsilon: float, delta: float) -> list[_Event]:
+    """The events to test, from the selection runs alone: each family's best by Wald score
+    (the ratio family's order fitted on the first half of the runs, scored on the second),
+    those with a positive score (or the best one if none has), best first, duplicates
+    removed."""
+    runs = len(selection[0])
+    half = runs // 2
+    best: dict[str, tuple[float, _Event | None]] = {family: (-np.inf, None) for family in FAMILIES}
+    for partition, column in _partitions(selection):
+        cells = len(partition.cell_names)
+        labels = [partition.label(column(outputs)) for outputs in selection]
+        counts = np.stack([_cell_counts(side, cells) for side in labels]).astype(float)
+        fitted = np.stack([_cell_counts(side[:half], cells) for side in labels]).astype(float)
+        for family in FAMILIES:
+            events = _family_events(family, partition, fitted)
+            scored, scored_runs = (
+                (counts - fitted, runs - half) if family == "ratio" else (counts, runs)
+            )
+            hits = events.astype(float) @ scored.T
+            for side in (0, 1):
+                scores = _violation_score(
+                    hits[:, side], hits[:, 1 - side], scored_runs, epsilon, delta
+                )
+                if scores.size and scores.max() > best[family][0]:
+                    event = events[scores.argmax()]
+                    best[family] = (float(scores.max()), (partition, column, event, side))
+    ranked = sorted(
+        ((score, event) for score, event in best.values() if event is not None),
+        key=lambda item: -item[0],
+    )
+    if not ranked:
+        raise ValueError(
+            "the mechanism gave the same output on every run on both sides; "
+            "there is no event to test"
+        )
+    chosen: dict[tuple, _Event] = {}
+    for score, (partition, column, event, side) in ranked:
+        key = (partition.name, event.tobytes(), side)
+        if (score > 0.0 or not chosen) and key not in chosen:
+            chosen[key] = (partition, column, event, side)
+    return list(chosen.values())
 
 
 def neighbouring_graphs(

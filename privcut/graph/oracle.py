@@ -53,6 +53,7 @@ from privcut.linear.online import (
     ProcessGuard,
     SparseVector,
     calibrate,
+    check_alpha,
     check_sparse_vector,
     warn_exhausted,
 )
@@ -71,12 +72,12 @@ from privcut.records import Record, Spend
 
 __all__ = ["CutOracle", "OracleStatus"]
 
-FORMAT = "privcut-cut-oracle/3"
+FORMAT = "privcut-cut-oracle/4"
+"""The state file's format; /3 added the measured start, /4 the composed calibration's sampler
+reserve (older files are refused, naming both formats: start a new oracle)."""
 
 RERUN = 16
 """Rows of a batch re-evaluated at once after an update (:meth:`CutOracle.cuts`)."""
-"""The state file's format; /3 added the measured start (files of /2 are refused, naming
-both formats: start a new oracle)."""
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,9 @@ class OracleStatus(Record):
     epsilon, delta : float
         The whole session's guarantee (edge-level neighbours).
     sampler_tv, effective_delta : float
-        The integer samplers' distance from exact for the transcript so far, and
-        ``delta + (1 + e**epsilon) * sampler_tv`` (:attr:`CutOracle.sampler_tv`).
+        The integer samplers' distance from exact for the transcript so far, and the
+        delta it guarantees with it (:attr:`CutOracle.effective_delta`: at most ``delta``
+        under the composed analysis with a sampler reserve, for integer queries).
     beta : float
         Failure probability of ``alpha``.
     alpha : float
@@ -349,10 +351,10 @@ class CutOracle:
             Partition.of(self.universe, groups)
         self.weight, self.path = weight, None if path is None else Path(path)
         self.sensitivity = float(self.universe.multiplicity)
+        start_epsilon = self._start_epsilon(start_share, count_epsilon, alpha, calibration)
         generator = check_random_state(rng)
         self.start: MeasuredStart | None = None
         if self.start_name == "measured":
-            start_epsilon = exact_split(self.epsilon, (start_share, 1.0 - start_share))[0]
             self.start = measure_start(
                 self._adjacency,
                 self.universe,
@@ -370,6 +372,27 @@ class CutOracle:
         self._bind(None, key_path, autosave=self.path is not None)
         if self.path is not None:
             self.save(self.path)  # the spent budget is on disk before the first answer
+
+    def _start_epsilon(
+        self, start_share: float, count_epsilon: float, alpha: float | None, calibration: str
+    ) -> float:
+        """The measured start's epsilon (0 for the density start), after refusing an alpha
+        that no calibration can meet (:func:`~privcut.linear.online.check_alpha`) from the
+        public budget left to the calibration (see :meth:`_calibrated`), before any spend."""
+        start_epsilon = 0.0
+        if self.start_name == "measured":
+            start_epsilon = exact_split(self.epsilon, (start_share, 1.0 - start_share))[0]
+        spent = start_epsilon + count_epsilon
+        check_alpha(
+            alpha,
+            self.epsilon - spent,
+            self.delta,
+            max_queries=self.max_queries,
+            beta=self.beta - (self.beta / 4.0 if spent > 0.0 else 0.0),
+            calibration=calibration,
+            sensitivity=self.sensitivity,
+        )
+        return start_epsilon
 
     def _make_idc(self, calibrated: Calibration):
         """The hypothesis for ``calibrated``: Frieze–Kannan with the degree-keeping update
@@ -410,9 +433,11 @@ class CutOracle:
                 self.beta - count_beta,
                 None,
             )
+            prior_tv = 0.0 if self.edges.noise is None else self.edges.noise.tv_bound(1)
         else:
             epsilon = self.epsilon - self.start.epsilon  # exact (exact_split)
             beta, potential = self.beta - self.beta / 4.0, self.start.potential
+            prior_tv = self.start.sampler_tv
         return _calibrate(
             self.idc_name,
             self.universe.size,
@@ -425,6 +450,8 @@ class CutOracle:
             calibration,
             alpha,
             potential,
+            prior_tv,
+            self.epsilon,
         )
 
     calibration = property(lambda self: self._engine.calibration.name)
@@ -459,9 +486,15 @@ class CutOracle:
 
     @property
     def effective_delta(self) -> float:
-        """``delta`` plus the slack of the integer samplers' distance from exact, for the
-        transcript so far: ``delta + (1 + e**epsilon) * sampler_tv``."""
-        return effective_delta(self.epsilon, self.delta, self.sampler_tv)
+        """The delta the transcript so far guarantees with the integer samplers' distance
+        from exact: ``delta' + (1 + e**epsilon) * sampler_tv``, where ``delta'`` is
+        ``delta`` less the composed analysis's
+        :attr:`~privcut.linear.online.Calibration.sampler_reserve` (``delta`` for the
+        other calibrations). Under the composed analysis with a reserve it is at most
+        ``delta`` while every answer is an integer query's (cuts, rank-1 queries with
+        integer weights); fractional queries' grid noise adds to it."""
+        reserve = self._engine.calibration.sampler_reserve
+        return effective_delta(self.epsilon, self.delta - reserve, self.sampler_tv)
 
     def status(self) -> OracleStatus:
         """The oracle's public facts now, as an :class:`OracleStatus` (its ``to_dict()`` is
@@ -1088,10 +1121,15 @@ def _calibrate(
     calibration: str,
     alpha: float | None,
     potential: float | None,
+    prior_tv: float,
+    whole_epsilon: float,
 ) -> Calibration:
     """Algorithm 1's calibration for a cut oracle: a function of public values only (cached,
     so that oracles on graphs with the same public description share it). ``potential``:
-    the measured start's (None: the density start's, from ``edges``)."""
+    the measured start's (None: the density start's, from ``edges``); ``prior_tv`` and
+    ``whole_epsilon``: the start's (or noisy count's) samplers' distance from exact and the
+    session's epsilon, for the composed analysis's reserve
+    (:attr:`~privcut.linear.online.Calibration.sampler_reserve`)."""
 
     def bound(alpha: float) -> int:  # B(alpha) in answer units; the IDCs see alpha / D
         return update_bound(idc, m, alpha / sensitivity, edges, max_queries, potential)
@@ -1106,6 +1144,8 @@ def _calibrate(
         sensitivity=sensitivity,
         alpha=alpha,
         scale=edges.upper,
+        prior_tv=prior_tv,
+        tv_epsilon=whole_epsilon,
     )
 
 

@@ -23,6 +23,7 @@ from privcut.audit import audit
 from privcut.graph import EdgeUniverse
 from privcut.linear import OnlineRelease, OracleExhaustedWarning
 from privcut.linear.online import SparseVector
+from privcut.privacy import effective_delta
 from tests.auditing import record_sampler_tv
 
 
@@ -873,4 +874,41 @@ def test_oracle_reports_its_samplers_slack(calibration, monkeypatch):
     unused = oracle._engine.calibration.comparison.tv_bound(ahead)
     assert oracle.sampler_tv == pytest.approx(drawn() - unused, rel=1e-12)
     assert oracle.sampler_tv > 0.0
-    assert oracle.effective_delta == pytest.approx(1e-6 + (1 + np.e) * oracle.sampler_tv)
+    reserve = oracle._engine.calibration.sampler_reserve  # composed only (review F3)
+    assert (reserve > 0.0) == oracle._engine.calibration.composed
+    expected = 1e-6 - reserve + (1 + np.e) * oracle.sampler_tv
+    assert oracle.effective_delta == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [dict(), dict(start="density"), dict(calibration="paper"), dict(max_edges=100.0)],
+)
+def test_an_infeasible_alpha_is_refused_before_any_spend(monkeypatch, options):
+    """Review F8: the calibration's feasibility is checked from public values before the
+    measured start (or the noisy count) spends its share; nothing is measured."""
+    import privcut.graph.oracle as oracle_module
+
+    spent = []
+    monkeypatch.setattr(oracle_module, "measure_start", lambda *a, **k: spent.append(a))
+    monkeypatch.setattr(oracle_module.EdgeBounds, "measure", lambda *a: spent.append(a))
+    G = nx.gnp_random_graph(40, 0.2, seed=1)
+    with pytest.raises(ValueError, match=r"alpha=1\.0 cannot be met whatever the data"):
+        CutOracle(G, 1.0, 1e-6, alpha=1.0, max_queries=100, rng=0, **options)
+    assert spent == []
+
+
+def test_the_composed_calibration_reserves_its_samplers_distance(monkeypatch):
+    """Review F3: under the composed analysis the noise is calibrated for delta less a reserve
+    covering the start's and the k comparison draws' sampler distance, so that the reported
+    effective delta stays at most delta (it was 1.16e-6 at k = 1,403 for delta = 1e-6)."""
+    G = nx.gnp_random_graph(60, 0.2, seed=2)
+    oracle = CutOracle(G, 1.0, 1e-6, max_queries=100, rng=0)
+    calibration = oracle._engine.calibration
+    assert calibration.composed and calibration.sampler_reserve > 0.0
+    worst = oracle.start.sampler_tv + calibration.comparison.tv_bound(oracle.max_queries)
+    assert effective_delta(1.0, 1e-6 - calibration.sampler_reserve, worst) <= 1e-6
+    assert effective_delta(1.0, 1e-6, worst) > 1e-6  # without the reserve: above delta
+    for size in range(1, 30):
+        oracle.cut(range(size), range(size, 60))
+    assert oracle.sampler_tv > 0.0 and oracle.status().effective_delta <= 1e-6

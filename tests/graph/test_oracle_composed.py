@@ -133,3 +133,54 @@ def test_the_oracle_keeps_degrees_under_the_composed_analysis_from_a_measured_st
     assert not CutOracle(G, 1.0, 0.0, max_queries=50, rng=0).idc.keep_degrees
     density = CutOracle(G, 1.0, 1e-6, max_queries=50, start="density", rng=0)
     assert density._engine.calibration.composed and not density.idc.keep_degrees
+
+
+class IntegerOnFraction(SparseVector):
+    """Broken twin: integer noise on fractional answers, so the answer's fractional part is
+    released exactly (review F6's overfit case, /tmp/review/audit_overfit_oracle.py)."""
+
+    def step(self, true_answer, hypothesis, *, integer=True, sensitivity=2.0, error=0.0):
+        return super().step(true_answer, hypothesis, integer=True, sensitivity=sensitivity)
+
+
+@pytest.mark.slow
+def test_a_fractional_leak_beside_raw_answers_is_found():
+    """Review F6: with the raw answers in the transcript beside their fractional parts, the
+    selection on main ranked a likelihood-ratio union of 47 sparse cells of the
+    mean-difference projection first (an overfit, p = 0.68 on fresh runs); the exact
+    fractional part (0.25 on one graph, 0.125 on the other) is now found. The honest twin is
+    not flagged."""
+    n, weights = 12, {v: (0.5 if v % 2 else 0.75) for v in range(12)}
+    options = dict(max_edges=40.0, max_queries=2, start="density")
+    probe = CutOracle(nx.empty_graph(n), EPSILON, DELTA, rng=0, **options)
+    assert probe._engine.calibration.composed
+    threshold = probe._engine.calibration.threshold
+    u = np.array([weights[v] for v in range(n)])
+    rng = np.random.default_rng(1)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    rng.shuffle(pairs)
+    G, last = nx.empty_graph(n), None
+    for pair in pairs:  # add edges until the rank-1 answer reaches the threshold
+        if u @ nx.to_numpy_array(G, nodelist=range(n)) @ u >= threshold:
+            break
+        G.add_edge(*pair)
+        last = pair
+    H = G.copy()
+    H.remove_edge(*last)
+
+    def transcript(sparse_vector):
+        def run(graph, rng):
+            oracle = CutOracle(
+                graph, EPSILON, DELTA, rng=rng, sparse_vector=sparse_vector, **options
+            )
+            first, second = oracle.rank1(weights, weights), oracle.rank1(weights, weights)
+            return first, second, first % 1.0
+
+        return run
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OracleExhaustedWarning)
+        broken = audit(transcript(IntegerOnFraction), (G, H), EPSILON, DELTA, samples=300, rng=0)
+        honest = audit(transcript(SparseVector), (G, H), EPSILON, DELTA, samples=300, rng=0)
+    assert broken.p_value <= 1e-3
+    assert honest.p_value >= 0.01

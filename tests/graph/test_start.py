@@ -146,7 +146,7 @@ def test_a_state_of_the_previous_format_is_refused_naming_both(tmp_path):
     store.advance({"queries_answered": 0, "updates": 0})
     store.write({}, {"queries_answered": 0, "updates": 0})
     store.close()
-    with pytest.raises(PrivcutError, match=r"privcut-cut-oracle/2.*privcut-cut-oracle/3"):
+    with pytest.raises(PrivcutError, match=r"privcut-cut-oracle/2.*privcut-cut-oracle/4"):
         CutOracle.load(path, nx.path_graph(4))
 
 

@@ -9,6 +9,7 @@ from privcut.linear import OnlineRelease, OracleExhaustedWarning, calibrate
 from privcut.linear.online import (
     BETA_SPLITS,
     SparseVector,
+    check_alpha,
     check_sparse_vector,
     frieze_kannan_bound,
 )
@@ -291,3 +292,53 @@ def test_the_issue_20_promise_is_a_fifth_of_mains():
     bound = frieze_kannan_bound(potential, 4 * m)
     c = calibrate(bound, 0.9, 1e-6, max_queries=1403, beta=0.0375, sensitivity=2.0, scale=16_364)
     assert c.alpha <= 30_508 / 5
+
+
+@pytest.mark.parametrize("calibration, delta", [("tight", 0.0), ("tight", 1e-6), ("paper", 1e-6)])
+def test_an_infeasible_alpha_is_refused_before_the_noisy_count(monkeypatch, calibration, delta):
+    """Review F8: an explicit alpha no calibration can meet is refused from public values
+    before the noisy count spends its share (it used to fail after it)."""
+    import privcut.linear.online as online_module
+
+    spent = []
+    monkeypatch.setattr(online_module, "dataset_size", lambda *a: spent.append(a))
+    with pytest.raises(ValueError, match=r"alpha=1\.0 cannot be met whatever the data"):
+        OnlineRelease([3, 4], 1.0, delta, max_queries=10, alpha=1.0, calibration=calibration, rng=0)
+    assert spent == []
+    with pytest.raises(ValueError, match="needs delta > 0"):
+        OnlineRelease([3, 4], 1.0, 0.0, max_queries=10, calibration="paper", rng=0)
+    assert spent == []
+
+
+def test_check_alpha_names_the_smallest_feasible_alpha():
+    with pytest.raises(ValueError, match=r"needs alpha >= (\S+)") as caught:
+        check_alpha(1.0, 1.0, 1e-6, max_queries=100, beta=0.05)
+    smallest = float(caught.value.args[0].split("needs alpha >= ")[1].split(" ")[0])
+    check_alpha(smallest * 1.001, 1.0, 1e-6, max_queries=100, beta=0.05)
+    bound = lambda a: 1  # noqa: E731 - the smallest update bound: feasible there
+    assert calibrate(bound, 1.0, 1e-6, max_queries=100, alpha=smallest * 1.001).alpha > 0
+
+
+def test_the_composed_calibration_reserves_the_samplers_distance_from_delta():
+    """Review F3 (/tmp/review/composed_tv.py): 0.9 of (1, 1e-6) at k = 1,403 was composed
+    with an effective delta of 1.16e-6; the reserve keeps it at most delta, costs under 1% of
+    alpha, and is dropped (as for the sparse vector) where it would take half of delta."""
+    potential, m = 16_064 * 1.0, 1000 * 999 // 2
+
+    def bound(a):
+        return math.ceil(potential * m / (a / 2.0) ** 2)
+
+    def tight(k, prior_tv=0.0):
+        return calibrate(
+            bound, 0.9, 1e-6, max_queries=k, beta=0.0375, sensitivity=2.0, scale=16_064,
+            prior_tv=prior_tv, tv_epsilon=1.0,
+        )  # fmt: skip
+
+    reserved = tight(1403, prior_tv=1e-9)
+    assert reserved.composed and reserved.sampler_reserve > 0.0
+    tv = 1e-9 + reserved.comparison.tv_bound(1403)
+    assert zcdp_delta(zcdp_budget(0.9, 1e-6 - reserved.sampler_reserve), 0.9) <= 1e-6
+    assert 1e-6 - reserved.sampler_reserve + (1.0 + math.e) * tv <= 1e-6
+    assert 1e-6 + (1.0 + math.e) * tv > 1.1e-6  # the unreserved effective delta
+    assert reserved.alpha < 1.01 * 4724.5  # main's (d7d0a23) unreserved composed alpha
+    assert tight(10_000).composed and tight(10_000).sampler_reserve == 0.0
