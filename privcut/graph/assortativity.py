@@ -287,6 +287,24 @@ def _orient(rows, columns, labels, rng):
     return np.where(flip, columns, rows), np.where(flip, rows, columns), block
 
 
+def _first_new(keys: np.ndarray, existing: np.ndarray) -> np.ndarray:
+    """Whether each key is not in the sorted, non-empty ``existing`` and is the first copy
+    of its value in ``keys``. O(k log k + k log |existing|)."""
+    fresh = existing[np.minimum(np.searchsorted(existing, keys), existing.size - 1)] != keys
+    order = np.argsort(keys, kind="stable")
+    repeat = keys[order[1:]] == keys[order[:-1]]
+    fresh[order[1:][repeat]] = False
+    return fresh
+
+
+def _replaced(existing: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The sorted ``existing`` with the keys ``old`` (each in it) taken out and the keys
+    ``new`` (none in it, distinct) put in, still sorted. O(|existing| + k log k)."""
+    kept = np.delete(existing, np.searchsorted(existing, np.sort(old)))
+    new = np.sort(new)
+    return np.insert(kept, np.searchsorted(kept, new), new)
+
+
 def assortative_swaps(
     rows: np.ndarray,
     columns: np.ndarray,
@@ -339,6 +357,8 @@ def assortative_swaps(
         return rows, columns, 0
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
+    # two sorted runs when the swappable edges come sorted (timsort merges them in O(|E|))
+    existing = np.sort(np.concatenate([np.sort(fixed), rows * n + columns]), kind="stable")
     taken = 0
     for _ in range(passes):
         gap = goal - current
@@ -361,15 +381,14 @@ def assortative_swaps(
         new_1 = np.minimum(a[i], b[j]) * n + np.maximum(a[i], b[j])
         new_2 = np.minimum(a[j], b[i]) * n + np.maximum(a[j], b[i])
         keys = np.concatenate([new_1, new_2])
-        existing = np.sort(np.concatenate([fixed, rows * n + columns]))
-        at = np.minimum(np.searchsorted(existing, keys), existing.size - 1)
-        fresh = existing[at] != keys
-        _, first = np.unique(keys, return_index=True)
-        fresh[np.setdiff1d(np.arange(keys.size), first, assume_unique=True)] = False
+        fresh = _first_new(keys, existing)
         chosen = np.flatnonzero(fresh[: i.size] & fresh[i.size :])
         if chosen.size == 0:
             break
-        rows[i[chosen]], columns[i[chosen]] = new_1[chosen] // n, new_1[chosen] % n
-        rows[j[chosen]], columns[j[chosen]] = new_2[chosen] // n, new_2[chosen] % n
+        i, j = i[chosen], j[chosen]
+        old = np.concatenate([rows[i] * n + columns[i], rows[j] * n + columns[j]])
+        rows[i], columns[i] = new_1[chosen] // n, new_1[chosen] % n
+        rows[j], columns[j] = new_2[chosen] // n, new_2[chosen] % n
+        existing = _replaced(existing, old, np.concatenate([new_1[chosen], new_2[chosen]]))
         current += delta[chosen].sum()
     return rows, columns, taken
