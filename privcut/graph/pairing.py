@@ -101,6 +101,22 @@ def _offsets(groups: np.ndarray, amounts: np.ndarray) -> np.ndarray:
     return result
 
 
+def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tuple:
+    """:func:`_accepted`, and the sorted union of ``taken`` (sorted) and the accepted keys,
+    from the one stable sort of the valid keys (the accepted keys come out sorted, and
+    are looked up in ``taken`` in that order). O(k log k + |taken|)."""
+    where = np.flatnonzero(valid)
+    order = np.argsort(keys[where], kind="stable")
+    ordered = keys[where[order]]
+    first = np.ones(ordered.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    distinct, chosen = ordered[first], where[order[first]]
+    fresh = ~_member(distinct, taken)
+    mask = np.zeros(keys.size, dtype=bool)
+    mask[chosen[fresh]] = True
+    return mask, np.sort(np.concatenate([taken, distinct[fresh]]), kind="stable")
+
+
 def _accepted(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> np.ndarray:
     """The positions of the valid keys that are new (not in the sorted ``taken``), each
     key's first valid position only."""
@@ -142,9 +158,9 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
     rows, columns, block = (part[inside] for part in dealt)
     taken = blocks.taken_keys(chosen)
     pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
-    edges, left = _joined((rows, columns, block), pooled, n, directed, generator, taken)
-    swapped = _swapped(edges, left, blocks.counts.size, n, directed, generator, taken)
-    (rows, columns, block), left, have = swapped
+    edges, left, have = _joined((rows, columns, block), pooled, n, directed, generator, taken)
+    swapped = _swapped(edges, left, blocks.counts.size, n, directed, generator, have)
+    (rows, columns, block), left = swapped
     keys = pair_keys(rows, columns, n, directed)
     if left[0].size == 0:
         return keys, 0
@@ -238,16 +254,17 @@ def _joined(stubs, pooled, n, directed, generator, taken):
     pair): the i-th row stub joins the i-th column stub (a self-loop or repeat, all but
     the first copy of a key, or a key in ``taken`` is refused), then the refused stubs go
     through :func:`rejoined`, :data:`MAX_ROUNDS` rounds in all. Returns the edges and the
-    stubs left, each as (rows, columns, block)."""
+    stubs left, each as (rows, columns, block), and the keys of the edges and ``taken``
+    (sorted) as a :class:`KeySet`."""
     rows, columns, block = stubs
     keys = pair_keys(rows, columns, n, directed)
-    joined = _accepted(keys, rows != columns, taken)
-    have = KeySet(np.sort(np.concatenate([taken, keys[joined]])))
+    joined, base = _first_copies(keys, rows != columns, taken)
+    have = KeySet(base)
     first = rows[joined], columns[joined], block[joined]
     left = rows[~joined], columns[~joined], block[~joined]
     more, left = rejoined(left, pooled, n, directed, generator, have, MAX_ROUNDS - 1)
     edges = tuple(np.concatenate(part) for part in zip(first, more, strict=True))
-    return edges, left
+    return edges, left, have
 
 
 def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
@@ -307,13 +324,19 @@ class KeySet:
         """Add keys not in the set."""
         back = _member(keys, self.removed)
         self.removed = self.removed[~_member(self.removed, np.sort(keys[back]))]
-        self.added = np.sort(np.concatenate([self.added, keys[~back]]))
+        self.added = _merged(self.added, keys[~back])
 
     def drop(self, keys: np.ndarray) -> None:
         """Remove keys in the set."""
         extra = _member(keys, self.added)
         self.added = self.added[~_member(self.added, np.sort(keys[extra]))]
-        self.removed = np.sort(np.concatenate([self.removed, keys[~extra]]))
+        self.removed = _merged(self.removed, keys[~extra])
+
+
+def _merged(ordered: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The sorted ``ordered`` with ``keys`` put in, sorted: the few keys sorted, then the
+    two runs merged (a stable sort finds them). O(|ordered| + k log k)."""
+    return np.sort(np.concatenate([ordered, np.sort(keys)]), kind="stable")
 
 
 def _within(segment: np.ndarray, generator) -> np.ndarray:
@@ -342,19 +365,20 @@ def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
         picks[again] = starts[again] + (draws * sizes[again]).astype(np.int64)
 
 
-def _swapped(edges, left, size, n, directed, generator, taken):
+def _swapped(edges, left, size, n, directed, generator, have: KeySet):
     """Stubs the configuration model left, joined by double-edge swaps
     (:func:`swap_rounds`) with the edges of their block pairs (``size`` block pairs;
-    :class:`Slots` holds those edges). Returns edges and stubs left, as (rows, columns,
-    block), and the keys of the block pairs with stubs left (with ``taken``)."""
+    :class:`Slots` holds those edges); ``have`` (updated) holds the ``edges`` and every
+    key they are drawn without (a key names its block pair, so other block pairs' keys
+    never answer a question here). Returns edges and stubs left, as (rows, columns,
+    block)."""
     need = np.bincount(left[2], minlength=size)
     involved = need[edges[2]] > 0
     slots = Slots.of([part[involved] for part in edges], need)
-    have = KeySet(np.sort(np.concatenate([pair_keys(*slots.edges()[:2], n, directed), taken])))
     left = swap_rounds(slots, left, have, n, directed, generator)
     rest = [part[~involved] for part in edges]
     edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
-    return edges, left, have
+    return edges, left
 
 
 def swap_rounds(slots, left, have: KeySet, n, directed, generator):
