@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from privcut.graph.sorting import stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -289,11 +290,14 @@ def _orient(rows, columns, labels, rng):
 
 def _first_new(keys: np.ndarray, existing: np.ndarray) -> np.ndarray:
     """Whether each key is not in the sorted, non-empty ``existing`` and is the first copy
-    of its value in ``keys``. O(k log k + k log |existing|)."""
-    fresh = existing[np.minimum(np.searchsorted(existing, keys), existing.size - 1)] != keys
-    order = np.argsort(keys, kind="stable")
-    repeat = keys[order[1:]] == keys[order[:-1]]
-    fresh[order[1:][repeat]] = False
+    of its value in ``keys``: one stable radix sort of the keys, looked up in that order.
+    O(k log |existing|), plus O(k) per 16 bits of the keys."""
+    order = stable_argsort(keys)
+    ordered = keys[order]
+    at = np.minimum(np.searchsorted(existing, ordered), existing.size - 1)
+    fresh = np.empty(keys.size, dtype=bool)
+    fresh[order] = existing[at] != ordered
+    fresh[order[1:][ordered[1:] == ordered[:-1]]] = False
     return fresh
 
 

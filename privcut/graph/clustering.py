@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from privcut.graph.sorting import DIGIT, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -167,9 +168,11 @@ def _kept(
     ends. Each end e = {u, v} of an edge at u (entry ``k`` of the edges as seen from their
     rows, then from their columns) is ordered by (u, the dense rank of ``priority[v]``,
     the pair's hash rank, k). Only ends at nodes of degree above ``cap`` can be dropped,
-    so only those are sorted, by one 64-bit key: (node, level) in the high bits, the top
-    bits of the hash rank below; the rare ends that tie on that key are ordered exactly
-    by (hash rank, k) afterwards. O(|E| log |E|)."""
+    so only those are sorted, by one integer key of whole 16-bit digits (a radix sort,
+    :func:`~privcut.graph.sorting.stable_argsort`): (node, level) in the high bits, at
+    least 16 top bits of the hash rank below; the rare ends that tie on that key are
+    ordered exactly by (hash rank, k) afterwards. O(|E|) per 16 bits of the key (at most
+    4) plus the ties' sort."""
     m = rows.size
     ends = np.concatenate([rows, columns])
     degree = np.bincount(ends, minlength=n)
@@ -189,11 +192,11 @@ def _kept(
         other = np.concatenate([columns, rows])[entries]
         group = node * levels + level[other]
     bits = int(group.max()).bit_length()
-    key = rank
-    if bits:
-        shift = np.uint64(64 - bits)
-        key = (group.astype(np.uint64) << shift) | (rank >> np.uint64(bits))
-    order = np.argsort(key)
+    width = min(64, DIGIT * -(-(bits + DIGIT) // DIGIT))  # whole digits, >= 16 rank bits
+    key = (group.astype(np.uint64) << np.uint64(width - bits)) | (
+        rank >> np.uint64(64 - width + bits)
+    )
+    order = stable_argsort(key)
     key = key[order]
     tie = key[1:] == key[:-1]
     if tie.any():  # equal keys: same node and level, order by the full rank, then k
@@ -236,10 +239,11 @@ def triangle_corners(projected) -> np.ndarray:
     degree = np.bincount(coo.row[edge], minlength=n).astype(np.int64)
     order = degree * n + np.arange(n)
     forward = edge & (order[coo.row] < order[coo.col])
-    data = np.ones(int(forward.sum()), dtype=np.int64)
-    L = sp.csr_array((data, (coo.row[forward], coo.col[forward])), shape=(n, n))
+    rows, columns = coo.row[forward], coo.col[forward]
+    data = np.ones(rows.size, dtype=np.int64)
+    L = sp.csr_array((data, (rows, columns)), shape=(n, n))
     first = L * (L @ L)
-    last = L * (L.T @ L)
+    last = L * (sp.csr_array((data, (columns, rows)), shape=(n, n)) @ L)  # L.T as CSR
     corners = first.sum(axis=1) + last.sum(axis=1) + last.sum(axis=0)
     return np.asarray(corners, dtype=np.int64).ravel()
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from privcut.graph.blockdraw import MAX_ROUNDS, Side, pair_keys, rejection_uniform
 from privcut.graph.sequence import box_shift, round_keeping_sum
+from privcut.graph.sorting import stable_argsort
 
 if TYPE_CHECKING:
     from privcut.graph.blockmodel import Blocks
@@ -103,10 +104,11 @@ def _offsets(groups: np.ndarray, amounts: np.ndarray) -> np.ndarray:
 
 def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tuple:
     """:func:`_accepted`, and the sorted union of ``taken`` (sorted) and the accepted keys,
-    from the one stable sort of the valid keys (the accepted keys come out sorted, and
-    are looked up in ``taken`` in that order). O(k log k + |taken|)."""
+    from the one stable sort of the valid keys (a radix sort; the accepted keys come out
+    sorted, and are looked up in ``taken`` in that order). O(k + |taken|) per 16 bits of
+    the keys."""
     where = np.flatnonzero(valid)
-    order = np.argsort(keys[where], kind="stable")
+    order = stable_argsort(keys[where])
     ordered = keys[where[order]]
     first = np.ones(ordered.size, dtype=bool)
     first[1:] = ordered[1:] != ordered[:-1]
@@ -341,12 +343,11 @@ def _merged(ordered: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 def _within(segment: np.ndarray, generator) -> np.ndarray:
     """A uniformly random order within each segment, the segments kept in ascending order
-    (a random permutation, then a stable sort by segment: radix for few segments)."""
+    (a random permutation, then a stable radix sort by segment, none for one segment)."""
     shuffled = generator.permutation(segment.size)
-    labels = segment[shuffled]
-    if labels.size and labels.max() < 2**16:
-        labels = labels.astype(np.uint16)
-    return shuffled[np.argsort(labels, kind="stable")]
+    if segment.size == 0 or segment.min() == segment.max():
+        return shuffled
+    return shuffled[stable_argsort(segment[shuffled])]
 
 
 def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
