@@ -276,10 +276,10 @@ def assortativity_target(
 
 def _orient(rows, columns, labels, rng):
     """Each edge as (a, b) with ``labels[a] <= labels[b]`` (a random side within a
-    group), and its block pair's key."""
+    group), and its block pair's key (None without labels: one block)."""
     if labels is None:
         flip = rng.random(rows.size) < 0.5
-        block = np.zeros(rows.size, dtype=np.int64)
+        block = None
     else:
         first, second = labels[rows], labels[columns]
         flip = (first > second) | ((first == second) & (rng.random(rows.size) < 0.5))
@@ -371,19 +371,22 @@ def assortative_swaps(
         taken += 1
         a, b, block = _orient(rows, columns, labels, rng)
         order = rng.permutation(rows.size)
-        if labels is not None:
-            order = order[np.argsort(block[order], kind="stable")]
+        if block is not None:
+            order = order[stable_argsort(block[order])]
         i, j = order[0 : order.size - 1 : 2], order[1::2]
-        same = block[i] == block[j]
-        i, j = i[same], j[same]
-        delta = -(f[a[i]] - f[a[j]]) * (f[b[i]] - f[b[j]])
-        ok = np.flatnonzero((delta * gap > 0) & (a[i] != b[j]) & (a[j] != b[i]))
+        if block is not None:  # pairs within a block pair only
+            same = block[i] == block[j]
+            i, j = i[same], j[same]
+        ai, aj, bi, bj = a[i], a[j], b[i], b[j]
+        delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
+        ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
         # the pairs are in random order: a prefix of the right sign up to the gap
         size = np.abs(delta[ok])
         ok = ok[np.cumsum(size) - size / 2.0 <= abs(gap)]
         i, j, delta = i[ok], j[ok], delta[ok]
-        new_1 = np.minimum(a[i], b[j]) * n + np.maximum(a[i], b[j])
-        new_2 = np.minimum(a[j], b[i]) * n + np.maximum(a[j], b[i])
+        ai, aj, bi, bj = ai[ok], aj[ok], bi[ok], bj[ok]
+        new_1 = np.minimum(ai, bj) * n + np.maximum(ai, bj)
+        new_2 = np.minimum(aj, bi) * n + np.maximum(aj, bi)
         keys = np.concatenate([new_1, new_2])
         fresh = _first_new(keys, existing)
         chosen = np.flatnonzero(fresh[: i.size] & fresh[i.size :])
