@@ -156,8 +156,13 @@ def capped_projection(
     rows, columns = _upper_edges(adjacency)
     keep = _kept(rows, columns, n, cap, int(salt), priority)
     r, c = rows[keep], columns[keep]
-    data = np.ones(2 * r.size)
-    return sp.csr_array((data, (np.concatenate([r, c]), np.concatenate([c, r]))), shape=(n, n))
+    # row u holds the kept (v, u), v < u, then (u, w), w > u, each run ascending (the
+    # pairs come sorted by key): a stable sort by row gives the canonical CSR
+    ends, others = np.concatenate([c, r]), np.concatenate([r, c])
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(ends, minlength=n), out=indptr[1:])
+    indices = others[stable_argsort(ends)]
+    return sp.csr_array((np.ones(indices.size), indices, indptr), shape=(n, n))
 
 
 def _kept(
@@ -234,16 +239,17 @@ def triangle_corners(projected) -> np.ndarray:
         H = H.copy()
         H.sum_duplicates()
     n = H.shape[0]
-    coo = H.tocoo()
-    edge = (coo.row != coo.col) & (coo.data != 0)
-    degree = np.bincount(coo.row[edge], minlength=n).astype(np.int64)
+    rows = np.repeat(np.arange(n), np.diff(H.indptr))
+    edge = (rows != H.indices) & (H.data != 0)
+    degree = np.bincount(rows[edge], minlength=n).astype(np.int64)
     order = degree * n + np.arange(n)
-    forward = edge & (order[coo.row] < order[coo.col])
-    rows, columns = coo.row[forward], coo.col[forward]
-    data = np.ones(rows.size, dtype=np.int64)
-    L = sp.csr_array((data, (rows, columns)), shape=(n, n))
+    forward = edge & (order[rows] < order[H.indices])
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[forward], minlength=n), out=indptr[1:])
+    data = np.ones(int(forward.sum()), dtype=np.int64)
+    L = sp.csr_array((data, H.indices[forward], indptr), shape=(n, n))  # H's order: canonical
     first = L * (L @ L)
-    last = L * (sp.csr_array((data, (columns, rows)), shape=(n, n)) @ L)  # L.T as CSR
+    last = L * (sp.csr_array(L.T) @ L)
     corners = first.sum(axis=1) + last.sum(axis=1) + last.sum(axis=0)
     return np.asarray(corners, dtype=np.int64).ravel()
 
