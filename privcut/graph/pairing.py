@@ -103,9 +103,10 @@ def _offsets(groups: np.ndarray, amounts: np.ndarray) -> np.ndarray:
 
 
 def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tuple:
-    """:func:`_accepted`, and the sorted union of ``taken`` (sorted) and the accepted keys,
-    from the one stable sort of the valid keys (a radix sort; the accepted keys come out
-    sorted, and are looked up in ``taken`` in that order). O(k + |taken|) per 16 bits of
+    """The valid positions whose key is new (not in the sorted ``taken``), of each key its
+    first valid position only, as a mask, and the sorted union of ``taken`` and the
+    accepted keys: one stable radix sort of the valid keys, whose distinct keys come out
+    sorted and are looked up in ``taken`` in that order. O(k + |taken|) per 16 bits of
     the keys."""
     where = np.flatnonzero(valid)
     order = stable_argsort(keys[where])
@@ -119,16 +120,12 @@ def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tup
     return mask, np.sort(np.concatenate([taken, distinct[fresh]]), kind="stable")
 
 
-def _accepted(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> np.ndarray:
-    """The positions of the valid keys that are new (not in the sorted ``taken``), each
-    key's first valid position only."""
+def _accepted(keys: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The valid positions, each key's first valid position only (as a mask)."""
     where = np.flatnonzero(valid)
     _, first = np.unique(keys[where], return_index=True)
-    chosen = where[first]
-    spot = np.minimum(np.searchsorted(taken, keys[chosen]), max(taken.size - 1, 0))
-    fresh = taken[spot] != keys[chosen] if taken.size else np.ones(chosen.size, dtype=bool)
     mask = np.zeros(keys.size, dtype=bool)
-    mask[chosen[fresh]] = True
+    mask[where[first]] = True
     return mask
 
 
@@ -223,7 +220,7 @@ def _rest(left, pooled, have: KeySet, n, directed, generator):
             for nodes, starts, sizes in sides
         )
         keys = pair_keys(rows, columns, n, directed)
-        fresh = np.flatnonzero(_accepted(keys, (rows != columns) & ~have.has(keys), keys[:0]))
+        fresh = np.flatnonzero(_accepted(keys, (rows != columns) & ~have.has(keys)))
         fresh = fresh[_ranks(block[fresh]) < need[block[fresh]]]
         have.add(keys[fresh])
         found.append(keys[fresh])
@@ -284,7 +281,7 @@ def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
         if rows.size == 0:
             break
         keys = pair_keys(rows, columns, n, directed)
-        joined = _accepted(keys, (rows != columns) & ~have.has(keys), none)
+        joined = _accepted(keys, (rows != columns) & ~have.has(keys))
         have.add(keys[joined])
         kept.append((rows[joined], columns[joined], block[joined]))
         rows, columns, block = rows[~joined], columns[~joined], block[~joined]
@@ -543,5 +540,5 @@ def first_copies(keys, rows, columns, order) -> np.ndarray:
     """
     sort = np.argsort(order, kind="stable")
     kept = np.zeros(keys.size, dtype=bool)
-    kept[sort] = _accepted(keys[sort], rows[sort] != columns[sort], keys[:0])
+    kept[sort] = _accepted(keys[sort], rows[sort] != columns[sort])
     return kept
