@@ -130,8 +130,10 @@ def _accepted(keys: np.ndarray, valid: np.ndarray) -> np.ndarray:
 
 
 def _ranks(segments: np.ndarray) -> np.ndarray:
-    """Each entry's position within its run of a sorted segment array."""
-    return np.arange(segments.size) - np.searchsorted(segments, segments)
+    """Each entry's position within its run of a sorted array of non-negative integer
+    segments. O(k + largest segment)."""
+    sizes = np.bincount(segments)
+    return np.arange(segments.size) - (np.cumsum(sizes) - sizes)[segments]
 
 
 def _spans(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -429,7 +431,7 @@ class Slots:
         rows, columns, block = edges
         sizes = np.bincount(block, minlength=room.size)
         starts = np.cumsum(sizes + room) - sizes - room
-        order = np.argsort(block, kind="stable")
+        order = stable_argsort(block)
         where = starts[block[order]] + _ranks(block[order])
         total = int((sizes + room).sum())
         buffers = np.zeros(total, np.int64), np.zeros(total, np.int64)
