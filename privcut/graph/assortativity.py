@@ -303,10 +303,11 @@ def _first_new(keys: np.ndarray, existing: np.ndarray) -> np.ndarray:
 
 def _replaced(existing: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
     """The sorted ``existing`` with the keys ``old`` (each in it) taken out and the keys
-    ``new`` (none in it, distinct) put in, still sorted. O(|existing| + k log k)."""
-    kept = np.delete(existing, np.searchsorted(existing, np.sort(old)))
-    new = np.sort(new)
-    return np.insert(kept, np.searchsorted(kept, new), new)
+    ``new`` (none in it, distinct) put in, still sorted: the two sorted runs merged by a
+    stable sort (which finds them). O(|existing| + k log k)."""
+    kept = np.ones(existing.size, dtype=bool)
+    kept[np.searchsorted(existing, np.sort(old))] = False
+    return np.sort(np.concatenate([existing[kept], np.sort(new)]), kind="stable")
 
 
 def assortative_swaps(
