@@ -117,7 +117,9 @@ def capped_projection(
     e, which moves to ``cap`` with it: one edge f_a; likewise f_b. Hence the kept sets
     differ at most in e, f_a and f_b.
 
-    O(|E| log |E|) time, O(n + |E|) memory; no n x n array.
+    O(n + |E|) time and memory (one radix sort of the edge ends at nodes of degree above
+    ``cap``, at most four 16-bit passes; the rare ends whose sort keys tie are ordered
+    apart); no n x n array.
 
     Parameters
     ----------
