@@ -61,12 +61,12 @@ def deal(stubs: np.ndarray, blocks: Blocks, generator) -> tuple:
     nodes = np.concatenate(blocks.members) if blocks.members else np.zeros(0, np.intp)
     labels = np.repeat(np.arange(len(blocks.members)), [m.size for m in blocks.members])
     halves = (stubs[:n], stubs[n:]) if directed else (stubs,)
+    sizes = np.array([m.size for m in blocks.members], dtype=np.int64)
     piles, starts = [], []
     for half in halves:
-        group = np.repeat(labels, half[nodes])
-        pile = _pile(nodes, half[nodes], labels, generator)
-        piles.append(pile)
-        starts.append(np.searchsorted(group, np.arange(len(blocks.members))))
+        piles.append(_pile(nodes, half[nodes], labels, generator))
+        ends = np.concatenate([[0], np.cumsum(half[nodes])])  # each group's pile starts
+        starts.append(ends[np.cumsum(sizes) - sizes])
     if directed:
         row_start = starts[0][first] + _offsets(first, counts)
         column_start = starts[1][second] + _offsets(second, counts)
