@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from privcut.graph.sorting import stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -275,16 +276,38 @@ def assortativity_target(
 
 def _orient(rows, columns, labels, rng):
     """Each edge as (a, b) with ``labels[a] <= labels[b]`` (a random side within a
-    group), and its block pair's key."""
+    group), and its block pair's key (None without labels: one block)."""
     if labels is None:
         flip = rng.random(rows.size) < 0.5
-        block = np.zeros(rows.size, dtype=np.int64)
+        block = None
     else:
         first, second = labels[rows], labels[columns]
         flip = (first > second) | ((first == second) & (rng.random(rows.size) < 0.5))
         low, high = np.minimum(first, second), np.maximum(first, second)
         block = low.astype(np.int64) * (int(labels.max()) + 1) + high
     return np.where(flip, columns, rows), np.where(flip, rows, columns), block
+
+
+def _first_new(keys: np.ndarray, existing: np.ndarray) -> np.ndarray:
+    """Whether each key is not in the sorted, non-empty ``existing`` and is the first copy
+    of its value in ``keys``: one stable radix sort of the keys, looked up in that order.
+    O(k log |existing|), plus O(k) per 16 bits of the keys."""
+    order = stable_argsort(keys)
+    ordered = keys[order]
+    at = np.minimum(np.searchsorted(existing, ordered), existing.size - 1)
+    fresh = np.empty(keys.size, dtype=bool)
+    fresh[order] = existing[at] != ordered
+    fresh[order[1:][ordered[1:] == ordered[:-1]]] = False
+    return fresh
+
+
+def _replaced(existing: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The sorted ``existing`` with the keys ``old`` (each in it) taken out and the keys
+    ``new`` (none in it, distinct) put in, still sorted: the two sorted runs merged by a
+    stable sort (which finds them). O(|existing| + k log k)."""
+    kept = np.ones(existing.size, dtype=bool)
+    kept[np.searchsorted(existing, np.sort(old))] = False
+    return np.sort(np.concatenate([existing[kept], np.sort(new)]), kind="stable")
 
 
 def assortative_swaps(
@@ -339,6 +362,8 @@ def assortative_swaps(
         return rows, columns, 0
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
+    # two sorted runs when the swappable edges come sorted (timsort merges them in O(|E|))
+    existing = np.sort(np.concatenate([np.sort(fixed), rows * n + columns]), kind="stable")
     taken = 0
     for _ in range(passes):
         gap = goal - current
@@ -347,29 +372,31 @@ def assortative_swaps(
         taken += 1
         a, b, block = _orient(rows, columns, labels, rng)
         order = rng.permutation(rows.size)
-        if labels is not None:
-            order = order[np.argsort(block[order], kind="stable")]
+        if block is not None:
+            order = order[stable_argsort(block[order])]
         i, j = order[0 : order.size - 1 : 2], order[1::2]
-        same = block[i] == block[j]
-        i, j = i[same], j[same]
-        delta = -(f[a[i]] - f[a[j]]) * (f[b[i]] - f[b[j]])
-        ok = np.flatnonzero((delta * gap > 0) & (a[i] != b[j]) & (a[j] != b[i]))
+        if block is not None:  # pairs within a block pair only
+            same = block[i] == block[j]
+            i, j = i[same], j[same]
+        ai, aj, bi, bj = a[i], a[j], b[i], b[j]
+        delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
+        ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
         # the pairs are in random order: a prefix of the right sign up to the gap
         size = np.abs(delta[ok])
         ok = ok[np.cumsum(size) - size / 2.0 <= abs(gap)]
         i, j, delta = i[ok], j[ok], delta[ok]
-        new_1 = np.minimum(a[i], b[j]) * n + np.maximum(a[i], b[j])
-        new_2 = np.minimum(a[j], b[i]) * n + np.maximum(a[j], b[i])
+        ai, aj, bi, bj = ai[ok], aj[ok], bi[ok], bj[ok]
+        new_1 = np.minimum(ai, bj) * n + np.maximum(ai, bj)
+        new_2 = np.minimum(aj, bi) * n + np.maximum(aj, bi)
         keys = np.concatenate([new_1, new_2])
-        existing = np.sort(np.concatenate([fixed, rows * n + columns]))
-        at = np.minimum(np.searchsorted(existing, keys), existing.size - 1)
-        fresh = existing[at] != keys
-        _, first = np.unique(keys, return_index=True)
-        fresh[np.setdiff1d(np.arange(keys.size), first, assume_unique=True)] = False
+        fresh = _first_new(keys, existing)
         chosen = np.flatnonzero(fresh[: i.size] & fresh[i.size :])
         if chosen.size == 0:
             break
-        rows[i[chosen]], columns[i[chosen]] = new_1[chosen] // n, new_1[chosen] % n
-        rows[j[chosen]], columns[j[chosen]] = new_2[chosen] // n, new_2[chosen] % n
+        i, j = i[chosen], j[chosen]
+        old = np.concatenate([rows[i] * n + columns[i], rows[j] * n + columns[j]])
+        rows[i], columns[i] = new_1[chosen] // n, new_1[chosen] % n
+        rows[j], columns[j] = new_2[chosen] // n, new_2[chosen] % n
+        existing = _replaced(existing, old, np.concatenate([new_1[chosen], new_2[chosen]]))
         current += delta[chosen].sum()
     return rows, columns, taken

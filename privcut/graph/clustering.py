@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from privcut.graph.sorting import DIGIT, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -116,7 +117,9 @@ def capped_projection(
     e, which moves to ``cap`` with it: one edge f_a; likewise f_b. Hence the kept sets
     differ at most in e, f_a and f_b.
 
-    O(|E| log |E|) time, O(n + |E|) memory; no n x n array.
+    O(n + |E|) time and memory (one radix sort of the edge ends at nodes of degree above
+    ``cap``, at most four 16-bit passes; the rare ends whose sort keys tie are ordered
+    apart); no n x n array.
 
     Parameters
     ----------
@@ -153,32 +156,79 @@ def capped_projection(
     if adjacency.shape != (n, n):
         raise ValueError(f"adjacency must be square, got shape {adjacency.shape}")
     rows, columns = _upper_edges(adjacency)
+    keep = _kept(rows, columns, n, cap, int(salt), priority)
+    r, c = rows[keep], columns[keep]
+    # row u holds the kept (v, u), v < u, then (u, w), w > u, each run ascending (the
+    # pairs come sorted by key): a stable sort by row gives the canonical CSR
+    ends, others = np.concatenate([c, r]), np.concatenate([r, c])
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(ends, minlength=n), out=indptr[1:])
+    indices = others[stable_argsort(ends)]
+    return sp.csr_array((np.ones(indices.size), indices, indptr), shape=(n, n))
+
+
+def _kept(
+    rows: np.ndarray, columns: np.ndarray, n: int, cap: int, salt: int, priority
+) -> np.ndarray:
+    """Which edges ``rows < columns`` (sorted by pair key) :func:`capped_projection` keeps:
+    an edge is dropped iff it is at position ``cap`` or later in the order of one of its
+    ends. Each end e = {u, v} of an edge at u (entry ``k`` of the edges as seen from their
+    rows, then from their columns) is ordered by (u, the dense rank of ``priority[v]``,
+    the pair's hash rank, k). Only ends at nodes of degree above ``cap`` can be dropped,
+    so only those are sorted, by one integer key of whole 16-bit digits (a radix sort,
+    :func:`~privcut.graph.sorting.stable_argsort`): (node, level) in the high bits, at
+    least 16 top bits of the hash rank below; the rare ends that tie on that key are
+    ordered exactly by (hash rank, k) afterwards. O(|E|) per 16 bits of the key (at most
+    4) plus the ties' sort."""
     m = rows.size
-    rank = _mix(rows * n + columns, int(salt))
     ends = np.concatenate([rows, columns])
-    ranks = np.concatenate([rank, rank])
+    degree = np.bincount(ends, minlength=n)
+    over = degree > cap
+    entries = np.flatnonzero(over[ends])
+    keep = np.ones(m, dtype=bool)
+    if entries.size == 0:
+        return keep
+    rank = _mix(rows * n + columns, salt)[entries % m]
+    node = (np.cumsum(over) - 1)[ends[entries]]
     if priority is None:
-        level = np.zeros(2 * m, dtype=np.int64)
+        group = node
     else:  # each node's dense rank by priority: an integer key with the same order
         level = np.unique(np.asarray(priority, dtype=float), return_inverse=True)[1]
-        level = level.astype(np.int64)[np.concatenate([columns, rows])]
-    # hash collisions are broken by the pair (edges sorted by key; at a node, those to
-    # larger nodes first): a fixed order of the pairs, independent of G
-    by_rank = np.argsort(ranks, kind="stable")
-    order = by_rank[np.argsort((ends * (n + 1) + level)[by_rank], kind="stable")]
-    starts = np.searchsorted(ends[order], np.arange(n))
-    position = np.empty(2 * m, dtype=np.int64)
-    position[order] = np.arange(2 * m) - starts[ends[order]]
-    keep = (position[:m] < cap) & (position[m:] < cap)
-    r, c = rows[keep], columns[keep]
-    data = np.ones(2 * r.size)
-    return sp.csr_array((data, (np.concatenate([r, c]), np.concatenate([c, r]))), shape=(n, n))
+        level = level.astype(np.int64)
+        levels = int(level.max()) + 1
+        other = np.concatenate([columns, rows])[entries]
+        group = node * levels + level[other]
+    bits = int(group.max()).bit_length()
+    width = min(64, DIGIT * -(-(bits + DIGIT) // DIGIT))  # whole digits, >= 16 rank bits
+    key = (group.astype(np.uint64) << np.uint64(width - bits)) | (
+        rank >> np.uint64(64 - width + bits)
+    )
+    order = stable_argsort(key)
+    key = key[order]
+    tie = key[1:] == key[:-1]
+    if tie.any():  # equal keys: same node and level, order by the full rank, then k
+        at = np.flatnonzero(np.append(tie, False) | np.insert(tie, 0, False))
+        tied = order[at]
+        order[at] = tied[np.lexsort((tied, rank[tied], key[at]))]
+    sizes = degree[over]
+    starts = np.cumsum(sizes) - sizes
+    position = np.arange(entries.size) - starts[node[order]]
+    keep[entries[order[position >= cap]] % m] = False
+    return keep
 
 
 def triangle_corners(projected) -> np.ndarray:
     """The number of triangles at each node of a symmetric 0/1 graph (its corners),
-    as ``networkx.triangles`` counts them. O(n D^2) time and memory on a graph of
-    maximum degree D (the projection's ``cap``).
+    as ``networkx.triangles`` counts them (the stored entries are the edges; the
+    diagonal is ignored).
+
+    Each edge is oriented from the end of smaller (degree, index) to the other (the
+    degree-ordered orientation of Schank & Wagner 2005), L its adjacency, so every
+    triangle is one (a -> b -> c, a -> c) and counted once: ``L * (L @ L)`` holds at
+    (a, c) the triangles with first node a and last c, ``L * (L.T @ L)`` at (b, c) those
+    with middle b and last c; a node's corners are its first, middle and last counts.
+    Exact integers. O(n + |E| D) time and memory on a graph of maximum degree D (the
+    projection's ``cap``), without forming ``A @ A``.
 
     Examples
     --------
@@ -186,9 +236,24 @@ def triangle_corners(projected) -> np.ndarray:
     >>> triangle_corners(nx.to_scipy_sparse_array(nx.complete_graph(4))).tolist()
     [3, 3, 3, 3]
     """
-    H = sp.csr_array(projected, dtype=np.int64)
-    closed = (H @ H) * H
-    return (np.asarray(closed.sum(axis=1)).ravel() // 2).astype(np.int64)
+    H = sp.csr_array(projected)
+    if not H.has_canonical_format:
+        H = H.copy()
+        H.sum_duplicates()
+    n = H.shape[0]
+    rows = np.repeat(np.arange(n), np.diff(H.indptr))
+    edge = (rows != H.indices) & (H.data != 0)
+    degree = np.bincount(rows[edge], minlength=n).astype(np.int64)
+    order = degree * n + np.arange(n)
+    forward = edge & (order[rows] < order[H.indices])
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[forward], minlength=n), out=indptr[1:])
+    data = np.ones(int(forward.sum()), dtype=np.int64)
+    L = sp.csr_array((data, H.indices[forward], indptr), shape=(n, n))  # H's order: canonical
+    first = L * (L @ L)
+    last = L * (sp.csr_array(L.T) @ L)
+    corners = first.sum(axis=1) + last.sum(axis=1) + last.sum(axis=0)
+    return np.asarray(corners, dtype=np.int64).ravel()
 
 
 def degree_bins(degrees: np.ndarray, edges: tuple[int, ...] = BIN_EDGES) -> np.ndarray:

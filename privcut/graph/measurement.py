@@ -360,7 +360,7 @@ def _corners(adjacency, degrees: np.ndarray, rng) -> np.ndarray:
     (:func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
     here, independent of G; each node's edges ordered by the other end's released noisy
     degree first, public given that output) summed per bin of the noisy ``degrees``.
-    O(|E| log |E| + n D^2)."""
+    O(n + |E| D), D the cap."""
     salt = int(rng.integers(0, 2**63))
     projected = capped_projection(adjacency, DEFAULT_CAP, salt, priority=degrees)
     corners = triangle_corners(projected)

@@ -16,6 +16,7 @@ import numpy as np
 
 from privcut.graph.blockdraw import MAX_ROUNDS, Side, pair_keys, rejection_uniform
 from privcut.graph.sequence import box_shift, round_keeping_sum
+from privcut.graph.sorting import stable_argsort
 
 if TYPE_CHECKING:
     from privcut.graph.blockmodel import Blocks
@@ -60,12 +61,12 @@ def deal(stubs: np.ndarray, blocks: Blocks, generator) -> tuple:
     nodes = np.concatenate(blocks.members) if blocks.members else np.zeros(0, np.intp)
     labels = np.repeat(np.arange(len(blocks.members)), [m.size for m in blocks.members])
     halves = (stubs[:n], stubs[n:]) if directed else (stubs,)
+    sizes = np.array([m.size for m in blocks.members], dtype=np.int64)
     piles, starts = [], []
     for half in halves:
-        group = np.repeat(labels, half[nodes])
-        pile = _pile(nodes, half[nodes], labels, generator)
-        piles.append(pile)
-        starts.append(np.searchsorted(group, np.arange(len(blocks.members))))
+        piles.append(_pile(nodes, half[nodes], labels, generator))
+        ends = np.concatenate([[0], np.cumsum(half[nodes])])  # each group's pile starts
+        starts.append(ends[np.cumsum(sizes) - sizes])
     if directed:
         row_start = starts[0][first] + _offsets(first, counts)
         column_start = starts[1][second] + _offsets(second, counts)
@@ -101,22 +102,38 @@ def _offsets(groups: np.ndarray, amounts: np.ndarray) -> np.ndarray:
     return result
 
 
-def _accepted(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> np.ndarray:
-    """The positions of the valid keys that are new (not in the sorted ``taken``), each
-    key's first valid position only."""
+def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tuple:
+    """The valid positions whose key is new (not in the sorted ``taken``), of each key its
+    first valid position only, as a mask, and the sorted union of ``taken`` and the
+    accepted keys: one stable radix sort of the valid keys, whose distinct keys come out
+    sorted and are looked up in ``taken`` in that order. O(k + |taken|) per 16 bits of
+    the keys."""
     where = np.flatnonzero(valid)
-    _, first = np.unique(keys[where], return_index=True)
-    chosen = where[first]
-    spot = np.minimum(np.searchsorted(taken, keys[chosen]), max(taken.size - 1, 0))
-    fresh = taken[spot] != keys[chosen] if taken.size else np.ones(chosen.size, dtype=bool)
+    order = stable_argsort(keys[where])
+    ordered = keys[where[order]]
+    first = np.ones(ordered.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    distinct, chosen = ordered[first], where[order[first]]
+    fresh = ~_member(distinct, taken)
     mask = np.zeros(keys.size, dtype=bool)
     mask[chosen[fresh]] = True
+    return mask, np.sort(np.concatenate([taken, distinct[fresh]]), kind="stable")
+
+
+def _accepted(keys: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The valid positions, each key's first valid position only (as a mask)."""
+    where = np.flatnonzero(valid)
+    _, first = np.unique(keys[where], return_index=True)
+    mask = np.zeros(keys.size, dtype=bool)
+    mask[where[first]] = True
     return mask
 
 
 def _ranks(segments: np.ndarray) -> np.ndarray:
-    """Each entry's position within its run of a sorted segment array."""
-    return np.arange(segments.size) - np.searchsorted(segments, segments)
+    """Each entry's position within its run of a sorted array of non-negative integer
+    segments. O(k + largest segment)."""
+    sizes = np.bincount(segments)
+    return np.arange(segments.size) - (np.cumsum(sizes) - sizes)[segments]
 
 
 def _spans(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -142,9 +159,9 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
     rows, columns, block = (part[inside] for part in dealt)
     taken = blocks.taken_keys(chosen)
     pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
-    edges, left = _joined((rows, columns, block), pooled, n, directed, generator, taken)
-    swapped = _swapped(edges, left, blocks.counts.size, n, directed, generator, taken)
-    (rows, columns, block), left, have = swapped
+    edges, left, have = _joined((rows, columns, block), pooled, n, directed, generator, taken)
+    swapped = _swapped(edges, left, blocks.counts.size, n, directed, generator, have)
+    (rows, columns, block), left = swapped
     keys = pair_keys(rows, columns, n, directed)
     if left[0].size == 0:
         return keys, 0
@@ -205,7 +222,7 @@ def _rest(left, pooled, have: KeySet, n, directed, generator):
             for nodes, starts, sizes in sides
         )
         keys = pair_keys(rows, columns, n, directed)
-        fresh = np.flatnonzero(_accepted(keys, (rows != columns) & ~have.has(keys), keys[:0]))
+        fresh = np.flatnonzero(_accepted(keys, (rows != columns) & ~have.has(keys)))
         fresh = fresh[_ranks(block[fresh]) < need[block[fresh]]]
         have.add(keys[fresh])
         found.append(keys[fresh])
@@ -238,16 +255,17 @@ def _joined(stubs, pooled, n, directed, generator, taken):
     pair): the i-th row stub joins the i-th column stub (a self-loop or repeat, all but
     the first copy of a key, or a key in ``taken`` is refused), then the refused stubs go
     through :func:`rejoined`, :data:`MAX_ROUNDS` rounds in all. Returns the edges and the
-    stubs left, each as (rows, columns, block)."""
+    stubs left, each as (rows, columns, block), and the keys of the edges and ``taken``
+    (sorted) as a :class:`KeySet`."""
     rows, columns, block = stubs
     keys = pair_keys(rows, columns, n, directed)
-    joined = _accepted(keys, rows != columns, taken)
-    have = KeySet(np.sort(np.concatenate([taken, keys[joined]])))
+    joined, base = _first_copies(keys, rows != columns, taken)
+    have = KeySet(base)
     first = rows[joined], columns[joined], block[joined]
     left = rows[~joined], columns[~joined], block[~joined]
     more, left = rejoined(left, pooled, n, directed, generator, have, MAX_ROUNDS - 1)
     edges = tuple(np.concatenate(part) for part in zip(first, more, strict=True))
-    return edges, left
+    return edges, left, have
 
 
 def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
@@ -265,7 +283,7 @@ def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
         if rows.size == 0:
             break
         keys = pair_keys(rows, columns, n, directed)
-        joined = _accepted(keys, (rows != columns) & ~have.has(keys), none)
+        joined = _accepted(keys, (rows != columns) & ~have.has(keys))
         have.add(keys[joined])
         kept.append((rows[joined], columns[joined], block[joined]))
         rows, columns, block = rows[~joined], columns[~joined], block[~joined]
@@ -307,23 +325,28 @@ class KeySet:
         """Add keys not in the set."""
         back = _member(keys, self.removed)
         self.removed = self.removed[~_member(self.removed, np.sort(keys[back]))]
-        self.added = np.sort(np.concatenate([self.added, keys[~back]]))
+        self.added = _merged(self.added, keys[~back])
 
     def drop(self, keys: np.ndarray) -> None:
         """Remove keys in the set."""
         extra = _member(keys, self.added)
         self.added = self.added[~_member(self.added, np.sort(keys[extra]))]
-        self.removed = np.sort(np.concatenate([self.removed, keys[~extra]]))
+        self.removed = _merged(self.removed, keys[~extra])
+
+
+def _merged(ordered: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The sorted ``ordered`` with ``keys`` put in, sorted: the few keys sorted, then the
+    two runs merged (a stable sort finds them). O(|ordered| + k log k)."""
+    return np.sort(np.concatenate([ordered, np.sort(keys)]), kind="stable")
 
 
 def _within(segment: np.ndarray, generator) -> np.ndarray:
     """A uniformly random order within each segment, the segments kept in ascending order
-    (a random permutation, then a stable sort by segment: radix for few segments)."""
+    (a random permutation, then a stable radix sort by segment, none for one segment)."""
     shuffled = generator.permutation(segment.size)
-    labels = segment[shuffled]
-    if labels.size and labels.max() < 2**16:
-        labels = labels.astype(np.uint16)
-    return shuffled[np.argsort(labels, kind="stable")]
+    if segment.size == 0 or segment.min() == segment.max():
+        return shuffled
+    return shuffled[stable_argsort(segment[shuffled])]
 
 
 def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
@@ -342,19 +365,20 @@ def _partners(starts: np.ndarray, sizes: np.ndarray, generator) -> np.ndarray:
         picks[again] = starts[again] + (draws * sizes[again]).astype(np.int64)
 
 
-def _swapped(edges, left, size, n, directed, generator, taken):
+def _swapped(edges, left, size, n, directed, generator, have: KeySet):
     """Stubs the configuration model left, joined by double-edge swaps
     (:func:`swap_rounds`) with the edges of their block pairs (``size`` block pairs;
-    :class:`Slots` holds those edges). Returns edges and stubs left, as (rows, columns,
-    block), and the keys of the block pairs with stubs left (with ``taken``)."""
+    :class:`Slots` holds those edges); ``have`` (updated) holds the ``edges`` and every
+    key they are drawn without (a key names its block pair, so other block pairs' keys
+    never answer a question here). Returns edges and stubs left, as (rows, columns,
+    block)."""
     need = np.bincount(left[2], minlength=size)
     involved = need[edges[2]] > 0
     slots = Slots.of([part[involved] for part in edges], need)
-    have = KeySet(np.sort(np.concatenate([pair_keys(*slots.edges()[:2], n, directed), taken])))
     left = swap_rounds(slots, left, have, n, directed, generator)
     rest = [part[~involved] for part in edges]
     edges = tuple(np.concatenate(pair) for pair in zip(rest, slots.edges(), strict=True))
-    return edges, left, have
+    return edges, left
 
 
 def swap_rounds(slots, left, have: KeySet, n, directed, generator):
@@ -407,7 +431,7 @@ class Slots:
         rows, columns, block = edges
         sizes = np.bincount(block, minlength=room.size)
         starts = np.cumsum(sizes + room) - sizes - room
-        order = np.argsort(block, kind="stable")
+        order = stable_argsort(block)
         where = starts[block[order]] + _ranks(block[order])
         total = int((sizes + room).sum())
         buffers = np.zeros(total, np.int64), np.zeros(total, np.int64)
@@ -518,5 +542,5 @@ def first_copies(keys, rows, columns, order) -> np.ndarray:
     """
     sort = np.argsort(order, kind="stable")
     kept = np.zeros(keys.size, dtype=bool)
-    kept[sort] = _accepted(keys[sort], rows[sort] != columns[sort], keys[:0])
+    kept[sort] = _accepted(keys[sort], rows[sort] != columns[sort])
     return kept

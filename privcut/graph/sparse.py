@@ -102,6 +102,7 @@ from privcut.graph.pairing import stub_degrees
 from privcut.graph.partition import Partition
 from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED
 from privcut.graph.rounding import dependent_rounding
+from privcut.graph.sorting import sorted_keys
 from privcut.graph.survivors import Survivors, posterior_probability
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import check_beta
@@ -568,7 +569,7 @@ class SparseGenerator:
         mechanism = MECHANISM + (SURVIVORS if survivors is not None else "")
         mechanism += BTER if affinity is not None else ""
         mechanism += SWAPS if swapped is not None else ""
-        pairs = np.sort(np.concatenate([kept, pairs]))
+        pairs = sorted_keys(np.concatenate([kept, pairs]))
         return SparseGenerated(
             universe, pairs // n, pairs % n, mechanism, solver, Bound.none(), terms, timings
         )

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from privcut import synthetic_graph
 from privcut.audit import audit
 from privcut.datasets import community_graph
-from privcut.graph import planning
+from privcut.graph import clustering, planning
 from privcut.graph.affinity import affinity_edges
 from privcut.graph.clustering import (
     BIN_EDGES,
@@ -69,6 +69,45 @@ def test_triangle_corners_match_networkx_and_a_large_cap_keeps_the_graph():
     expected = [nx.triangles(G)[v] for v in range(120)]
     assert triangle_corners(A).tolist() == expected
     assert _edges(capped_projection(A, 120)) == _edges(A)
+
+
+def _reference_kept(A, cap, salt, priority):
+    """The projection by its definition: each end ordered by (node, priority rank of the
+    other end, hash rank, position among the edges seen from rows then columns)."""
+    coo = sp.coo_array(A)
+    upper = coo.row < coo.col
+    n = A.shape[0]
+    keys = np.sort(coo.row[upper].astype(np.int64) * n + coo.col[upper])
+    rows, columns = keys // n, keys % n
+    m = rows.size
+    rank = clustering._mix(keys, salt)
+    ends, others = np.concatenate([rows, columns]), np.concatenate([columns, rows])
+    level = np.zeros(n) if priority is None else np.unique(priority, return_inverse=True)[1]
+    order = np.lexsort((np.arange(2 * m), np.concatenate([rank, rank]), level[others], ends))
+    position = np.empty(2 * m, dtype=np.int64)
+    starts = np.searchsorted(ends[order], np.arange(n))
+    position[order] = np.arange(2 * m) - starts[ends[order]]
+    keep = (position[:m] < cap) & (position[m:] < cap)
+    return {(int(i), int(j)) for i, j in zip(rows[keep], columns[keep], strict=True)}
+
+
+@pytest.mark.parametrize("coarse", [False, True])
+def test_the_projection_keeps_the_first_cap_edges_of_the_stated_order(coarse, monkeypatch):
+    """The fast projection (a radix sort of the ends above the cap only) keeps exactly the
+    edges of the definition, also when hash ranks tie (``coarse``: ranks of 3 bits)."""
+    if coarse:
+        mix = clustering._mix
+        monkeypatch.setattr(clustering, "_mix", lambda keys, salt: mix(keys, salt) & np.uint64(7))
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        n = int(rng.integers(2, 50))
+        A = nx.to_scipy_sparse_array(
+            nx.gnp_random_graph(n, rng.uniform(0.05, 0.9), seed=trial), nodelist=range(n)
+        )
+        cap, salt = int(rng.integers(2, 10)), int(rng.integers(0, 2**63))
+        priority = None if trial % 2 else rng.integers(0, 4, n).astype(float)
+        expected = _reference_kept(A, cap, salt, priority)
+        assert _edges(capped_projection(A, cap, salt, priority=priority)) == expected
 
 
 def test_bins_and_clustering_estimate():

@@ -1,0 +1,154 @@
+"""Issue 18, speed: privcut's default sparse release against Top-m Filter and the floor.
+
+On the graphs of ``benchmarks/social.py`` (wiki-vote, gnutella, LFR 5k; undirected, no
+groups), at epsilon 1 over the seeds, in one process, CPU seconds
+(``time.process_time``; run single-threaded with ``OPENBLAS_NUM_THREADS=1``) of:
+
+- ``privcut``: ``synthetic_graph(A, eps, method="sparse", rng=seed)`` (the default
+  measurements, no groups), returning the released CSR;
+- ``top-m``: ``peers.top_m_filter`` (Nguyen et al. 2015), the faster peer;
+- ``floor``: building the symmetric 0/1 CSR of the graph from its edge list (what any
+  release that returns a CSR pays at least).
+
+Each is timed per seed; the table gives the median and range over the seeds and the
+ratios of the medians. A second table splits privcut's release into its steps, from one
+cProfile run over the same seeds (cumulative seconds per release; profiling adds a small
+per-call overhead, so its total is a little above the unprofiled median): ``measure``
+(of which ``corners``, the clustering measurement's projection and triangle count), ``fit``
+(``fit_targets``), ``generate`` (of which ``affinity``, the BTER step with its proxy draw;
+``draw``, the final configuration-model draw; ``swaps``, the assortativity step) and the
+rest (bounds, report, output).
+
+Run: ``OPENBLAS_NUM_THREADS=1 PYTHONPATH=. python benchmarks/release_speed.py [--graphs
+wiki-vote gnutella lfr] [--seeds 5] [--epsilon 1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from privcut import synthetic_graph
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers  # the re-implemented peers
+import social  # the harness's graphs
+
+# (file suffix, function name) of the steps in the split, and the caller that counts
+STEPS = {
+    "measure": ("measurement.py", "measure", None),
+    "corners": ("measurement.py", "_corners", None),
+    "fit": ("fitting.py", "fit_targets", None),
+    "generate": ("sparse.py", "generate", None),
+    "affinity": ("sparse.py", "affinity", None),
+    "draw": ("blockmodel.py", "draw", ("sparse.py", "generate")),
+    "swaps": ("sparse.py", "assortativity", None),
+    "total": ("synthetic.py", "synthetic_graph", None),
+}
+
+
+def _privcut(A, epsilon: float, seed: int):
+    return synthetic_graph(A, epsilon, method="sparse", rng=seed)
+
+
+def _top_m(A, epsilon: float, seed: int):
+    return peers.top_m_filter(A, epsilon, np.random.default_rng(seed))
+
+
+def _floor(A, epsilon: float, seed: int):
+    upper = sp.triu(A, k=1, format="coo")
+    rows, columns = upper.row, upper.col
+    data = np.ones(2 * rows.size)
+    both = (np.concatenate([rows, columns]), np.concatenate([columns, rows]))
+    return sp.csr_array((data, both), shape=A.shape)
+
+
+def _seconds(release, A, epsilon: float, seeds: int) -> np.ndarray:
+    times = []
+    for seed in range(seeds):
+        start = time.process_time()
+        release(A, epsilon, seed)
+        times.append(time.process_time() - start)
+    return np.array(times)
+
+
+def _split(A, epsilon: float, seeds: int) -> dict[str, float]:
+    """Cumulative seconds per release of each step, from one cProfile run."""
+    profile = cProfile.Profile()
+    profile.enable()
+    for seed in range(seeds):
+        _privcut(A, epsilon, seed)
+    profile.disable()
+    stats = pstats.Stats(profile).stats
+    found = dict.fromkeys(STEPS, 0.0)
+    for (path, _, function), (_, _, _, cumulative, callers) in stats.items():
+        for step, (suffix, name, caller) in STEPS.items():
+            if not (path.endswith(suffix) and function == name):
+                continue
+            if caller is None:
+                found[step] += cumulative
+            else:
+                found[step] += sum(
+                    timing[3]
+                    for (where, _, by), timing in callers.items()
+                    if where.endswith(caller[0]) and by == caller[1]
+                )
+    return {step: seconds / seeds for step, seconds in found.items()}
+
+
+def _cell(times: np.ndarray) -> str:
+    return f"{np.median(times):.3f} ({times.min():.3f}-{times.max():.3f})"
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--graphs", nargs="+", default=social.DEFAULT_GRAPHS)
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--epsilon", type=float, default=1.0)
+    args = parser.parse_args(argv)
+    rows, splits = [], []
+    for name in args.graphs:
+        A = social.load(name)
+        if A is None:
+            continue
+        _privcut(A, args.epsilon, 0)  # warm caches and imports
+        timed = {
+            label: _seconds(release, A, args.epsilon, args.seeds)
+            for label, release in (("privcut", _privcut), ("top-m", _top_m), ("floor", _floor))
+        }
+        rows.append((name, A.shape[0], A.nnz // 2, timed))
+        splits.append((name, _split(A, args.epsilon, args.seeds)))
+    print(f"epsilon {args.epsilon}, {args.seeds} seeds; CPU seconds per release, median (range)")
+    print()
+    print("| graph | n | edges | privcut | top-m | floor | privcut / top-m | privcut / floor |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, n, edges, timed in rows:
+        medians = {label: float(np.median(times)) for label, times in timed.items()}
+        print(
+            f"| {name} | {n} | {edges} | {_cell(timed['privcut'])} | {_cell(timed['top-m'])} | "
+            f"{_cell(timed['floor'])} | {medians['privcut'] / medians['top-m']:.2f} | "
+            f"{medians['privcut'] / medians['floor']:.1f} |"
+        )
+    print()
+    print("privcut's steps, cProfile cumulative seconds per release (mean over the seeds):")
+    print()
+    print("| graph | measure | (corners) | fit | generate | (affinity) | (draw) | (swaps) | rest |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, found in splits:
+        rest = found["total"] - found["measure"] - found["fit"] - found["generate"]
+        cells = " | ".join(
+            f"{found[step]:.3f}"
+            for step in ("measure", "corners", "fit", "generate", "affinity", "draw", "swaps")
+        )
+        print(f"| {name} | {cells} | {rest:.3f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
