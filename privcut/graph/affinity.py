@@ -33,7 +33,30 @@ from privcut.graph.clustering import (
 )
 from privcut.privacy import Noise
 
-__all__ = ["affinity_edges", "node_rho", "projected_wedges"]
+__all__ = [
+    "CLOSING_PASSES",
+    "CLOSING_WIDTH",
+    "CORE_SIZE",
+    "affinity_edges",
+    "closing_swaps",
+    "core_triangles",
+    "node_rho",
+    "projected_wedges",
+]
+
+CORE_SIZE = 512
+"""At most this many nodes (the largest fitted degrees above the BTER cap) form the core
+whose edges :func:`closing_swaps` rewires (a dense ``CORE_SIZE^2`` table: public)."""
+
+CLOSING_PASSES = 20
+"""The public maximum number of passes of :func:`closing_swaps`."""
+
+PAIRINGS = 4
+"""Random pairings of the core edges proposed per pass of :func:`closing_swaps`."""
+
+CLOSING_WIDTH = 0.1
+"""Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
+exchanges two ends of about the same degree, so it barely moves the assortativity)."""
 
 
 def node_rho(
@@ -145,3 +168,178 @@ def affinity_edges(
         rows.append(np.minimum(u, v))
         columns.append(np.maximum(u, v))
     return np.concatenate(rows), np.concatenate(columns)
+
+
+def _once(items: np.ndarray) -> np.ndarray:
+    """Per row of ``items`` (in priority order), whether each of its entries appears
+    there first (a row holding an entry of an earlier row is dropped)."""
+    flat = items.ravel()
+    _, first = np.unique(flat, return_index=True)
+    seen = np.zeros(flat.size, dtype=bool)
+    seen[first] = True
+    return seen.reshape(items.shape).all(axis=1)
+
+
+def _core(degrees: np.ndarray, cap: int) -> np.ndarray:
+    """The core: the nodes of degree above ``cap``, at most :data:`CORE_SIZE` of them (the
+    largest degrees, ties by index), sorted."""
+    degrees = np.asarray(degrees, dtype=float)
+    members = np.flatnonzero(degrees > cap)
+    if members.size > CORE_SIZE:
+        order = np.lexsort((members, -degrees[members]))
+        members = np.sort(members[order[:CORE_SIZE]])
+    return members
+
+
+def _core_tables(rows, columns, index, k):
+    """The core's dense adjacency and its common neighbours outside the core."""
+    ia, ib = index[rows], index[columns]
+    both = (ia >= 0) & (ib >= 0)
+    adjacency = np.zeros((k, k))
+    adjacency[ia[both], ib[both]] = adjacency[ib[both], ia[both]] = 1.0
+    one = (ia >= 0) != (ib >= 0)
+    inner = np.where(ia[one] >= 0, ia[one], ib[one])
+    outer = np.where(ia[one] >= 0, columns[one], rows[one])
+    spokes = sp.csr_array((np.ones(inner.size), (inner, outer)), shape=(k, index.size))
+    return adjacency, (spokes @ spokes.T).toarray()
+
+
+def core_triangles(
+    rows: np.ndarray, columns: np.ndarray, degrees: np.ndarray, cap: int = DEFAULT_CAP
+) -> float:
+    """The triangles of the graph ``(rows, columns)`` with an edge between two core nodes
+    (:func:`closing_swaps`' core: fitted ``degrees`` above ``cap``, at most
+    :data:`CORE_SIZE`): those among three core nodes plus, per core edge, its common
+    neighbours outside the core. O(|E| + k^3) time and O(|E| + k^2) memory for k core
+    nodes. Post-processing (reads a release, not the graph).
+
+    Examples
+    --------
+    >>> rows, columns = np.array([0, 0, 1, 0]), np.array([1, 2, 2, 3])
+    >>> core_triangles(rows, columns, np.array([3.0, 2.0, 2.0, 1.0]), cap=1)
+    1.0
+    """
+    members = _core(degrees, cap)
+    index = np.full(np.asarray(degrees).size, -1, dtype=np.int64)
+    index[members] = np.arange(members.size)
+    adjacency, outside = _core_tables(np.asarray(rows), np.asarray(columns), index, members.size)
+    inside = (adjacency @ adjacency * adjacency).sum() / 6.0
+    return float(inside + (outside * adjacency).sum() / 2.0)
+
+
+def closing_swaps(
+    rows: np.ndarray,
+    columns: np.ndarray,
+    fixed: np.ndarray,
+    degrees: np.ndarray,
+    goal: float,
+    rng: np.random.Generator,
+    cap: int = DEFAULT_CAP,
+    passes: int = CLOSING_PASSES,
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Degree-preserving double-edge swaps among the swappable edges ``(rows, columns)``
+    between two core nodes (fitted ``degrees`` above ``cap``, at most :data:`CORE_SIZE`)
+    that add triangles (a dK-2.5-style rewiring: Mahadevan et al. 2006 [MKFV06], Orsini
+    et al. 2015 [OD15]): ``(a, b), (c, d) -> (a, d), (c, b)`` with b and d in the same
+    degree class of width :data:`CLOSING_WIDTH`, accepted when the common neighbours of
+    the new pairs exceed those of the old (no loop or repeat; ``fixed`` edges, keys ``i n +
+    j``, stay), the accepted swaps' changes of ``sum d_i d_j`` balanced to about 0 so the
+    degree assortativity stays, until ``goal`` triangles (:func:`core_triangles`) are
+    gained. The sparse generator's BTER blocks reach degrees up to ``cap`` only; this
+    restores the triangles the degree-assortativity swaps take from the hubs (see
+    :meth:`privcut.graph.sparse.SparseGenerator.assortativity`). At most ``passes`` passes
+    (public), each O(|E| log |E| + k^3) for k core nodes. Post-processing: reads only the
+    release and fresh randomness.
+
+    Returns the swapped ``(rows, columns)`` (``rows < columns``) and the triangles gained.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.random_regular_graph(6, 40, seed=0)
+    >>> rows, columns = np.sort(np.array(G.edges), axis=1).T
+    >>> degrees = np.full(40, 6.0)
+    >>> before = core_triangles(rows, columns, degrees, cap=2)
+    >>> new_rows, new_columns, gained = closing_swaps(
+    ...     rows, columns, np.zeros(0, np.int64), degrees, 50, np.random.default_rng(0), cap=2)
+    >>> after = core_triangles(new_rows, new_columns, degrees, cap=2)
+    >>> bool(after > before), after - before == gained
+    (True, True)
+    >>> bool((np.bincount(np.concatenate([new_rows, new_columns])) == 6).all())
+    True
+    """
+    rows, columns = np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64)
+    fixed = np.asarray(fixed, dtype=np.int64)
+    f = np.asarray(degrees, dtype=float)
+    n = f.size
+    members = _core(f, cap)
+    index = np.full(n, -1, dtype=np.int64)
+    index[members] = np.arange(members.size)
+    swappable = np.flatnonzero((index[rows] >= 0) & (index[columns] >= 0))
+    if swappable.size < 2 or goal <= 0:
+        return rows, columns, 0.0
+    classes = np.floor(np.log(np.maximum(f, 1.0)) / np.log1p(CLOSING_WIDTH)).astype(np.int64)
+    all_rows = np.concatenate([rows, fixed // n])
+    all_columns = np.concatenate([columns, fixed % n])
+    adjacency, outside = _core_tables(all_rows, all_columns, index, members.size)
+    paths = adjacency @ adjacency
+    start = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
+    gained = 0.0
+    for _pass in range(passes):
+        if gained >= goal:
+            break
+        common = paths + outside
+        flip = rng.random(swappable.size) < 0.5
+        a = index[np.where(flip, columns[swappable], rows[swappable])]
+        b = index[np.where(flip, rows[swappable], columns[swappable])]
+        grade = classes[members[b]]
+        i, j = [], []
+        for _ in range(PAIRINGS):
+            order = rng.permutation(swappable.size)
+            order = order[np.argsort(grade[order], kind="stable")]
+            first, second = order[0 : order.size - 1 : 2], order[1::2]
+            same = grade[first] == grade[second]
+            i.append(first[same])
+            j.append(second[same])
+        i, j = np.concatenate(i), np.concatenate(j)
+        valid = (a[i] != b[j]) & (a[j] != b[i])
+        valid &= (adjacency[a[i], b[j]] == 0) & (adjacency[a[j], b[i]] == 0)
+        i, j = i[valid], j[valid]
+        gain = common[a[i], b[j]] + common[a[j], b[i]] - common[a[i], b[i]] - common[a[j], b[j]]
+        best = np.flatnonzero(gain > 0)
+        best = best[np.argsort(-gain[best], kind="stable")]
+        i, j = i[best], j[best]
+        # best first: each edge and each new pair in one swap at most
+        new_1 = np.minimum(a[i], b[j]) * members.size + np.maximum(a[i], b[j])
+        new_2 = np.minimum(a[j], b[i]) * members.size + np.maximum(a[j], b[i])
+        chosen = _once(np.stack([i, j], axis=1)) & _once(np.stack([new_1, new_2], axis=1))
+        i, j = i[chosen], j[chosen]
+        da, db = f[members[a[i]]] - f[members[a[j]]], f[members[b[i]]] - f[members[b[j]]]
+        delta = -da * db
+        down, up = np.flatnonzero(delta < 0), np.flatnonzero(delta >= 0)
+        room = -delta[down].sum()
+        up = up[np.cumsum(delta[up]) <= room]
+        room = delta[up].sum()
+        down = down[np.cumsum(-delta[down]) <= room + 1e-9]
+        take = np.concatenate([down, up])
+        if take.size == 0:
+            break
+        i, j = i[take], j[take]
+        x = np.concatenate([a[i], a[j], a[i], a[j]])
+        y = np.concatenate([b[i], b[j], b[j], b[i]])
+        sign = np.repeat([-1.0, -1.0, 1.0, 1.0], i.size)
+        change = sp.csr_array(
+            (np.concatenate([sign, sign]), (np.concatenate([x, y]), np.concatenate([y, x]))),
+            shape=adjacency.shape,
+        )
+        paths += change @ adjacency
+        adjacency[x, y] = adjacency[y, x] = (sign > 0).astype(float)
+        paths += adjacency @ change  # (A + C)^2 = A^2 + C A + (A + C) C
+        count = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
+        gained = count - start
+        edge_i, edge_j = swappable[i], swappable[j]
+        new_i = np.sort(np.stack([members[a[i]], members[b[j]]]), axis=0)
+        new_j = np.sort(np.stack([members[a[j]], members[b[i]]]), axis=0)
+        rows[edge_i], columns[edge_i] = new_i
+        rows[edge_j], columns[edge_j] = new_j
+    return rows, columns, float(gained)

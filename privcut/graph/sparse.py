@@ -75,7 +75,13 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from privcut.graph.affinity import affinity_edges, node_rho, projected_wedges
+from privcut.graph.affinity import (
+    affinity_edges,
+    closing_swaps,
+    core_triangles,
+    node_rho,
+    projected_wedges,
+)
 from privcut.graph.arrays import edge_array
 from privcut.graph.assortativity import (
     assortative_swaps,
@@ -519,6 +525,13 @@ class SparseGenerator:
         rows, columns, _ = assortative_swaps(
             pairs // n, pairs % n, kept, degrees, target, rng, labels=labels
         )
+        if labels is None:  # the hubs' triangles the swaps took, back at the same r
+            every = np.concatenate([pairs, kept])
+            before = core_triangles(every // n, every % n, degrees)
+            after = core_triangles(
+                np.concatenate([rows, kept // n]), np.concatenate([columns, kept % n]), degrees
+            )
+            rows, columns, _ = closing_swaps(rows, columns, kept, degrees, before - after, rng)
         return rows * n + columns
 
     def generate(
