@@ -51,8 +51,9 @@ whose edges :func:`closing_swaps` rewires (a dense ``CORE_SIZE^2`` table: public
 CLOSING_PASSES = 20
 """The public maximum number of passes of :func:`closing_swaps`."""
 
-PAIRINGS = 4
-"""Random pairings of the core edges proposed per pass of :func:`closing_swaps`."""
+PAIRINGS = 16
+"""Partners proposed per core edge and pass of :func:`closing_swaps` (the edges of its
+degree class 1 to ``PAIRINGS`` places on in a random order)."""
 
 CLOSING_WIDTH = 0.1
 """Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
@@ -290,24 +291,30 @@ def closing_swaps(
             break
         common = paths + outside
         flip = rng.random(swappable.size) < 0.5
-        a = index[np.where(flip, columns[swappable], rows[swappable])]
-        b = index[np.where(flip, rows[swappable], columns[swappable])]
+        ends_a = index[np.where(flip, columns[swappable], rows[swappable])]
+        ends_b = index[np.where(flip, rows[swappable], columns[swappable])]
+        order = rng.permutation(swappable.size)
+        order = order[np.argsort(classes[members[ends_b[order]]], kind="stable")]
+        a, b = ends_a[order], ends_b[order]
         grade = classes[members[b]]
-        i, j = [], []
-        for _ in range(PAIRINGS):
-            order = rng.permutation(swappable.size)
-            order = order[np.argsort(grade[order], kind="stable")]
-            first, second = order[0 : order.size - 1 : 2], order[1::2]
-            same = grade[first] == grade[second]
-            i.append(first[same])
-            j.append(second[same])
-        i, j = np.concatenate(i), np.concatenate(j)
-        valid = (a[i] != b[j]) & (a[j] != b[i])
-        valid &= (adjacency[a[i], b[j]] == 0) & (adjacency[a[j], b[i]] == 0)
-        i, j = i[valid], j[valid]
-        gain = common[a[i], b[j]] + common[a[j], b[i]] - common[a[i], b[i]] - common[a[j], b[j]]
-        best = np.flatnonzero(gain > 0)
-        best = best[np.argsort(-gain[best], kind="stable")]
+        held = common[a, b]  # the common neighbours of the edges as they are
+        # a new pair that is an edge already, or a loop, never gains
+        table = np.where(adjacency > 0, -np.inf, common)
+        np.fill_diagonal(table, -np.inf)
+        table, row = table.ravel(), a * members.size
+        i, j, gain = [], [], []
+        for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same class
+            won = table[row[:-shift] + b[shift:]] + table[row[shift:] + b[:-shift]]
+            won -= held[:-shift] + held[shift:]
+            good = np.flatnonzero((won > 0) & (grade[:-shift] == grade[shift:]))
+            i.append(good)
+            j.append(good + shift)
+            gain.append(won[good])
+        i, j, gain = np.concatenate(i), np.concatenate(j), np.concatenate(gain)
+        if gain.size > swappable.size:  # at most one swap per edge: the best candidates
+            top = np.argpartition(-gain, swappable.size - 1)[: swappable.size]
+            i, j, gain = i[top], j[top], gain[top]
+        best = np.argsort(-gain, kind="stable")
         i, j = i[best], j[best]
         # best first: each edge and each new pair in one swap at most
         new_1 = np.minimum(a[i], b[j]) * members.size + np.maximum(a[i], b[j])
@@ -337,7 +344,7 @@ def closing_swaps(
         paths += adjacency @ change  # (A + C)^2 = A^2 + C A + (A + C) C
         count = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
         gained = count - start
-        edge_i, edge_j = swappable[i], swappable[j]
+        edge_i, edge_j = swappable[order[i]], swappable[order[j]]
         new_i = np.sort(np.stack([members[a[i]], members[b[j]]]), axis=0)
         new_j = np.sort(np.stack([members[a[j]], members[b[i]]]), axis=0)
         rows[edge_i], columns[edge_i] = new_i
