@@ -14,9 +14,16 @@ without the block edges: the total edge count stays the released (fitted) one ex
 Bins whose noisy corners are at noise level give ``rho = 0`` (the step is gated off,
 :data:`~privcut.graph.clustering.GATE`).
 
-Post-processing: reads only the measurements, the fitted degrees and fresh randomness.
-O(n log n + |E|) time and memory (a block of size d + 1 has ``d (d + 1) / 2`` pairs, about
-``d / 2`` per member, so all blocks' pairs number about half the degree sum).
+Nodes of degree above the cap (the hubs) get no block; their triangles come from the
+configuration model's hub-hub edges. When the degree-assortativity swaps
+(:mod:`privcut.graph.assortativity`) break those edges, :func:`closing_swaps` rewires the
+edges among the hubs (at most :data:`CORE_SIZE` of them) to close as many triangles again,
+keeping every degree and the assortativity (dK-2.5-style, [ODCJ15]).
+
+Post-processing: reads only the measurements, the fitted degrees, the release's own edges
+and fresh randomness. O(n log n + |E|) time and memory for the blocks (a block of size d +
+1 has ``d (d + 1) / 2`` pairs, about ``d / 2`` per member, so all blocks' pairs number
+about half the degree sum); :func:`closing_swaps` adds O(k^2) memory for k hubs.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from privcut.graph.clustering import (
     degree_bins,
 )
 from privcut.privacy import Noise
+from privcut.privacy.validation import check_scalar
 
 __all__ = [
     "CLOSING_PASSES",
@@ -237,20 +245,33 @@ def closing_swaps(
     rng: np.random.Generator,
     cap: int = DEFAULT_CAP,
     passes: int = CLOSING_PASSES,
+    labels: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Degree-preserving double-edge swaps among the swappable edges ``(rows, columns)``
-    between two core nodes (fitted ``degrees`` above ``cap``, at most :data:`CORE_SIZE`)
-    that add triangles (a dK-2.5-style rewiring: Mahadevan et al. 2006 [MKFV06], Orsini
-    et al. 2015 [OD15]): ``(a, b), (c, d) -> (a, d), (c, b)`` with b and d in the same
-    degree class of width :data:`CLOSING_WIDTH`, accepted when the common neighbours of
-    the new pairs exceed those of the old (no loop or repeat; ``fixed`` edges, keys ``i n +
-    j``, stay), the accepted swaps' changes of ``sum d_i d_j`` balanced to about 0 so the
-    degree assortativity stays, until ``goal`` triangles (:func:`core_triangles`) are
-    gained. The sparse generator's BTER blocks reach degrees up to ``cap`` only; this
-    restores the triangles the degree-assortativity swaps take from the hubs (see
-    :meth:`privcut.graph.sparse.SparseGenerator.assortativity`). At most ``passes`` passes
-    (public), each O(|E| log |E| + k^3) for k core nodes. Post-processing: reads only the
-    release and fresh randomness.
+    (``rows < columns``) between two core nodes (fitted ``degrees`` above ``cap``, at most
+    :data:`CORE_SIZE` of the largest) that add triangles, a dK-2.5-style rewiring
+    (Mahadevan et al. 2006 [MKFV06]; Orsini et al. 2015 [ODCJ15]): ``(a, b), (c, d) ->
+    (a, d), (c, b)`` with b and d in the same degree class (width :data:`CLOSING_WIDTH`)
+    and, given ``labels`` (groups), both edges in the same block pair, oriented alike (so
+    every block-pair count stays),
+    scored by the common neighbours of the new pairs minus those of the old (the count of
+    triangles the swap adds if no other swap of the pass touches them), taken best first
+    with each edge and each new pair in one swap per pass, never a loop or an edge already
+    there (``fixed``: the other edges' keys ``i n + j``, which stay), and balanced so that
+    the swaps' changes of ``sum d_i d_j`` (the moment of Newman's r that a swap moves)
+    cancel: every degree and, up to one swap's change, the degree assortativity stay.
+    Passes go on until ``goal`` triangles are gained (:func:`core_triangles`, counted
+    exactly after every pass from the core's dense adjacency and its common neighbours
+    outside the core) or after ``passes`` (public).
+
+    In the sparse generator (:meth:`privcut.graph.sparse.SparseGenerator.assortativity`)
+    the goal is the triangles that the degree-assortativity swaps took from the hubs: the
+    BTER blocks reach degrees up to ``cap`` only, and on a disassortative graph with a
+    dense hub core (wiki-vote) the swaps break the hub-hub edges that close most
+    triangles. Post-processing: reads only the release's edges and degrees and fresh
+    randomness. O(|E| + k^3) time to start, then per pass O(m log m + k^2 + s k) for the
+    m swappable edges (times :data:`PAIRINGS` candidates each) and s accepted swaps;
+    O(|E| + k^2) memory (k core nodes).
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and the triangles gained.
 
@@ -269,6 +290,7 @@ def closing_swaps(
     >>> bool((np.bincount(np.concatenate([new_rows, new_columns])) == 6).all())
     True
     """
+    passes = check_scalar(passes, "passes", int, low=0)
     rows, columns = np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64)
     fixed = np.asarray(fixed, dtype=np.int64)
     f = np.asarray(degrees, dtype=float)
@@ -291,12 +313,18 @@ def closing_swaps(
             break
         common = paths + outside
         flip = rng.random(swappable.size) < 0.5
+        if labels is not None:  # (a, b) with labels[a] <= labels[b]: block pairs kept
+            first, second = labels[rows[swappable]], labels[columns[swappable]]
+            flip = (first > second) | ((first == second) & flip)
         ends_a = index[np.where(flip, columns[swappable], rows[swappable])]
         ends_b = index[np.where(flip, rows[swappable], columns[swappable])]
+        key = classes[members[ends_b]]
+        if labels is not None:
+            pair = labels[members[ends_a]].astype(np.int64) * (int(labels.max()) + 1)
+            key = (pair + labels[members[ends_b]]) * (int(classes.max()) + 1) + key
         order = rng.permutation(swappable.size)
-        order = order[np.argsort(classes[members[ends_b[order]]], kind="stable")]
-        a, b = ends_a[order], ends_b[order]
-        grade = classes[members[b]]
+        order = order[np.argsort(key[order], kind="stable")]
+        a, b, grade = ends_a[order], ends_b[order], key[order]
         held = common[a, b]  # the common neighbours of the edges as they are
         # a new pair that is an edge already, or a loop, never gains
         table = np.where(adjacency > 0, -np.inf, common)

@@ -56,7 +56,14 @@ configuration-model edges within their block pair, ``(a, b), (c, d) -> (a, d), (
 (Xulvi-Brunet & Sokolov 2004), towards the degree assortativity the noisy joint-degree
 counts estimate (Newman 2003): every degree, block-pair count, BTER block edge and kept
 survivor stays. O(|E| log |E|) per pass, at most
-:data:`~privcut.graph.assortativity.PASSES` passes.
+:data:`~privcut.graph.assortativity.PASSES` passes. Those swaps break hub-hub edges, which
+close most of a hub-heavy graph's triangles; the triangle-closing swaps
+(:func:`~privcut.graph.affinity.closing_swaps`, dK-2.5-style: Orsini et al. 2015) then
+rewire the edges among the hubs (degrees above the BTER cap, at most
+:data:`~privcut.graph.affinity.CORE_SIZE`) until the triangles with a hub-hub edge number
+what they did before, at the same degrees, block-pair counts and assortativity.
+O(|E| + k^3) once and O(|E| log |E| + k^2) per pass for k hubs, at most
+:data:`~privcut.graph.affinity.CLOSING_PASSES` passes.
 
 Nothing here reads the graph: the generator sees only the measurements, the fitted
 targets and fresh randomness, so the release is post-processing of the measurements
@@ -140,7 +147,10 @@ MECHANISM = (
 
 BTER = " + BTER affinity blocks (Seshadhri, Kolda, Pinar 2012)"
 
-SWAPS = " + degree-assortativity swaps (Xulvi-Brunet & Sokolov 2004)"
+SWAPS = (
+    " + degree-assortativity swaps (Xulvi-Brunet & Sokolov 2004)"
+    " + triangle-closing swaps among the hubs (dK-2.5, Orsini et al. 2015)"
+)
 
 SURVIVORS = " + filtered randomized response survivors by posterior (Cormode et al. 2012)"
 
@@ -511,8 +521,19 @@ class SparseGenerator:
         """The configuration-model edges ``pairs`` (keys ``i n + j``, i < j) after the
         degree-assortativity swaps (:func:`~privcut.graph.assortativity.assortative_swaps`
         towards :meth:`target`, within the block pairs of the partition), the ``kept``
-        edges (BTER blocks, filtered survivors) fixed; None without ``"assortativity"``.
-        Post-processing; O(|E| log |E|) per pass."""
+        edges (BTER blocks, filtered survivors) fixed, then the triangle-closing swaps
+        (:func:`~privcut.graph.affinity.closing_swaps`) among the hubs (degrees above the
+        BTER cap) until the triangles with a hub-hub edge
+        (:func:`~privcut.graph.affinity.core_triangles`) number what they did before the
+        assortativity swaps; None without ``"assortativity"``. The assortativity swaps
+        break hub-hub edges (in a configuration model the triangles on an edge grow like
+        the product of its ends' degrees, the sum those swaps lower), which the BTER blocks
+        cannot make up (they stop at the cap): on wiki-vote they took 0.32 of the
+        triangles, and the closing swaps give back all but 0.04-0.10 at the same degrees,
+        block-pair counts and assortativity (benchmarks/RESULTS.md, "Issue 18: triangles
+        with assortativity"). Post-processing of the released measurements (no privacy
+        spend); O(|E| log |E|) per pass of either, plus O(k^3) once and O(k^2) per
+        closing pass for the k <= :data:`~privcut.graph.affinity.CORE_SIZE` hubs."""
         if measured.get(ASSORTATIVITY) is None or measured.get("degrees") is None:
             return None
         n = measured.universe.n
@@ -525,13 +546,14 @@ class SparseGenerator:
         rows, columns, _ = assortative_swaps(
             pairs // n, pairs % n, kept, degrees, target, rng, labels=labels
         )
-        if labels is None:  # the hubs' triangles the swaps took, back at the same r
-            every = np.concatenate([pairs, kept])
-            before = core_triangles(every // n, every % n, degrees)
-            after = core_triangles(
-                np.concatenate([rows, kept // n]), np.concatenate([columns, kept % n]), degrees
-            )
-            rows, columns, _ = closing_swaps(rows, columns, kept, degrees, before - after, rng)
+        # the triangles the swaps took from the hubs, closed again at the same r
+        every = np.concatenate([pairs, kept])
+        before = core_triangles(every // n, every % n, degrees)
+        swapped = np.concatenate([rows * n + columns, kept])
+        after = core_triangles(swapped // n, swapped % n, degrees)
+        rows, columns, _ = closing_swaps(
+            rows, columns, kept, degrees, before - after, rng, labels=labels
+        )
         return rows * n + columns
 
     def generate(
