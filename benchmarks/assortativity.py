@@ -16,8 +16,8 @@ Columns: the original's degree assortativity r (Newman 2002) and, per release, t
 relative error of its r, of its triangle count and of its global clustering
 (transitivity) (``privcut.evaluate.structure_of``), CPU seconds per release
 (``time.process_time``; single-threaded with ``OPENBLAS_NUM_THREADS=1``), the ratio of
-``new`` to ``old``, and the seconds of the closing swaps (``closing``, the two
-``core_triangles`` counts included) and of the BTER wedges (``wedges``) alone in ``new``
+``new`` to ``old``, and the seconds of the closing swaps (``closing``, its
+``core_triangles`` count before the swaps included) and of the BTER wedges (``wedges``) alone in ``new``
 and ``old``. Means over the seeds.
 
 Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/assortativity.py [--graphs wiki-vote

@@ -311,12 +311,14 @@ def closing_swaps(
     there (``fixed``: the other edges' keys ``i n + j``, which stay), and balanced so that
     the swaps' changes of ``sum d_i d_j`` (the moment of Newman's r that a swap moves)
     cancel: every degree and, up to one swap's change, the degree assortativity stay.
-    Passes go on until ``goal`` triangles are gained (:func:`core_triangles`, counted
-    exactly after every pass from the core's dense adjacency and its common neighbours
-    outside the core) or after ``passes`` (public).
+    Passes go on until the triangles with an edge between two core nodes
+    (:func:`core_triangles`, counted exactly after every pass from the core's dense
+    adjacency and its common neighbours outside the core) number ``goal``, or after
+    ``passes`` (public).
 
     In the sparse generator (:meth:`privcut.graph.sparse.SparseGenerator.assortativity`)
-    the goal is the triangles that the degree-assortativity swaps took from the hubs: the
+    the goal is the count before the degree-assortativity swaps, which took them from the
+    hubs: the
     BTER blocks reach degrees up to ``cap`` only, and on a disassortative graph with a
     dense hub core (wiki-vote) the swaps break the hub-hub edges that close most
     triangles. Post-processing: reads only the release's edges and degrees and fresh
@@ -324,7 +326,8 @@ def closing_swaps(
     m swappable edges (times :data:`PAIRINGS` candidates each) and s accepted swaps;
     O(|E| + k^2) memory (k core nodes).
 
-    Returns the swapped ``(rows, columns)`` (``rows < columns``) and the triangles gained.
+    Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
+    :func:`core_triangles` count.
 
     Examples
     --------
@@ -333,10 +336,10 @@ def closing_swaps(
     >>> rows, columns = np.sort(np.array(G.edges), axis=1).T
     >>> degrees = np.full(40, 6.0)
     >>> before = core_triangles(rows, columns, degrees, cap=2)
-    >>> new_rows, new_columns, gained = closing_swaps(
-    ...     rows, columns, np.zeros(0, np.int64), degrees, 50, np.random.default_rng(0), cap=2)
-    >>> after = core_triangles(new_rows, new_columns, degrees, cap=2)
-    >>> bool(after > before), after - before == gained
+    >>> new_rows, new_columns, count = closing_swaps(
+    ...     rows, columns, np.zeros(0, np.int64), degrees, before + 50,
+    ...     np.random.default_rng(0), cap=2)
+    >>> bool(count > before), core_triangles(new_rows, new_columns, degrees, cap=2) == count
     (True, True)
     >>> bool((np.bincount(np.concatenate([new_rows, new_columns])) == 6).all())
     True
@@ -350,17 +353,14 @@ def closing_swaps(
     index = np.full(n, -1, dtype=np.int64)
     index[members] = np.arange(members.size)
     swappable = np.flatnonzero((index[rows] >= 0) & (index[columns] >= 0))
-    if swappable.size < 2 or goal <= 0:
-        return rows, columns, 0.0
     classes = np.floor(np.log(np.maximum(f, 1.0)) / np.log1p(CLOSING_WIDTH)).astype(np.int64)
     all_rows = np.concatenate([rows, fixed // n])
     all_columns = np.concatenate([columns, fixed % n])
     adjacency, outside = _core_tables(all_rows, all_columns, index, members.size)
     paths = adjacency @ adjacency
-    start = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
-    gained = 0.0
+    count = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
     for _pass in range(passes):
-        if gained >= goal:
+        if count >= goal or swappable.size < 2:
             break
         common = paths + outside
         flip = rng.random(swappable.size) < 0.5
@@ -422,10 +422,9 @@ def closing_swaps(
         adjacency[x, y] = adjacency[y, x] = (sign > 0).astype(float)
         paths += adjacency @ change  # (A + C)^2 = A^2 + C A + (A + C) C
         count = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
-        gained = count - start
         edge_i, edge_j = swappable[order[i]], swappable[order[j]]
         new_i = np.sort(np.stack([members[a[i]], members[b[j]]]), axis=0)
         new_j = np.sort(np.stack([members[a[j]], members[b[i]]]), axis=0)
         rows[edge_i], columns[edge_i] = new_i
         rows[edge_j], columns[edge_j] = new_j
-    return rows, columns, float(gained)
+    return rows, columns, float(count)

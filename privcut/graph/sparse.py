@@ -45,7 +45,9 @@ With ``"clustering"`` measured (undirected, with integer degrees), the BTER step
 [SKP12, KPPS14] (:mod:`privcut.graph.affinity`, :meth:`SparseGenerator.affinity`) comes
 next: nodes of similar fitted degree d form affinity blocks of size d + 1, each an
 Erdős–Rényi graph of density ``c^(1/3)`` for its degree bin's clustering estimate c
-(:func:`~privcut.graph.clustering.bin_clustering`, gated off at noise level); the block
+(:func:`~privcut.graph.clustering.bin_clustering` over the wedges the measurement's
+projection keeps of the model, in expectation:
+:func:`~privcut.graph.affinity.expected_wedges`; gated off at noise level); the block
 edges are taken off the counts and the stubs like the kept survivors, and the excess
 degrees are joined by the configuration model above, so the edge count stays the fitted
 one. O(n log n + |E|).
@@ -565,11 +567,7 @@ class SparseGenerator:
         # the triangles the swaps took from the hubs, closed again at the same r
         every = np.concatenate([pairs, kept])
         before = core_triangles(every // n, every % n, degrees)
-        swapped = np.concatenate([rows * n + columns, kept])
-        after = core_triangles(swapped // n, swapped % n, degrees)
-        rows, columns, _ = closing_swaps(
-            rows, columns, kept, degrees, before - after, rng, labels=labels
-        )
+        rows, columns, _ = closing_swaps(rows, columns, kept, degrees, before, rng, labels=labels)
         return rows * n + columns
 
     def generate(
