@@ -17,11 +17,19 @@ relative error of its r, of its triangle count and of its global clustering
 (transitivity) (``privcut.evaluate.structure_of``), CPU seconds per release
 (``time.process_time``; single-threaded with ``OPENBLAS_NUM_THREADS=1``), the ratio of
 ``new`` to ``old``, and the seconds of the closing swaps (``closing``, its
-``core_triangles`` count before the swaps included) and of the BTER wedges (``wedges``) alone in ``new``
-and ``old``. Means over the seeds.
+``core_triangles`` count before the swaps included) and of the BTER wedges (``wedges``)
+alone in ``new`` and ``old``. Means over the seeds.
+
+``--wedges`` prints instead, per graph and seed at each epsilon, the BTER step's wedges
+per noisy-degree bin both ways on the same release's fitted and noisy degrees (the drawn
+proxy's ``projected_wedges`` and the analytic ``expected_wedges``), their ratio and
+seconds. ``--signal`` prints, per graph, epsilon and seed, the exact triangle corners per
+bin of the measurement's capped projection (the statistic before noise), the noisy ones,
+the noise's standard deviation and the gate (``clustering.GATE`` sd), and the release's
+triangles: where the step is gated off.
 
 Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/assortativity.py [--graphs wiki-vote
-gnutella lfr] [--epsilons 0.5 1 2] [--seeds 3]``.
+gnutella lfr] [--epsilons 0.5 1 2] [--seeds 3] [--wedges | --signal]``.
 """
 
 from __future__ import annotations
@@ -38,6 +46,14 @@ from privcut import synthetic_graph
 from privcut.evaluate import structure_of
 from privcut.graph import affinity, sparse
 from privcut.graph.blockmodel import node_weights
+from privcut.graph.clustering import (
+    DEFAULT_CAP,
+    GATE,
+    binned_corners,
+    capped_projection,
+    degree_bins,
+    triangle_corners,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import social  # the harness's graphs
@@ -94,13 +110,100 @@ VARIANTS = (  # label, measurements, drawn proxy, closing swaps
 )
 
 
+SEEN: dict = {}
+
+
+def _seen_wedges(self, measured, blocks, stubs, rng):
+    """Both wedge estimates on the same fitted and noisy degrees (``--wedges``)."""
+    n, noisy = blocks.n, measured.get("degrees").values
+    start = time.process_time()
+    out, into = node_weights(stubs.astype(float), n, blocks.directed)
+    proxy, _ = blocks.draw(out, into, rng, stubs)
+    drawn = affinity.projected_wedges(proxy // n, proxy % n, n, noisy, 0)
+    middle = time.process_time()
+    expected = affinity.expected_wedges(stubs, noisy)
+    SEEN.update(drawn=drawn, expected=expected, s=(middle - start, time.process_time() - middle))
+    return expected
+
+
+def wedges(args) -> None:
+    """``--wedges``: the drawn proxy's wedges against the analytic ones."""
+    sparse.SparseGenerator.wedges = _seen_wedges
+    print(
+        "| graph | ε | seed | proxy wedges per bin | analytic | analytic / proxy "
+        "| s proxy | s analytic |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for name in args.graphs:
+        A = social.load(name)
+        for epsilon in args.epsilons:
+            for seed in range(args.seeds):
+                SEEN.clear()
+                synthetic_graph(A, epsilon, method="sparse", rng=seed)
+                if not SEEN:  # the step is gated off
+                    print(f"| {name} | {epsilon:g} | {seed} | gated off | | | | |")
+                    continue
+                drawn, expected = SEEN["drawn"], SEEN["expected"]
+                ratio = np.divide(expected, drawn, out=np.full(drawn.size, np.nan), where=drawn > 0)
+                print(
+                    f"| {name} | {epsilon:g} | {seed} | {np.round(drawn).astype(int).tolist()} | "
+                    f"{np.round(expected).astype(int).tolist()} | {np.round(ratio, 3).tolist()} | "
+                    f"{SEEN['s'][0]:.3f} | {SEEN['s'][1]:.4f} |",
+                    flush=True,
+                )
+
+
+def signal(args) -> None:
+    """``--signal``: the exact binned corners against the measurement's noise."""
+    measured_by: dict = {}
+    generate = sparse.SparseGenerator.generate
+
+    def _generate(self, measured, *rest):
+        measured_by["m"] = measured
+        return generate(self, measured, *rest)
+
+    sparse.SparseGenerator.generate = _generate
+    print(
+        "| graph | ε | seed | exact corners per bin | noisy | noise sd | gate "
+        "| release triangles | original triangles |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in args.graphs:
+        A = social.load(name)
+        original = structure_of(A).triangles
+        for epsilon in args.epsilons:
+            for seed in range(args.seeds):
+                H = synthetic_graph(A, epsilon, method="sparse", rng=seed)
+                record = measured_by["m"].get("clustering")
+                noisy = measured_by["m"].get("degrees").values
+                bins = degree_bins(noisy)
+                # the exact statistic for the measurement's noisy degrees (salt 0: the
+                # measurement's own salt is not kept; the kept set barely depends on it)
+                projected = capped_projection(A, DEFAULT_CAP, 0, priority=noisy)
+                exact = binned_corners(triangle_corners(projected), bins, record.values.size)
+                sd = float(np.sqrt(record.noise.variance))
+                found = structure_of(sp.csr_array(H)).triangles
+                print(
+                    f"| {name} | {epsilon:g} | {seed} | {exact.astype(int).tolist()} | "
+                    f"{record.values.astype(int).tolist()} | {sd:.0f} | {GATE * sd:.0f} | "
+                    f"{found} | {original} |",
+                    flush=True,
+                )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graphs", nargs="+", default=["wiki-vote", "gnutella", "lfr"])
     parser.add_argument("--epsilons", type=float, nargs="+", default=[0.5, 1.0, 2.0])
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--wedges", action="store_true")
+    parser.add_argument("--signal", action="store_true")
     args = parser.parse_args(argv)
     print(f"command: {' '.join(sys.argv)}")
+    if args.wedges or args.signal:
+        sparse.closing_swaps, sparse.core_triangles = CLOSING, CORE_TRIANGLES
+        wedges(args) if args.wedges else signal(args)
+        return
     labels = [label for label, *_ in VARIANTS]
     print(
         "| graph | ε | original r | "

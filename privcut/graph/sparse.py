@@ -332,9 +332,13 @@ class SparseGenerator:
         ``benchmarks/social.py`` and ``benchmarks/assortativity.py`` (5 and 3 seeds;
         RESULTS.md, "Issue 18: assortativity"), at epsilon 1 assortativity RE 0.13 against
         1.33 on wiki-vote, 0.46 against 1.01 on gnutella and 0.12 against 3.38 on the LFR
-        graph (the peers about 1.0), for triangle RE 0.32 against 0.04 on wiki-vote (the
-        swaps break hub-hub edges of the configuration model), eigenvector-centrality MAE
-        0.103 against 0.094 on the LFR graph, and 0.9-1.4x the seconds per release.
+        graph (the peers about 1.0), for eigenvector-centrality MAE 0.103 against 0.094 on
+        the LFR graph; the swaps break hub-hub edges of the configuration model (triangle
+        RE 0.32 against 0.04 on wiki-vote), which the triangle-closing swaps among the hubs
+        give back (RESULTS.md, "Issue 18: triangles with assortativity": triangle RE
+        0.07 at epsilon 1, 5 seeds, at the same assortativity RE) for about 1.6x the
+        seconds of a wiki-vote release (0.6 s; LFR and gnutella 0.8-1.0x, the BTER wedges
+        now computed instead of drawn).
 
         Examples
         --------
