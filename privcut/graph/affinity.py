@@ -303,28 +303,27 @@ def closing_swaps(
     :data:`CORE_SIZE` of the largest) that add triangles, a dK-2.5-style rewiring
     (Mahadevan et al. 2006 [MKFV06]; Orsini et al. 2015 [ODCJ15]): ``(a, b), (c, d) ->
     (a, d), (c, b)`` with b and d in the same degree class (width :data:`CLOSING_WIDTH`)
-    and, given ``labels`` (groups), both edges in the same block pair, oriented alike (so
-    every block-pair count stays),
-    scored by the common neighbours of the new pairs minus those of the old (the count of
-    triangles the swap adds if no other swap of the pass touches them), taken best first
-    with each edge and each new pair in one swap per pass, never a loop or an edge already
-    there (``fixed``: the other edges' keys ``i n + j``, which stay), and balanced so that
-    the swaps' changes of ``sum d_i d_j`` (the moment of Newman's r that a swap moves)
-    cancel: every degree and, up to one swap's change, the degree assortativity stay.
-    Passes go on until the triangles with an edge between two core nodes
-    (:func:`core_triangles`, counted exactly after every pass from the core's dense
-    adjacency and its common neighbours outside the core) number ``goal``, or after
-    ``passes`` (public).
+    and, given ``labels`` (groups), both edges in the same block pair and oriented alike
+    (so every block-pair count stays). Candidates (each edge with the :data:`PAIRINGS`
+    next ones of its class in a random order) are scored by the common neighbours of the
+    new pairs minus those of the old (the triangles the swap adds if no other swap of the
+    pass touches them) and taken best first, each edge and each new pair in one swap per
+    pass, never a loop or an edge already there (``fixed``: the other edges' keys ``i n +
+    j``, which stay), and balanced so that the swaps' changes of ``sum d_i d_j`` (the
+    moment of Newman's r that a swap moves) cancel: every degree stays, and the degree
+    assortativity up to one swap's change per pass. Passes go on until the triangles with
+    an edge between two core nodes (:func:`core_triangles`, counted exactly after every
+    pass from the core's dense adjacency and its common neighbours outside the core)
+    number ``goal``, or after ``passes`` (public).
 
     In the sparse generator (:meth:`privcut.graph.sparse.SparseGenerator.assortativity`)
-    the goal is the count before the degree-assortativity swaps, which took them from the
-    hubs: the
-    BTER blocks reach degrees up to ``cap`` only, and on a disassortative graph with a
-    dense hub core (wiki-vote) the swaps break the hub-hub edges that close most
-    triangles. Post-processing: reads only the release's edges and degrees and fresh
-    randomness. O(|E| + k^3) time to start, then per pass O(m log m + k^2 + s k) for the
-    m swappable edges (times :data:`PAIRINGS` candidates each) and s accepted swaps;
-    O(|E| + k^2) memory (k core nodes).
+    the goal is that count before the degree-assortativity swaps: the BTER blocks reach
+    degrees up to ``cap`` only, and on a disassortative graph with a dense hub core
+    (wiki-vote) those swaps break the hub-hub edges that close most triangles.
+    Post-processing: reads only the release's edges and degrees and fresh randomness.
+    O(|E| + k^3) time to start, then per pass O(P m log(P m) + k^2 + s k) for the m
+    swappable edges, P = :data:`PAIRINGS` and s accepted swaps; O(|E| + k^2 + P m) memory
+    (k core nodes).
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
     :func:`core_triangles` count.
