@@ -287,6 +287,52 @@ def core_triangles(
     return float(inside + (outside * adjacency).sum() / 2.0)
 
 
+def _candidates(
+    a: np.ndarray, b: np.ndarray, grade: np.ndarray, common: np.ndarray, adjacency: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`closing_swaps`' candidate swaps of the core edges ``(a[i], b[i])`` (core
+    indices, sorted by ``grade``) with the :data:`PAIRINGS` next edges of their grade,
+    scored by the ``common`` neighbours gained, best first, each edge and each new pair
+    in one swap at most, none adding a loop or an edge of ``adjacency``: as position
+    pairs ``(i, j)``."""
+    k = adjacency.shape[0]
+    held = common[a, b]  # the common neighbours of the edges as they are
+    table = np.where(adjacency > 0, -np.inf, common)  # an edge already, or a loop: no gain
+    np.fill_diagonal(table, -np.inf)
+    table, row = table.ravel(), a * k
+    i, j, gain = [], [], []
+    for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same grade
+        won = table[row[:-shift] + b[shift:]] + table[row[shift:] + b[:-shift]]
+        won -= held[:-shift] + held[shift:]
+        good = np.flatnonzero((won > 0) & (grade[:-shift] == grade[shift:]))
+        i.append(good)
+        j.append(good + shift)
+        gain.append(won[good])
+    i, j, gain = np.concatenate(i), np.concatenate(j), np.concatenate(gain)
+    if gain.size > a.size:  # at most one swap per edge: the best candidates
+        top = np.argpartition(-gain, a.size - 1)[: a.size]
+        i, j, gain = i[top], j[top], gain[top]
+    best = np.argsort(-gain, kind="stable")
+    i, j = i[best], j[best]
+    new_1 = np.minimum(a[i], b[j]) * k + np.maximum(a[i], b[j])
+    new_2 = np.minimum(a[j], b[i]) * k + np.maximum(a[j], b[i])
+    chosen = _once(np.stack([i, j], axis=1)) & _once(np.stack([new_1, new_2], axis=1))
+    return i[chosen], j[chosen]
+
+
+def _balanced(
+    i: np.ndarray, j: np.ndarray, degree_a: np.ndarray, degree_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate swaps ``(i, j)`` whose changes of ``sum d_i d_j`` cancel: all of the
+    smaller side (raising or lowering it) and a prefix of the other up to it."""
+    delta = -(degree_a[i] - degree_a[j]) * (degree_b[i] - degree_b[j])
+    down, up = np.flatnonzero(delta < 0), np.flatnonzero(delta >= 0)
+    up = up[np.cumsum(delta[up]) <= -delta[down].sum()]
+    down = down[np.cumsum(-delta[down]) <= delta[up].sum() + 1e-9]
+    take = np.concatenate([down, up])
+    return i[take], j[take]
+
+
 def closing_swaps(
     rows: np.ndarray,
     columns: np.ndarray,
@@ -361,7 +407,6 @@ def closing_swaps(
     for _pass in range(passes):
         if count >= goal or swappable.size < 2:
             break
-        common = paths + outside
         flip = rng.random(swappable.size) < 0.5
         if labels is not None:  # (a, b) with labels[a] <= labels[b]: block pairs kept
             first, second = labels[rows[swappable]], labels[columns[swappable]]
@@ -374,42 +419,11 @@ def closing_swaps(
             key = (pair + labels[members[ends_b]]) * (int(classes.max()) + 1) + key
         order = rng.permutation(swappable.size)
         order = order[np.argsort(key[order], kind="stable")]
-        a, b, grade = ends_a[order], ends_b[order], key[order]
-        held = common[a, b]  # the common neighbours of the edges as they are
-        # a new pair that is an edge already, or a loop, never gains
-        table = np.where(adjacency > 0, -np.inf, common)
-        np.fill_diagonal(table, -np.inf)
-        table, row = table.ravel(), a * members.size
-        i, j, gain = [], [], []
-        for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same class
-            won = table[row[:-shift] + b[shift:]] + table[row[shift:] + b[:-shift]]
-            won -= held[:-shift] + held[shift:]
-            good = np.flatnonzero((won > 0) & (grade[:-shift] == grade[shift:]))
-            i.append(good)
-            j.append(good + shift)
-            gain.append(won[good])
-        i, j, gain = np.concatenate(i), np.concatenate(j), np.concatenate(gain)
-        if gain.size > swappable.size:  # at most one swap per edge: the best candidates
-            top = np.argpartition(-gain, swappable.size - 1)[: swappable.size]
-            i, j, gain = i[top], j[top], gain[top]
-        best = np.argsort(-gain, kind="stable")
-        i, j = i[best], j[best]
-        # best first: each edge and each new pair in one swap at most
-        new_1 = np.minimum(a[i], b[j]) * members.size + np.maximum(a[i], b[j])
-        new_2 = np.minimum(a[j], b[i]) * members.size + np.maximum(a[j], b[i])
-        chosen = _once(np.stack([i, j], axis=1)) & _once(np.stack([new_1, new_2], axis=1))
-        i, j = i[chosen], j[chosen]
-        da, db = f[members[a[i]]] - f[members[a[j]]], f[members[b[i]]] - f[members[b[j]]]
-        delta = -da * db
-        down, up = np.flatnonzero(delta < 0), np.flatnonzero(delta >= 0)
-        room = -delta[down].sum()
-        up = up[np.cumsum(delta[up]) <= room]
-        room = delta[up].sum()
-        down = down[np.cumsum(-delta[down]) <= room + 1e-9]
-        take = np.concatenate([down, up])
-        if take.size == 0:
+        a, b = ends_a[order], ends_b[order]
+        i, j = _candidates(a, b, key[order], paths + outside, adjacency)
+        i, j = _balanced(i, j, f[members[a]], f[members[b]])
+        if i.size == 0:
             break
-        i, j = i[take], j[take]
         x = np.concatenate([a[i], a[j], a[i], a[j]])
         y = np.concatenate([b[i], b[j], b[j], b[i]])
         sign = np.repeat([-1.0, -1.0, 1.0, 1.0], i.size)
