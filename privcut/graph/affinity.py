@@ -14,9 +14,16 @@ without the block edges: the total edge count stays the released (fitted) one ex
 Bins whose noisy corners are at noise level give ``rho = 0`` (the step is gated off,
 :data:`~privcut.graph.clustering.GATE`).
 
-Post-processing: reads only the measurements, the fitted degrees and fresh randomness.
-O(n log n + |E|) time and memory (a block of size d + 1 has ``d (d + 1) / 2`` pairs, about
-``d / 2`` per member, so all blocks' pairs number about half the degree sum).
+Nodes of degree above the cap (the hubs) get no block; their triangles come from the
+configuration model's hub-hub edges. When the degree-assortativity swaps
+(:mod:`privcut.graph.assortativity`) break those edges, :func:`closing_swaps` rewires the
+edges among the hubs (at most :data:`CORE_SIZE` of them) to close as many triangles again,
+keeping every degree and the assortativity (dK-2.5-style, [ODCJ15]).
+
+Post-processing: reads only the measurements, the fitted degrees, the release's own edges
+and fresh randomness. O(n log n + |E|) time and memory for the blocks (a block of size d +
+1 has ``d (d + 1) / 2`` pairs, about ``d / 2`` per member, so all blocks' pairs number
+about half the degree sum); :func:`closing_swaps` adds O(k^2) memory for k hubs.
 """
 
 from __future__ import annotations
@@ -32,8 +39,34 @@ from privcut.graph.clustering import (
     degree_bins,
 )
 from privcut.privacy import Noise
+from privcut.privacy.validation import check_scalar
 
-__all__ = ["affinity_edges", "node_rho", "projected_wedges"]
+__all__ = [
+    "CLOSING_PASSES",
+    "CLOSING_WIDTH",
+    "CORE_SIZE",
+    "affinity_edges",
+    "closing_swaps",
+    "core_triangles",
+    "expected_wedges",
+    "node_rho",
+    "projected_wedges",
+]
+
+CORE_SIZE = 512
+"""At most this many nodes (the largest fitted degrees above the BTER cap) form the core
+whose edges :func:`closing_swaps` rewires (a dense ``CORE_SIZE^2`` table: public)."""
+
+CLOSING_PASSES = 20
+"""The public maximum number of passes of :func:`closing_swaps`."""
+
+PAIRINGS = 16
+"""Partners proposed per core edge and pass of :func:`closing_swaps` (the edges of its
+degree class 1 to ``PAIRINGS`` places on in a random order)."""
+
+CLOSING_WIDTH = 0.1
+"""Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
+exchanges two ends of about the same degree, so it barely moves the assortativity)."""
 
 
 def node_rho(
@@ -94,6 +127,56 @@ def projected_wedges(
     return retention * np.bincount(bins, kept * (kept - 1.0) / 2.0, len(BIN_EDGES) + 1)
 
 
+def expected_wedges(
+    degrees: np.ndarray, noisy_degrees: np.ndarray, cap: int = DEFAULT_CAP
+) -> np.ndarray:
+    """The wedges the measured corners are out of, as :func:`projected_wedges` counts them
+    on a configuration-model graph of the integer ``degrees``, in expectation and without
+    drawing it: under :func:`~privcut.graph.clustering.capped_projection` (each node's
+    edges ordered by the released ``noisy_degrees`` of the other end, ties at random) an
+    edge's other end v is v with probability ``d_v / sum d``, and a node v of degree above
+    ``cap`` keeps an edge to a node of noisy degree p with probability ``clip((cap / d_v -
+    F(<p)) / F(=p), 0, 1)`` (F the degree mass of the noisy degrees below and at p), so a
+    node u keeps about ``Bin(d_u, q_u)`` of its edges, q_u that chance averaged over the
+    other end, at most ``cap``; per noisy-degree bin the expected ``C(kept, 2)`` times the
+    fraction of edges kept. Within 0.1-3% of a drawn proxy's :func:`projected_wedges` on
+    the social graphs of ``benchmarks/social.py`` and about 50x faster (RESULTS.md,
+    "Issue 18: triangles with assortativity"). Post-processing of the fitted and the
+    released degrees; O(n log n) time, O(n) memory.
+
+    Examples
+    --------
+    >>> expected_wedges(np.array([2, 2, 2]), np.array([2.0, 2.0, 2.0])).tolist()
+    [3.0, 0.0, 0.0]
+    >>> expected_wedges(np.full(4, 3), np.full(4, 5.0)).tolist()  # no degree above the cap
+    [0.0, 12.0, 0.0]
+    """
+    d = np.asarray(degrees, dtype=float)
+    total = d.sum()
+    if total <= 0:
+        return np.zeros(len(BIN_EDGES) + 1)
+    values, level = np.unique(np.asarray(noisy_degrees, dtype=float), return_inverse=True)
+    at = np.bincount(level, d, values.size) / total
+    below = np.cumsum(at) - at
+    hubs = d > cap
+    limit, weight = cap / d[hubs], d[hubs] / total
+    # hub v keeps every edge to levels wholly below cap / d_v, part of the level it ends in
+    ends = np.searchsorted(below + at, limit, side="right")
+    whole = np.bincount(ends, weight, values.size + 1)[::-1].cumsum()[::-1][1:]
+    inside = ends < values.size
+    part = np.clip(
+        (limit[inside] - below[ends[inside]]) / np.maximum(at[ends[inside]], 1e-300), 0.0, 1.0
+    )
+    chance = d[~hubs].sum() / total + whole
+    chance += np.bincount(ends[inside], weight[inside] * part, values.size)
+    q = chance[level]
+    mean = d * q
+    pairs = np.where(mean > cap, cap * (cap - 1) / 2.0, d * (d - 1.0) * q * q / 2.0)
+    retention = np.minimum(mean, cap).sum() / total
+    bins = degree_bins(noisy_degrees)
+    return retention * np.bincount(bins, pairs, len(BIN_EDGES) + 1)
+
+
 def _blocks(sorted_degrees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Start and size of each block over degrees sorted ascending: a block starting at a
     node of degree d has size d + 1 (cut at the end). One step per run of equal degrees
@@ -145,3 +228,216 @@ def affinity_edges(
         rows.append(np.minimum(u, v))
         columns.append(np.maximum(u, v))
     return np.concatenate(rows), np.concatenate(columns)
+
+
+def _once(items: np.ndarray) -> np.ndarray:
+    """Per row of ``items`` (in priority order), whether each of its entries appears
+    there first (a row holding an entry of an earlier row is dropped)."""
+    flat = items.ravel()
+    _, first = np.unique(flat, return_index=True)
+    seen = np.zeros(flat.size, dtype=bool)
+    seen[first] = True
+    return seen.reshape(items.shape).all(axis=1)
+
+
+def _core(degrees: np.ndarray, cap: int) -> np.ndarray:
+    """The core: the nodes of degree above ``cap``, at most :data:`CORE_SIZE` of them (the
+    largest degrees, ties by index), sorted."""
+    degrees = np.asarray(degrees, dtype=float)
+    members = np.flatnonzero(degrees > cap)
+    if members.size > CORE_SIZE:
+        order = np.lexsort((members, -degrees[members]))
+        members = np.sort(members[order[:CORE_SIZE]])
+    return members
+
+
+def _core_tables(rows, columns, index, k):
+    """The core's dense adjacency and its common neighbours outside the core."""
+    ia, ib = index[rows], index[columns]
+    both = (ia >= 0) & (ib >= 0)
+    adjacency = np.zeros((k, k))
+    adjacency[ia[both], ib[both]] = adjacency[ib[both], ia[both]] = 1.0
+    one = (ia >= 0) != (ib >= 0)
+    inner = np.where(ia[one] >= 0, ia[one], ib[one])
+    outer = np.where(ia[one] >= 0, columns[one], rows[one])
+    spokes = sp.csr_array((np.ones(inner.size), (inner, outer)), shape=(k, index.size))
+    return adjacency, (spokes @ spokes.T).toarray()
+
+
+def core_triangles(
+    rows: np.ndarray, columns: np.ndarray, degrees: np.ndarray, cap: int = DEFAULT_CAP
+) -> float:
+    """The triangles of the graph ``(rows, columns)`` with an edge between two core nodes
+    (:func:`closing_swaps`' core: fitted ``degrees`` above ``cap``, at most
+    :data:`CORE_SIZE`): those among three core nodes plus, per core edge, its common
+    neighbours outside the core. O(|E| + k^3) time and O(|E| + k^2) memory for k core
+    nodes. Post-processing (reads a release, not the graph).
+
+    Examples
+    --------
+    >>> rows, columns = np.array([0, 0, 1, 0]), np.array([1, 2, 2, 3])
+    >>> core_triangles(rows, columns, np.array([3.0, 2.0, 2.0, 1.0]), cap=1)
+    1.0
+    """
+    members = _core(degrees, cap)
+    index = np.full(np.asarray(degrees).size, -1, dtype=np.int64)
+    index[members] = np.arange(members.size)
+    adjacency, outside = _core_tables(np.asarray(rows), np.asarray(columns), index, members.size)
+    inside = (adjacency @ adjacency * adjacency).sum() / 6.0
+    return float(inside + (outside * adjacency).sum() / 2.0)
+
+
+def _candidates(
+    a: np.ndarray, b: np.ndarray, grade: np.ndarray, common: np.ndarray, adjacency: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`closing_swaps`' candidate swaps of the core edges ``(a[i], b[i])`` (core
+    indices, sorted by ``grade``) with the :data:`PAIRINGS` next edges of their grade,
+    scored by the ``common`` neighbours gained, best first, each edge and each new pair
+    in one swap at most, none adding a loop or an edge of ``adjacency``: as position
+    pairs ``(i, j)``."""
+    k = adjacency.shape[0]
+    held = common[a, b]  # the common neighbours of the edges as they are
+    table = np.where(adjacency > 0, -np.inf, common)  # an edge already, or a loop: no gain
+    np.fill_diagonal(table, -np.inf)
+    table, row = table.ravel(), a * k
+    i, j, gain = [], [], []
+    for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same grade
+        won = table[row[:-shift] + b[shift:]] + table[row[shift:] + b[:-shift]]
+        won -= held[:-shift] + held[shift:]
+        good = np.flatnonzero((won > 0) & (grade[:-shift] == grade[shift:]))
+        i.append(good)
+        j.append(good + shift)
+        gain.append(won[good])
+    i, j, gain = np.concatenate(i), np.concatenate(j), np.concatenate(gain)
+    if gain.size > a.size:  # at most one swap per edge: the best candidates
+        top = np.argpartition(-gain, a.size - 1)[: a.size]
+        i, j, gain = i[top], j[top], gain[top]
+    best = np.argsort(-gain, kind="stable")
+    i, j = i[best], j[best]
+    new_1 = np.minimum(a[i], b[j]) * k + np.maximum(a[i], b[j])
+    new_2 = np.minimum(a[j], b[i]) * k + np.maximum(a[j], b[i])
+    chosen = _once(np.stack([i, j], axis=1)) & _once(np.stack([new_1, new_2], axis=1))
+    return i[chosen], j[chosen]
+
+
+def _balanced(
+    i: np.ndarray, j: np.ndarray, degree_a: np.ndarray, degree_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate swaps ``(i, j)`` whose changes of ``sum d_i d_j`` cancel: all of the
+    smaller side (raising or lowering it) and a prefix of the other up to it."""
+    delta = -(degree_a[i] - degree_a[j]) * (degree_b[i] - degree_b[j])
+    down, up = np.flatnonzero(delta < 0), np.flatnonzero(delta >= 0)
+    up = up[np.cumsum(delta[up]) <= -delta[down].sum()]
+    down = down[np.cumsum(-delta[down]) <= delta[up].sum() + 1e-9]
+    take = np.concatenate([down, up])
+    return i[take], j[take]
+
+
+def closing_swaps(
+    rows: np.ndarray,
+    columns: np.ndarray,
+    fixed: np.ndarray,
+    degrees: np.ndarray,
+    goal: float,
+    rng: np.random.Generator,
+    cap: int = DEFAULT_CAP,
+    passes: int = CLOSING_PASSES,
+    labels: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Degree-preserving double-edge swaps among the swappable edges ``(rows, columns)``
+    (``rows < columns``) between two core nodes (fitted ``degrees`` above ``cap``, at most
+    :data:`CORE_SIZE` of the largest) that add triangles, a dK-2.5-style rewiring
+    (Mahadevan et al. 2006 [MKFV06]; Orsini et al. 2015 [ODCJ15]): ``(a, b), (c, d) ->
+    (a, d), (c, b)`` with b and d in the same degree class (width :data:`CLOSING_WIDTH`)
+    and, given ``labels`` (groups), both edges in the same block pair and oriented alike
+    (so every block-pair count stays). Candidates (each edge with the :data:`PAIRINGS`
+    next ones of its class in a random order) are scored by the common neighbours of the
+    new pairs minus those of the old (the triangles the swap adds if no other swap of the
+    pass touches them) and taken best first, each edge and each new pair in one swap per
+    pass, never a loop or an edge already there (``fixed``: the other edges' keys ``i n +
+    j``, which stay), and balanced so that the swaps' changes of ``sum d_i d_j`` (the
+    moment of Newman's r that a swap moves) cancel: every degree stays, and the degree
+    assortativity up to one swap's change per pass. Passes go on until the triangles with
+    an edge between two core nodes (:func:`core_triangles`, counted exactly after every
+    pass from the core's dense adjacency and its common neighbours outside the core)
+    number ``goal``, or after ``passes`` (public).
+
+    In the sparse generator (:meth:`privcut.graph.sparse.SparseGenerator.assortativity`)
+    the goal is that count before the degree-assortativity swaps: the BTER blocks reach
+    degrees up to ``cap`` only, and on a disassortative graph with a dense hub core
+    (wiki-vote) those swaps break the hub-hub edges that close most triangles.
+    Post-processing: reads only the release's edges and degrees and fresh randomness.
+    O(|E| + k^3) time to start, then per pass O(P m log(P m) + k^2 + s k) for the m
+    swappable edges, P = :data:`PAIRINGS` and s accepted swaps; O(|E| + k^2 + P m) memory
+    (k core nodes).
+
+    Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
+    :func:`core_triangles` count.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.random_regular_graph(6, 40, seed=0)
+    >>> rows, columns = np.sort(np.array(G.edges), axis=1).T
+    >>> degrees = np.full(40, 6.0)
+    >>> before = core_triangles(rows, columns, degrees, cap=2)
+    >>> new_rows, new_columns, count = closing_swaps(
+    ...     rows, columns, np.zeros(0, np.int64), degrees, before + 50,
+    ...     np.random.default_rng(0), cap=2)
+    >>> bool(count > before), core_triangles(new_rows, new_columns, degrees, cap=2) == count
+    (True, True)
+    >>> bool((np.bincount(np.concatenate([new_rows, new_columns])) == 6).all())
+    True
+    """
+    passes = check_scalar(passes, "passes", int, low=0)
+    rows, columns = np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64)
+    fixed = np.asarray(fixed, dtype=np.int64)
+    f = np.asarray(degrees, dtype=float)
+    n = f.size
+    members = _core(f, cap)
+    index = np.full(n, -1, dtype=np.int64)
+    index[members] = np.arange(members.size)
+    swappable = np.flatnonzero((index[rows] >= 0) & (index[columns] >= 0))
+    classes = np.floor(np.log(np.maximum(f, 1.0)) / np.log1p(CLOSING_WIDTH)).astype(np.int64)
+    all_rows = np.concatenate([rows, fixed // n])
+    all_columns = np.concatenate([columns, fixed % n])
+    adjacency, outside = _core_tables(all_rows, all_columns, index, members.size)
+    paths = adjacency @ adjacency
+    count = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
+    for _pass in range(passes):
+        if count >= goal or swappable.size < 2:
+            break
+        flip = rng.random(swappable.size) < 0.5
+        if labels is not None:  # (a, b) with labels[a] <= labels[b]: block pairs kept
+            first, second = labels[rows[swappable]], labels[columns[swappable]]
+            flip = (first > second) | ((first == second) & flip)
+        ends_a = index[np.where(flip, columns[swappable], rows[swappable])]
+        ends_b = index[np.where(flip, rows[swappable], columns[swappable])]
+        key = classes[members[ends_b]]
+        if labels is not None:
+            pair = labels[members[ends_a]].astype(np.int64) * (int(labels.max()) + 1)
+            key = (pair + labels[members[ends_b]]) * (int(classes.max()) + 1) + key
+        order = rng.permutation(swappable.size)
+        order = order[np.argsort(key[order], kind="stable")]
+        a, b = ends_a[order], ends_b[order]
+        i, j = _candidates(a, b, key[order], paths + outside, adjacency)
+        i, j = _balanced(i, j, f[members[a]], f[members[b]])
+        if i.size == 0:
+            break
+        x = np.concatenate([a[i], a[j], a[i], a[j]])
+        y = np.concatenate([b[i], b[j], b[j], b[i]])
+        sign = np.repeat([-1.0, -1.0, 1.0, 1.0], i.size)
+        change = sp.csr_array(
+            (np.concatenate([sign, sign]), (np.concatenate([x, y]), np.concatenate([y, x]))),
+            shape=adjacency.shape,
+        )
+        paths += change @ adjacency
+        adjacency[x, y] = adjacency[y, x] = (sign > 0).astype(float)
+        paths += adjacency @ change  # (A + C)^2 = A^2 + C A + (A + C) C
+        count = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
+        edge_i, edge_j = swappable[order[i]], swappable[order[j]]
+        new_i = np.sort(np.stack([members[a[i]], members[b[j]]]), axis=0)
+        new_j = np.sort(np.stack([members[a[j]], members[b[i]]]), axis=0)
+        rows[edge_i], columns[edge_i] = new_i
+        rows[edge_j], columns[edge_j] = new_j
+    return rows, columns, float(count)

@@ -45,7 +45,9 @@ With ``"clustering"`` measured (undirected, with integer degrees), the BTER step
 [SKP12, KPPS14] (:mod:`privcut.graph.affinity`, :meth:`SparseGenerator.affinity`) comes
 next: nodes of similar fitted degree d form affinity blocks of size d + 1, each an
 Erdős–Rényi graph of density ``c^(1/3)`` for its degree bin's clustering estimate c
-(:func:`~privcut.graph.clustering.bin_clustering`, gated off at noise level); the block
+(:func:`~privcut.graph.clustering.bin_clustering` over the wedges the measurement's
+projection keeps of the model, in expectation:
+:func:`~privcut.graph.affinity.expected_wedges`; gated off at noise level); the block
 edges are taken off the counts and the stubs like the kept survivors, and the excess
 degrees are joined by the configuration model above, so the edge count stays the fitted
 one. O(n log n + |E|).
@@ -56,7 +58,14 @@ configuration-model edges within their block pair, ``(a, b), (c, d) -> (a, d), (
 (Xulvi-Brunet & Sokolov 2004), towards the degree assortativity the noisy joint-degree
 counts estimate (Newman 2003): every degree, block-pair count, BTER block edge and kept
 survivor stays. O(|E| log |E|) per pass, at most
-:data:`~privcut.graph.assortativity.PASSES` passes.
+:data:`~privcut.graph.assortativity.PASSES` passes. Those swaps break hub-hub edges, which
+close most of a hub-heavy graph's triangles; the triangle-closing swaps
+(:func:`~privcut.graph.affinity.closing_swaps`, dK-2.5-style: Orsini et al. 2015) then
+rewire the edges among the hubs (degrees above the BTER cap, at most
+:data:`~privcut.graph.affinity.CORE_SIZE`) until the triangles with a hub-hub edge number
+what they did before, at the same degrees, block-pair counts and assortativity.
+O(|E| + k^3) once and O(|E| log |E| + k^2) per pass for k hubs, at most
+:data:`~privcut.graph.affinity.CLOSING_PASSES` passes.
 
 Nothing here reads the graph: the generator sees only the measurements, the fitted
 targets and fresh randomness, so the release is post-processing of the measurements
@@ -75,7 +84,13 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from privcut.graph.affinity import affinity_edges, node_rho, projected_wedges
+from privcut.graph.affinity import (
+    affinity_edges,
+    closing_swaps,
+    core_triangles,
+    expected_wedges,
+    node_rho,
+)
 from privcut.graph.arrays import edge_array
 from privcut.graph.assortativity import (
     assortative_swaps,
@@ -135,7 +150,10 @@ MECHANISM = (
 
 BTER = " + BTER affinity blocks (Seshadhri, Kolda, Pinar 2012)"
 
-SWAPS = " + degree-assortativity swaps (Xulvi-Brunet & Sokolov 2004)"
+SWAPS = (
+    " + degree-assortativity swaps (Xulvi-Brunet & Sokolov 2004)"
+    " + triangle-closing swaps among the hubs (dK-2.5, Orsini et al. 2015)"
+)
 
 SURVIVORS = " + filtered randomized response survivors by posterior (Cormode et al. 2012)"
 
@@ -315,9 +333,13 @@ class SparseGenerator:
         ``benchmarks/social.py`` and ``benchmarks/assortativity.py`` (5 and 3 seeds;
         RESULTS.md, "Issue 18: assortativity"), at epsilon 1 assortativity RE 0.13 against
         1.33 on wiki-vote, 0.46 against 1.01 on gnutella and 0.12 against 3.38 on the LFR
-        graph (the peers about 1.0), for triangle RE 0.32 against 0.04 on wiki-vote (the
-        swaps break hub-hub edges of the configuration model), eigenvector-centrality MAE
-        0.103 against 0.094 on the LFR graph, and 0.9-1.4x the seconds per release.
+        graph (the peers about 1.0), for eigenvector-centrality MAE 0.103 against 0.094 on
+        the LFR graph; the swaps break hub-hub edges of the configuration model (triangle
+        RE 0.32 against 0.04 on wiki-vote), which the triangle-closing swaps among the hubs
+        give back (RESULTS.md, "Issue 18: triangles with assortativity": triangle RE
+        0.07 at epsilon 1, 5 seeds, at the same assortativity RE) for about 1.6x the
+        seconds of a wiki-vote release (0.6 s; LFR and gnutella 0.8-1.0x, the BTER wedges
+        now computed instead of drawn).
 
         Examples
         --------
@@ -428,9 +450,8 @@ class SparseGenerator:
         block pair, as :class:`Survivors` whose :meth:`~Survivors.remaining` leaves the
         excess degrees and the rest of every count to the configuration-model draw (None
         without ``"clustering"`` or without integer degrees). The clustering per bin is
-        the noisy corners over the wedges a public proxy (a draw of the model without the
-        blocks) keeps under the measurement's projection
-        (:func:`~privcut.graph.affinity.projected_wedges`). Block edges already ``kept``
+        the noisy corners over the wedges the measurement's projection keeps of the model
+        without the blocks (:meth:`wedges`). Block edges already ``kept``
         (filtered survivors) are left out, and where a block pair gets more than its
         count a uniformly random subset of that size is kept, so every block pair's
         count, and the total, stays the fitted integer one. Post-processing; O(n log n +
@@ -441,10 +462,7 @@ class SparseGenerator:
         if not above_gate(record.values, record.noise).any():  # at noise level: off
             return None
         n, partition = blocks.n, measured.partition
-        out, into = node_weights(stubs.astype(float), n, blocks.directed)
-        proxy, _ = blocks.draw(out, into, rng, stubs)
-        salt = int(rng.integers(0, 2**63))
-        wedges = projected_wedges(proxy // n, proxy % n, n, degrees.values, salt)
+        wedges = self.wedges(measured, blocks, stubs, rng)
         rho = node_rho(record.values, record.noise, degrees.values, stubs, wedges=wedges)
         rows, columns = affinity_edges(stubs, rho, rng)
         keys = rows * n + columns
@@ -463,6 +481,26 @@ class SparseGenerator:
         before = blocks.taken or tuple(np.zeros(0, dtype=np.int64) for _ in chosen)
         excluded = [np.union1d(old, new) for old, new in zip(before, chosen, strict=True)]
         return Survivors(chosen, excluded)
+
+    def wedges(
+        self,
+        measured: Measurements,
+        blocks: Blocks,
+        stubs: np.ndarray,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
+        """Per noisy-degree bin, the wedges the measured triangle corners are out of: the
+        expected wedges the measurement's capped projection keeps of a configuration-model
+        graph of the integer degrees ``stubs``
+        (:func:`~privcut.graph.affinity.expected_wedges`, O(n log n)). It replaces a
+        drawn proxy (a whole draw of the model and its capped projection,
+        :func:`~privcut.graph.affinity.projected_wedges`: about 0.09 s of a 0.37 s
+        wiki-vote release) that it matches within 0.1-3% on the social graphs of
+        ``benchmarks/social.py``; with groups it ignores the block structure of the
+        proxy's edges. Post-processing of the released degrees and the fitted ones (no
+        privacy spend; ``blocks`` and ``rng`` are unused, kept for a subclass that draws
+        the proxy)."""
+        return expected_wedges(stubs, measured.get("degrees").values)
 
     def blocks(
         self, measured: Measurements, targets: Targets, rng: np.random.Generator
@@ -506,8 +544,19 @@ class SparseGenerator:
         """The configuration-model edges ``pairs`` (keys ``i n + j``, i < j) after the
         degree-assortativity swaps (:func:`~privcut.graph.assortativity.assortative_swaps`
         towards :meth:`target`, within the block pairs of the partition), the ``kept``
-        edges (BTER blocks, filtered survivors) fixed; None without ``"assortativity"``.
-        Post-processing; O(|E| log |E|) per pass."""
+        edges (BTER blocks, filtered survivors) fixed, then the triangle-closing swaps
+        (:func:`~privcut.graph.affinity.closing_swaps`) among the hubs (degrees above the
+        BTER cap) until the triangles with a hub-hub edge
+        (:func:`~privcut.graph.affinity.core_triangles`) number what they did before the
+        assortativity swaps; None without ``"assortativity"``. The assortativity swaps
+        break hub-hub edges (in a configuration model the triangles on an edge grow like
+        the product of its ends' degrees, the sum those swaps lower), which the BTER blocks
+        cannot make up (they stop at the cap): on wiki-vote they took 0.32 of the
+        triangles, and the closing swaps give back all but 0.04-0.10 at the same degrees,
+        block-pair counts and assortativity (benchmarks/RESULTS.md, "Issue 18: triangles
+        with assortativity"). Post-processing of the released measurements (no privacy
+        spend); O(|E| log |E|) per pass of either, plus O(k^3) once and O(k^2) per
+        closing pass for the k <= :data:`~privcut.graph.affinity.CORE_SIZE` hubs."""
         if measured.get(ASSORTATIVITY) is None or measured.get("degrees") is None:
             return None
         n = measured.universe.n
@@ -520,6 +569,10 @@ class SparseGenerator:
         rows, columns, _ = assortative_swaps(
             pairs // n, pairs % n, kept, degrees, target, rng, labels=labels
         )
+        # the triangles the swaps took from the hubs, closed again at the same r
+        every = np.concatenate([pairs, kept])
+        before = core_triangles(every // n, every % n, degrees)
+        rows, columns, _ = closing_swaps(rows, columns, kept, degrees, before, rng, labels=labels)
         return rows * n + columns
 
     def generate(

@@ -1,0 +1,122 @@
+"""The triangle-closing swaps among the hubs after the degree-assortativity swaps of the
+sparse generator, and the BTER step's analytic wedges (issue 18: triangles with
+assortativity)."""
+
+from itertools import combinations
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from privcut import synthetic_graph
+from privcut.evaluate import structure_of
+from privcut.graph import sparse
+from privcut.graph.affinity import (
+    closing_swaps,
+    core_triangles,
+    expected_wedges,
+    projected_wedges,
+)
+from privcut.graph.assortativity import degree_assortativity
+
+
+def _edges(G) -> tuple[np.ndarray, np.ndarray]:
+    rows, columns = np.sort(np.array(G.edges, dtype=np.int64), axis=1).T
+    return rows, columns
+
+
+def _hub_graph() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    G = nx.barabasi_albert_graph(300, 4, seed=3)
+    rows, columns = _edges(G)
+    degrees = np.bincount(np.concatenate([rows, columns]), minlength=300).astype(float)
+    return rows, columns, degrees
+
+
+def test_core_triangles_counts_the_triangles_with_a_core_edge():
+    G = nx.gnp_random_graph(30, 0.3, seed=1)
+    rows, columns = _edges(G)
+    degrees = np.bincount(np.concatenate([rows, columns]), minlength=30).astype(float)
+    cap = int(np.median(degrees))
+    core = set(np.flatnonzero(degrees > cap).tolist())
+    expected = sum(
+        1
+        for u, v, w in combinations(range(30), 3)
+        if G.has_edge(u, v)
+        and G.has_edge(v, w)
+        and G.has_edge(u, w)
+        and sum(x in core and y in core for x, y in ((u, v), (v, w), (u, w))) > 0
+    )
+    assert core_triangles(rows, columns, degrees, cap=cap) == expected
+
+
+def test_closing_swaps_keep_degrees_and_assortativity_and_add_triangles():
+    rows, columns, degrees = _hub_graph()
+    n = degrees.size
+    fixed_rows, fixed_columns = rows[:50], columns[:50]
+    fixed = np.sort(fixed_rows * n + fixed_columns)
+    before = core_triangles(rows, columns, degrees, cap=10)
+    new_rows, new_columns, count = closing_swaps(
+        rows[50:], columns[50:], fixed, degrees, 10**6, np.random.default_rng(0), cap=10
+    )
+    all_rows = np.concatenate([fixed_rows, new_rows])
+    all_columns = np.concatenate([fixed_columns, new_columns])
+    assert (new_rows < new_columns).all()
+    keys = all_rows * n + all_columns
+    assert np.unique(keys).size == keys.size  # no repeat, fixed edges not drawn again
+    again = np.bincount(np.concatenate([all_rows, all_columns]), minlength=n)
+    assert (again == degrees).all()
+    assert count > before
+    assert core_triangles(all_rows, all_columns, degrees, cap=10) == count
+    r_before = degree_assortativity(rows, columns, degrees)
+    r_after = degree_assortativity(all_rows, all_columns, degrees)
+    assert abs(r_after - r_before) < 0.02
+
+
+def test_closing_swaps_stop_at_the_goal_and_keep_block_pairs():
+    rows, columns, degrees = _hub_graph()
+    none = np.zeros(0, dtype=np.int64)
+    before = core_triangles(rows, columns, degrees, cap=10)
+    same_rows, same_columns, count = closing_swaps(
+        rows, columns, none, degrees, before, np.random.default_rng(0), cap=10
+    )
+    assert count == before and (same_rows == rows).all() and (same_columns == columns).all()
+    labels = np.arange(degrees.size) % 3
+    new_rows, new_columns, count = closing_swaps(
+        rows, columns, none, degrees, 10**6, np.random.default_rng(1), cap=10, labels=labels
+    )
+    assert count > before
+
+    def pair_counts(r, c):
+        low = np.minimum(labels[r], labels[c])
+        return np.bincount(3 * low + np.maximum(labels[r], labels[c]), minlength=9)
+
+    assert (pair_counts(new_rows, new_columns) == pair_counts(rows, columns)).all()
+    with pytest.raises(ValueError, match="passes"):
+        closing_swaps(rows, columns, none, degrees, 1, np.random.default_rng(0), passes=-1)
+
+
+def test_release_gets_the_hub_triangles_back(monkeypatch):
+    G = nx.barabasi_albert_graph(1500, 8, seed=2)
+    A = sp.csr_array(nx.to_scipy_sparse_array(G))
+    closed = structure_of(sp.csr_array(synthetic_graph(A, 4.0, method="sparse", rng=0)))
+    monkeypatch.setattr(
+        sparse, "closing_swaps", lambda rows, columns, *args, **kwargs: (rows, columns, None)
+    )
+    opened = structure_of(sp.csr_array(synthetic_graph(A, 4.0, method="sparse", rng=0)))
+    assert closed.edges == opened.edges
+    assert closed.triangles > opened.triangles
+
+
+def test_expected_wedges_match_a_drawn_configuration_model():
+    rng = np.random.default_rng(4)
+    degrees = np.minimum(np.floor(rng.pareto(2.5, 3000) * 4 + 1), 100).astype(np.int64)
+    degrees[0] += degrees.sum() % 2
+    G = nx.Graph(nx.configuration_model(degrees.tolist(), seed=5))
+    G.remove_edges_from(nx.selfloop_edges(G))
+    rows, columns = _edges(G)
+    drawn = np.bincount(np.concatenate([rows, columns]), minlength=3000)
+    noisy = drawn + rng.laplace(0.0, 2.0, 3000)
+    found = projected_wedges(rows, columns, 3000, noisy, salt=7, cap=16)
+    expected = expected_wedges(drawn, noisy, cap=16)
+    assert np.allclose(expected, found, rtol=0.1)  # a collapsed heavy tail drifts further
