@@ -311,8 +311,8 @@ def bin_clustering(
     ``wedges`` (per bin) replaces that denominator: the projection drops edges at nodes
     of degree above ``cap`` (and edges to them), so the default estimates the capped
     graph's clustering, biased low; the sparse generator passes
-    :func:`~privcut.graph.affinity.projected_wedges`, the wedges a public proxy graph
-    keeps under the same projection.
+    :func:`~privcut.graph.affinity.expected_wedges`, the wedges the same projection is
+    expected to keep of a configuration-model graph of the public degrees.
 
     Examples
     --------
