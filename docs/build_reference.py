@@ -51,6 +51,7 @@ PUBLIC = {
         "synthetic_from_noisy",
         "filtered_randomized_response",
         "private_communities",
+        "sweep_communities",
         "PrivateCommunities",
         "PrivateGroups",
         "ReleasedCommunities",

@@ -627,7 +627,7 @@ class SweepMechanism:
         check_scalar(self.batches, "batches", int, low=1)
         check_scalar(self.degree_share, "degree_share", low=0.0, high=1.0, closed="neither")
         check_scalar(self.count_share, "count_share", low=0.0, high=1.0, closed="neither")
-        check_scalar(self.balance, "balance", low=0.0)
+        check_scalar(self.balance, "balance", low=0.0, high=1000.0)
         if self.degree_share + self.count_share >= 1.0:
             raise ValueError(
                 f"degree_share + count_share = {self.degree_share + self.count_share:g} leaves "
@@ -701,8 +701,13 @@ class SweepMechanism:
             raise GraphInputError("G has no nodes; private communities need at least one node")
         spends = self.spends(epsilon)
         generator = check_random_state(rng)
+        if self.labels is not None and self.labels > universe.n:
+            raise ValueError(
+                f"labels = {self.labels} is more than the graph's {universe.n} nodes; give "
+                f"at most {universe.n} (or None for sweep_labels(epsilon))"
+            )
         both = sp.csr_array(adjacency + adjacency.T if universe.directed else adjacency)
-        degrees = np.rint(np.asarray(both.sum(axis=1)).ravel())  # 0/1 entries: exact
+        degrees = np.rint(np.asarray(both.sum(axis=1)).ravel())  # integer entries: exact
         noisy = self.noisy_degrees(degrees, epsilon, generator)
         edges = adjacency.nnz if universe.directed else adjacency.nnz // 2
         noisy_edges = self.edge_count(edges, epsilon, generator)
@@ -717,7 +722,7 @@ class SweepMechanism:
             weights=np.maximum(noisy, 0).astype(float),
             total=2.0 * noisy_edges,
             balance=self.balance,
-            batches=self.batches,
+            batches=min(self.batches, universe.n),  # more: empty batches, the same law
         )
         found, labels = np.unique(labels, return_inverse=True)
         return PrivateCommunities(
@@ -789,6 +794,7 @@ def sweep(
             owner[known] * k + found[known], weights=rows.data[known], minlength=batch.size * k
         ).reshape(batch.size, k)
         logits = epsilon * (scores - scale * np.outer(weights[batch], mass))
+        logits -= logits.max(axis=1, keepdims=True)  # the same law, rounding near 0
         chosen = np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
         labels[batch] = chosen
         mass += np.bincount(chosen, weights=weights[batch], minlength=k)
@@ -838,7 +844,11 @@ def sweep_communities(
     2014, Thm 3.16) gives epsilon; the released labels (renumbered ``0 .. K-1`` by
     increasing sweep label) are post-processing. The floating-point caveats of the
     samplers are those of :class:`~privcut.privacy.Noise` and
-    :func:`~privcut.privacy.exponential_mechanism`.
+    :func:`~privcut.privacy.exponential_mechanism`: the choices are float Gumbel-max races
+    on logits shifted so that each row's largest is 0, and NumPy's Gumbel draws lie in
+    about [-3.6, 36.7], so a label trailing the best by more than about 40 in ``epsilon *
+    score`` is never chosen (an additive delta of about 3e-18 per such choice); the
+    release's ``sampler_tv`` counts the discrete Laplace draws only.
 
     The record's ``super_groups`` is 0 (no random groups); its spends are ``"degrees"``,
     ``"sweep"`` and ``"edge-count"``.
@@ -857,16 +867,18 @@ def sweep_communities(
         A sparse G's public node labels (default ``range(n)``) and kind (default False);
         refused for a NetworkX graph (see :meth:`~privcut.graph.EdgeUniverse.of`).
     labels : int, optional
-        The number of labels to choose from (the most communities released); default
-        :func:`sweep_labels` of epsilon (2 up to epsilon 0.25, 6 at 1, 16 from 2.6 on).
+        The number of labels to choose from (the most communities released), at most the
+        number of nodes; default :func:`sweep_labels` of epsilon (2 up to epsilon 0.25, 6
+        at 1, 16 from 2.6 on).
     batches : int, default 512
         Batches of the sweep (public): more is closer to one node at a time (a node sees
-        the labels of the earlier batches only), fewer is faster.
+        the labels of the earlier batches only), fewer is faster; more than the number of
+        nodes runs as one node per batch.
     degree_share, count_share : float, default 0.1 and 0.05
         The fractions of epsilon spent on the noisy degrees and the edge count; their sum
         must be below 1, the rest goes to the sweep.
     balance : float, default 1.0
-        Weight (>= 0) of the modularity-like penalty against one giant community.
+        Weight (in [0, 1000]) of the modularity-like penalty against one giant community.
     rng : None, int or numpy.random.Generator
         ``None`` (secure randomness) for real releases; seeds are for tests.
 

@@ -64,8 +64,8 @@ class SyntheticRelease(Record):
         bound is clipped to it.
     measurements : tuple of Spend
         Each measurement's name, share, epsilon, noise, scale and sensitivity; with
-        ``groups="private"`` led by the partition's (``"communities: super-graph"``,
-        ``"communities: adjustment"``, ``"communities: edge-count"``). Their epsilons add
+        ``groups="private"`` led by the partition's (``"communities: degrees"``,
+        ``"communities: sweep"``, ``"communities: edge-count"`` by default). Their epsilons add
         up to ``epsilon`` (checked on creation: a RuntimeError otherwise).
     dropped_measurements : tuple of str
         Requested measurements whose share came out too small to take.

@@ -78,8 +78,9 @@ STARTS = ("measured", "density")
 
 PRIVATE_GROUPS = PrivateGroups(share=0.3)
 """With ``groups="private"``: the share of the start's epsilon spent on the partition
-(:func:`~privcut.graph.private_groups.release_communities`, Yuan et al. 2023), the rest
-measured as for public groups."""
+(:func:`~privcut.graph.private_groups.release_communities`: the sweep of
+:func:`~privcut.graph.communities.sweep_communities`), the rest measured as for public
+groups."""
 
 START_SHARE = 0.2
 """Default share of the oracle's epsilon spent on the measured start (benchmarks/RESULTS.md,
@@ -395,9 +396,11 @@ def measure_start(
     discrete Laplace mechanisms (module docstring). ``beta`` is split between the edge
     count's interval and the potential's. With ``groups="private"`` the partition is bought
     first with :data:`PRIVATE_GROUPS`' share of ``epsilon``
-    (:func:`~privcut.graph.private_groups.release_communities`: its claim, Yuan et al.
-    2023; adaptive basic composition) and the rest measured on it; an undirected graph
-    only. O(n + |E| + g^2) time and memory (the block counts O(|E| + g^2)); nothing n x n.
+    (:func:`~privcut.graph.private_groups.release_communities`: its claim, the sweep's
+    proof in :func:`~privcut.graph.communities.sweep`; adaptive basic composition) and the
+    rest measured on it; an undirected graph only. O(n + |E| + g^2) time and memory for g
+    groups (the block counts O(|E| + g^2); the sweep O(|E| log |E| + n (K + log n)) for K
+    labels); nothing n x n.
 
     Examples
     --------

@@ -393,7 +393,8 @@ def synthetic_graph(
     (sensitivity 2: an edge raises two). The split, the fit, the projection and the
     rounding read only the measurements, public values and fresh randomness. With
     ``groups="private"`` G is read first by the community step, at its share of epsilon
-    (:func:`~privcut.graph.communities.private_communities`, Yuan et al. 2023), and the
+    (:func:`~privcut.graph.communities.sweep_communities` by default, McSherry & Talwar
+    2007; or :func:`~privcut.graph.communities.private_communities`, Yuan et al. 2023), and the
     measurements' groups and split are functions of its released partition (adaptive
     basic composition; :mod:`privcut.graph.private_groups`).
 

@@ -3,6 +3,7 @@ communities, array and NetworkX input agreeing, the accounting claim (an edge en
 choice of its later end only), bad input refused before any draw, and audits with a
 broken twin."""
 
+import itertools
 import math
 
 import networkx as nx
@@ -110,6 +111,8 @@ def test_bad_input_refused_before_any_draw():
         (ValueError, lambda: sweep_communities(G, 1.0, count_share=1.0, rng=generator)),
         (ValueError, lambda: sweep_communities(G, 1.0, degree_share=0.6, count_share=0.4)),
         (ValueError, lambda: sweep_communities(G, 1.0, balance=-1.0, rng=generator)),
+        (ValueError, lambda: sweep_communities(G, 1.0, balance=1e300, rng=generator)),
+        (ValueError, lambda: sweep_communities(G, 1.0, labels=10**12, rng=generator)),
         (GraphInputError, lambda: sweep_communities(nx.Graph(), 1.0, rng=generator)),
         (GraphInputError, lambda: sweep_communities(loop, 1.0, rng=generator)),
         (GraphInputError, lambda: sweep_communities(sp.csr_array([[0, 1], [0, 0]]), 1.0)),
@@ -118,6 +121,49 @@ def test_bad_input_refused_before_any_draw():
         with pytest.raises(error):
             call()
         assert generator.bit_generator.state == state
+
+
+def test_more_batches_than_nodes_is_one_node_per_batch():
+    G = nx.karate_club_graph()
+    one = sweep_communities(G, 2.0, labels=3, batches=34, rng=5)
+    many = sweep_communities(G, 2.0, labels=3, batches=10**9, rng=5)
+    assert np.array_equal(one.labels, many.labels)
+
+
+def exact_log_law(both, order, k, epsilon, weights, total, batches):
+    """The exact log-probability of every label vector of :func:`sweep` (balance 1)."""
+    B, n = both.toarray(), both.shape[0]
+    parts = [part for part in np.array_split(order, batches) if part.size]
+    law = {}
+    for labels in itertools.product(range(k), repeat=n):
+        labels, log_p = np.array(labels), 0.0
+        mass, done = np.zeros(k), np.zeros(n, dtype=bool)
+        for part in parts:
+            for u in part:
+                scores = np.array([B[u, done & (labels == a)].sum() for a in range(k)])
+                logits = epsilon * (scores - weights[u] * mass / total)
+                log_p += logits[labels[u]] - np.logaddexp.reduce(logits)
+            np.add.at(mass, labels[part], weights[part])
+            done[part] = True
+        law[tuple(labels)] = log_p
+    return law
+
+
+def test_the_sweeps_exact_law_is_epsilon_dp_on_an_edge_flip():
+    # every order of a 4-node path with and without the pair (0, 2): the exact
+    # log-likelihood ratio of every labelling is at most epsilon, and the flip matters
+    path = sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(4), weight=None))
+    chord = path.copy()
+    chord[0, 2] = chord[2, 0] = 1.0
+    weights, epsilon, worst = np.array([1.0, 2.0, 3.0, 1.0]), 1.3, 0.0
+    for order in itertools.permutations(range(4)):
+        for batches in (2, 4):
+            one, other = (
+                exact_log_law(A, np.array(order), 2, epsilon, weights, 6.0, batches)
+                for A in (path, chord)
+            )
+            worst = max(worst, max(abs(one[x] - other[x]) for x in one))
+    assert 0.5 * epsilon < worst <= epsilon + 1e-12
 
 
 class GreedySweep(SweepMechanism):
