@@ -255,10 +255,7 @@ class CommunityMechanism:
     ) -> PrivateCommunities:
         """Run the five steps on G (see :func:`private_communities`)."""
         epsilon = check_epsilon(epsilon)
-        universe, adjacency = EdgeUniverse.read(G, None, nodes=nodes, directed=directed)
-        check_zero_one(adjacency, "private_communities")
-        if universe.n == 0:
-            raise GraphInputError("G has no nodes; private communities need at least one node")
+        universe, adjacency = read_graph(G, "private_communities", nodes, directed)
         spends = self.spends(epsilon)
         n = universe.n
         generator = check_random_state(rng)
@@ -287,6 +284,25 @@ class CommunityMechanism:
         return PrivateCommunities(
             labels.astype(np.int64), universe.nodes, int(found.size), epsilon, spends, g
         )
+
+
+def read_graph(
+    G, caller: str, nodes: Sequence[Hashable] | None, directed: bool | None
+) -> tuple[EdgeUniverse, sp.csr_array]:
+    """G's public node set and 0/1 adjacency for a community mechanism named ``caller``:
+    a GraphInputError for a weighted, self-looped or empty graph (before any draw).
+
+    Examples
+    --------
+    >>> universe, adjacency = read_graph(nx.path_graph(3), "sweep_communities", None, None)
+    >>> universe.n, adjacency.nnz
+    (3, 4)
+    """
+    universe, adjacency = EdgeUniverse.read(G, None, nodes=nodes, directed=directed)
+    check_zero_one(adjacency, caller)
+    if universe.n == 0:
+        raise GraphInputError("G has no nodes; private communities need at least one node")
+    return universe, adjacency
 
 
 def super_graph_threshold(epsilon: float, g: int, n: int) -> int:
@@ -695,10 +711,7 @@ class SweepMechanism:
     ) -> PrivateCommunities:
         """Run the four steps on G (see :func:`sweep_communities`)."""
         epsilon = check_epsilon(epsilon)
-        universe, adjacency = EdgeUniverse.read(G, None, nodes=nodes, directed=directed)
-        check_zero_one(adjacency, "sweep_communities")
-        if universe.n == 0:
-            raise GraphInputError("G has no nodes; private communities need at least one node")
+        universe, adjacency = read_graph(G, "sweep_communities", nodes, directed)
         spends = self.spends(epsilon)
         generator = check_random_state(rng)
         if self.labels is not None and self.labels > universe.n:
