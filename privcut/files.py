@@ -275,7 +275,10 @@ def _unseal(path: Path, key: bytes, kind: str, limit: int) -> dict:
     if not all(isinstance(f, str) for f in (found, tag, body)) or not _TAG.fullmatch(tag):
         raise _corrupt(path)
     if found != kind:
-        raise PrivcutError(f"{path}: holds a {found!r}, not a {kind!r}")
+        raise PrivcutError(
+            f"{path}: holds a {found!r}, not a {kind!r} (another kind of state, or one "
+            "saved by another privcut version): open it with what saved it, or start anew"
+        )
     expected = hmac.new(key, f"{kind}\n{body}".encode(), hashlib.sha256).hexdigest()
     if not hmac.compare_digest(expected, tag):
         raise PrivcutError(

@@ -15,7 +15,12 @@ from privcut.linear.iterative import IterativeConstruction
 from privcut.linear.knorm import KNormBody, knorm_mechanism
 from privcut.linear.mechanisms import gaussian_mechanism, laplace_mechanism
 from privcut.linear.mwem import mwem
-from privcut.linear.online import OnlineRelease, OracleExhaustedWarning, calibrate
+from privcut.linear.online import (
+    OnlineRelease,
+    OracleExhaustedWarning,
+    SamplerReserveWarning,
+    calibrate,
+)
 from privcut.linear.projection import project_answers, projection_mechanism
 from privcut.linear.queries import (
     QueryMatrix,
@@ -39,6 +44,7 @@ __all__ = [
     "OnlineRelease",
     "OracleExhaustedWarning",
     "QueryMatrix",
+    "SamplerReserveWarning",
     "SizeEstimate",
     "as_query_matrix",
     "binary_tree_strategy",

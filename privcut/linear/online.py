@@ -132,6 +132,7 @@ __all__ = [
     "OnlineRelease",
     "OracleExhaustedWarning",
     "ProcessGuard",
+    "SamplerReserveWarning",
     "SparseVector",
     "calibrate",
     "check_alpha",
@@ -210,6 +211,12 @@ os.register_at_fork(after_in_child=_stop_in_child)
 
 class OracleExhaustedWarning(UserWarning):
     """A query was answered from the hypothesis alone: the update or query budget is spent."""
+
+
+class SamplerReserveWarning(UserWarning):
+    """The composed calibration keeps no sampler reserve (it would take half of delta or
+    more, e.g. for many queries, a large measured start or a small delta): the release's
+    ``effective_delta`` exceeds its nominal delta by the samplers' distance from exact."""
 
 
 @dataclass(frozen=True)
@@ -434,9 +441,11 @@ def _composed_candidate(alpha_idc, epsilon, delta, sensitivity, k, beta, prior_t
     (3.1e-8 a draw at sigma 374.5): not reserved (it would rule out the composed analysis),
     but counted in the release's ``sampler_tv``. ``T_k`` grows with sigma: the reserve is
     found by a fixed point (a few rounds). When it would take half of delta or more (from
-    k = 2,968 at 0.9 of (1, 1e-6) and D = 2; 14,853 at delta = 1e-5), none is kept, as
-    for the sparse vector: the samplers' distance is then reported in the release's
-    ``effective_delta``, above delta.
+    k = 2,968 at 0.9 of (1, 1e-6) and D = 2; 14,853 at delta = 1e-5; earlier for a small
+    delta or a large ``prior_tv``, e.g. a measured start on 400,000 nodes), none is kept,
+    as for the sparse vector: :func:`calibrate` then warns (:class:`SamplerReserveWarning`)
+    and the samplers' distance is reported in the release's ``effective_delta``, above
+    delta.
     """
 
     def noise(calibrated: float) -> Noise:
@@ -579,9 +588,19 @@ def calibrate(
     check_option(calibration, "calibration", CALIBRATIONS)
     if calibration == "paper":
         return _paper(bound, epsilon, delta, sensitivity, max_queries, beta, alpha)
-    return _tight(
+    chosen = _tight(
         bound, epsilon, delta, sensitivity, max_queries, beta, alpha, scale, prior_tv, tv_epsilon
     )
+    if chosen.composed and chosen.sampler_reserve == 0.0:  # public: the calibration's
+        warnings.warn(
+            f"the composed calibration keeps no sampler reserve at delta={delta:g}, "
+            f"max_queries={max_queries} (it would take half of delta or more): the "
+            "release's effective_delta exceeds delta by its samplers' distance from "
+            "exact; give a larger delta or fewer max_queries to keep delta exact",
+            SamplerReserveWarning,
+            stacklevel=2,
+        )
+    return chosen
 
 
 def check_alpha(
