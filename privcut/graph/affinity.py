@@ -312,11 +312,15 @@ def _candidates(
     or a loop (so a swap making one never gains)."""
     k = table.shape[0]
     table, row = table.ravel(), a * k
-    held = table[row + b] + _BARRED  # the common neighbours of the edges as they are
+    held = table.take(row + b) + _BARRED  # the common neighbours of the edges as they are
+    pair = np.empty(a.size, dtype=np.int64)
     i, j, gain = [], [], []
     for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same grade
-        won = table[row[:-shift] + b[shift:]] + table[row[shift:] + b[:-shift]]
-        won -= held[:-shift] + held[shift:]
+        pairs = pair[: a.size - shift]
+        won = table.take(np.add(row[:-shift], b[shift:], out=pairs))
+        won += table.take(np.add(row[shift:], b[:-shift], out=pairs))
+        won -= held[:-shift]
+        won -= held[shift:]
         good = np.flatnonzero((won > 0) & (grade[:-shift] == grade[shift:]))
         i.append(good)
         j.append(good + shift)
