@@ -239,10 +239,10 @@ def affinity_edges(
 def _once(items: np.ndarray, size: int) -> np.ndarray:
     """Per row of ``items`` (in priority order; entries in ``[0, size)``), whether each of
     its entries appears there first (a row holding an entry of an earlier row is
-    dropped). O(items + size)."""
+    dropped; fewer than 2^31 entries). O(items + size)."""
     flat = items.ravel()
-    place = np.arange(flat.size)
-    first = np.full(size, flat.size)
+    place = np.arange(flat.size, dtype=np.int32)
+    first = np.full(size, flat.size, dtype=np.int32)
     np.minimum.at(first, flat, place)
     return (first[flat] == place).reshape(items.shape).all(axis=1)
 
@@ -316,7 +316,7 @@ def _candidates(
     pair = np.empty(a.size, dtype=np.int64)
     i, j, gain = [], [], []
     for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same grade
-        pairs = pair[: a.size - shift]
+        pairs = pair[: max(a.size - shift, 0)]
         won = table.take(np.add(row[:-shift], b[shift:], out=pairs))
         won += table.take(np.add(row[shift:], b[:-shift], out=pairs))
         won -= held[:-shift]
@@ -329,7 +329,7 @@ def _candidates(
     if gain.size > a.size:  # at most one swap per edge: the best candidates
         top = np.argpartition(-gain, a.size - 1)[: a.size]
         i, j, gain = i[top], j[top], gain[top]
-    best = np.argsort(-gain, kind="stable")
+    best = stable_argsort((np.max(gain, initial=0.0) - gain).astype(np.int64))  # integers
     i, j = i[best], j[best]
     new_1 = np.minimum(a[i], b[j]) * k + np.maximum(a[i], b[j])
     new_2 = np.minimum(a[j], b[i]) * k + np.maximum(a[j], b[i])
@@ -456,18 +456,21 @@ def closing_swaps(
         y = np.concatenate([b[i], b[j], b[j], b[i]])
         sign = np.repeat(np.array([-1, -1, 1, 1], dtype=np.int16), i.size)
         ex, ey, c = np.concatenate([x, y]), np.concatenate([y, x]), np.concatenate([sign, sign])
-        change = sp.csr_array((c, (ex, ey)), shape=(k, k))  # C: A -> A + C, symmetric
+        at, by_row = ex * k + ey, stable_argsort(ex)  # C's entries, flat; C in rows
+        starts = np.concatenate([[0], np.cumsum(np.bincount(ex, minlength=k))])
+        change = sp.csr_array((c[by_row], ey[by_row], starts), shape=(k, k))  # A -> A + C
         step = change @ adjacency
-        adjacency[ex, ey] = c > 0
+        np.put(adjacency, at, c > 0)
         after = change @ adjacency  # (A + C)^2 = A^2 + C A + (C (A + C))^T
         # trace (A + C)^3 = trace A^3 + 3 trace(A^2 C) + 3 trace(C A C) + trace(C^3), each
         # a sum over C's entries; C^2 = C (A + C) - C A
-        mixed = table[ex, ey] - outside[ex, ey] + _BARRED * (c < 0)  # A^2 there
-        inside += (c * (3.0 * mixed + 2.0 * step[ex, ey] + after[ex, ey])).sum()
-        across += (c * outside[ex, ey]).sum()
+        there = outside.take(at)
+        mixed = table.take(at) - there + _BARRED * (c < 0)  # A^2 at C's entries
+        inside += (c * (3.0 * mixed + 2.0 * step.take(at) + after.take(at))).sum()
+        across += (c * there).sum()
         table += step
         table += after.T
-        table[ex, ey] -= _BARRED * c
+        np.put(table, at, table.take(at) - _BARRED * c)
         edge_i, edge_j = order[i], order[j]
         low[edge_i], high[edge_i] = np.minimum(a[i], b[j]), np.maximum(a[i], b[j])
         low[edge_j], high[edge_j] = np.minimum(a[j], b[i]), np.maximum(a[j], b[i])
