@@ -71,8 +71,9 @@ exchanges two ends of about the same degree, so it barely moves the assortativit
 
 _BARRED = 2.0**40
 """Taken off :func:`closing_swaps`' table of common neighbours at an edge or a loop: above
-twice any count of common neighbours, so a swap making either never gains, and small
-enough that the table's integers stay exact in floating point."""
+twice any count of common neighbours (graphs of fewer than 2^38 nodes), so a swap making
+either never gains, and small enough that the table's integers stay exact in floating
+point."""
 
 
 def node_rho(
