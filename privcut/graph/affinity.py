@@ -352,6 +352,37 @@ def _balanced(
     return i[take], j[take]
 
 
+def _swapped(
+    table: np.ndarray,
+    adjacency: np.ndarray,
+    outside: np.ndarray,
+    ex: np.ndarray,
+    ey: np.ndarray,
+    c: np.ndarray,
+) -> tuple[float, float]:
+    """:func:`closing_swaps`' update for the change C (entries ``c`` at ``(ex, ey)``,
+    symmetric, -1 an edge removed and +1 one added) of the core's ``adjacency`` (16-bit,
+    updated in place), and of its ``table`` (updated in place): returns what C adds to
+    ``trace A^3`` and to the common neighbours outside the core summed over the edges
+    (both directions). O(k |C|) time."""
+    k = table.shape[0]
+    at, by_row = ex * k + ey, stable_argsort(ex)  # C's entries, flat; C in rows
+    starts = np.concatenate([[0], np.cumsum(np.bincount(ex, minlength=k))])
+    change = sp.csr_array((c[by_row], ey[by_row], starts), shape=(k, k))
+    step = change @ adjacency
+    np.put(adjacency, at, c > 0)
+    after = change @ adjacency  # (A + C)^2 = A^2 + C A + (C (A + C))^T
+    # trace (A + C)^3 = trace A^3 + 3 trace(A^2 C) + 3 trace(C A C) + trace(C^3), each a
+    # sum over C's entries; C^2 = C (A + C) - C A
+    there = outside.take(at)
+    mixed = table.take(at) - there + _BARRED * (c < 0)  # A^2 at C's entries
+    inside = (c * (3.0 * mixed + 2.0 * step.take(at) + after.take(at))).sum()
+    table += step
+    table += after.T
+    np.put(table, at, table.take(at) - _BARRED * c)
+    return inside, (c * there).sum()
+
+
 def closing_swaps(
     rows: np.ndarray,
     columns: np.ndarray,
@@ -456,22 +487,9 @@ def closing_swaps(
         x = np.concatenate([a[i], a[j], a[i], a[j]])
         y = np.concatenate([b[i], b[j], b[j], b[i]])
         sign = np.repeat(np.array([-1, -1, 1, 1], dtype=np.int16), i.size)
-        ex, ey, c = np.concatenate([x, y]), np.concatenate([y, x]), np.concatenate([sign, sign])
-        at, by_row = ex * k + ey, stable_argsort(ex)  # C's entries, flat; C in rows
-        starts = np.concatenate([[0], np.cumsum(np.bincount(ex, minlength=k))])
-        change = sp.csr_array((c[by_row], ey[by_row], starts), shape=(k, k))  # A -> A + C
-        step = change @ adjacency
-        np.put(adjacency, at, c > 0)
-        after = change @ adjacency  # (A + C)^2 = A^2 + C A + (C (A + C))^T
-        # trace (A + C)^3 = trace A^3 + 3 trace(A^2 C) + 3 trace(C A C) + trace(C^3), each
-        # a sum over C's entries; C^2 = C (A + C) - C A
-        there = outside.take(at)
-        mixed = table.take(at) - there + _BARRED * (c < 0)  # A^2 at C's entries
-        inside += (c * (3.0 * mixed + 2.0 * step.take(at) + after.take(at))).sum()
-        across += (c * there).sum()
-        table += step
-        table += after.T
-        np.put(table, at, table.take(at) - _BARRED * c)
+        ends = np.concatenate([x, y]), np.concatenate([y, x])  # C symmetric
+        more = _swapped(table, adjacency, outside, *ends, np.concatenate([sign, sign]))
+        inside, across = inside + more[0], across + more[1]
         edge_i, edge_j = order[i], order[j]
         low[edge_i], high[edge_i] = np.minimum(a[i], b[j]), np.maximum(a[i], b[j])
         low[edge_j], high[edge_j] = np.minimum(a[j], b[i]), np.maximum(a[j], b[i])
