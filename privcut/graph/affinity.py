@@ -38,6 +38,7 @@ from privcut.graph.clustering import (
     capped_projection,
     degree_bins,
 )
+from privcut.graph.sorting import stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -67,6 +68,12 @@ degree class 1 to ``PAIRINGS`` places on in a random order)."""
 CLOSING_WIDTH = 0.1
 """Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
 exchanges two ends of about the same degree, so it barely moves the assortativity)."""
+
+_BARRED = 2.0**40
+"""Taken off :func:`closing_swaps`' table of common neighbours at an edge or a loop: above
+twice any count of common neighbours (graphs of fewer than 2^38 nodes), so a swap making
+either never gains, and small enough that the table's integers stay exact in floating
+point."""
 
 
 def node_rho(
@@ -230,14 +237,15 @@ def affinity_edges(
     return np.concatenate(rows), np.concatenate(columns)
 
 
-def _once(items: np.ndarray) -> np.ndarray:
-    """Per row of ``items`` (in priority order), whether each of its entries appears
-    there first (a row holding an entry of an earlier row is dropped)."""
+def _once(items: np.ndarray, size: int) -> np.ndarray:
+    """Per row of ``items`` (in priority order; entries in ``[0, size)``), whether each of
+    its entries appears there first (a row holding an entry of an earlier row is
+    dropped; fewer than 2^31 entries). O(items + size)."""
     flat = items.ravel()
-    _, first = np.unique(flat, return_index=True)
-    seen = np.zeros(flat.size, dtype=bool)
-    seen[first] = True
-    return seen.reshape(items.shape).all(axis=1)
+    place = np.arange(flat.size, dtype=np.int32)
+    first = np.full(size, flat.size, dtype=np.int32)
+    np.minimum.at(first, flat, place)
+    return (first[flat] == place).reshape(items.shape).all(axis=1)
 
 
 def _core(degrees: np.ndarray, cap: int) -> np.ndarray:
@@ -264,6 +272,13 @@ def _core_tables(rows, columns, index, k):
     return adjacency, (spokes @ spokes.T).toarray()
 
 
+def _squared(adjacency: np.ndarray) -> np.ndarray:
+    """The 0/1 ``adjacency`` squared (paths of length two), multiplied in single precision:
+    exact, every entry and partial sum being at most :data:`CORE_SIZE` < 2^24."""
+    single = adjacency.astype(np.float32)
+    return (single @ single).astype(float)
+
+
 def core_triangles(
     rows: np.ndarray, columns: np.ndarray, degrees: np.ndarray, cap: int = DEFAULT_CAP
 ) -> float:
@@ -283,27 +298,30 @@ def core_triangles(
     index = np.full(np.asarray(degrees).size, -1, dtype=np.int64)
     index[members] = np.arange(members.size)
     adjacency, outside = _core_tables(np.asarray(rows), np.asarray(columns), index, members.size)
-    inside = (adjacency @ adjacency * adjacency).sum() / 6.0
+    inside = (_squared(adjacency) * adjacency).sum() / 6.0
     return float(inside + (outside * adjacency).sum() / 2.0)
 
 
 def _candidates(
-    a: np.ndarray, b: np.ndarray, grade: np.ndarray, common: np.ndarray, adjacency: np.ndarray
+    a: np.ndarray, b: np.ndarray, grade: np.ndarray, table: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`closing_swaps`' candidate swaps of the core edges ``(a[i], b[i])`` (core
     indices, sorted by ``grade``) with the :data:`PAIRINGS` next edges of their grade,
-    scored by the ``common`` neighbours gained, best first, each edge and each new pair
-    in one swap at most, none adding a loop or an edge of ``adjacency``: as position
-    pairs ``(i, j)``."""
-    k = adjacency.shape[0]
-    held = common[a, b]  # the common neighbours of the edges as they are
-    table = np.where(adjacency > 0, -np.inf, common)  # an edge already, or a loop: no gain
-    np.fill_diagonal(table, -np.inf)
+    scored by the common neighbours gained, best first, each edge and each new pair in
+    one swap at most, none adding a loop or an edge: as position pairs ``(i, j)``.
+    ``table`` holds the common neighbours of every pair, less :data:`_BARRED` for an edge
+    or a loop (so a swap making one never gains)."""
+    k = table.shape[0]
     table, row = table.ravel(), a * k
+    held = table.take(row + b) + _BARRED  # the common neighbours of the edges as they are
+    pair = np.empty(a.size, dtype=np.int64)
     i, j, gain = [], [], []
     for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same grade
-        won = table[row[:-shift] + b[shift:]] + table[row[shift:] + b[:-shift]]
-        won -= held[:-shift] + held[shift:]
+        pairs = pair[: max(a.size - shift, 0)]
+        won = table.take(np.add(row[:-shift], b[shift:], out=pairs))
+        won += table.take(np.add(row[shift:], b[:-shift], out=pairs))
+        won -= held[:-shift]
+        won -= held[shift:]
         good = np.flatnonzero((won > 0) & (grade[:-shift] == grade[shift:]))
         i.append(good)
         j.append(good + shift)
@@ -312,11 +330,12 @@ def _candidates(
     if gain.size > a.size:  # at most one swap per edge: the best candidates
         top = np.argpartition(-gain, a.size - 1)[: a.size]
         i, j, gain = i[top], j[top], gain[top]
-    best = np.argsort(-gain, kind="stable")
+    best = stable_argsort((np.max(gain, initial=0.0) - gain).astype(np.int64))  # integers
     i, j = i[best], j[best]
     new_1 = np.minimum(a[i], b[j]) * k + np.maximum(a[i], b[j])
     new_2 = np.minimum(a[j], b[i]) * k + np.maximum(a[j], b[i])
-    chosen = _once(np.stack([i, j], axis=1)) & _once(np.stack([new_1, new_2], axis=1))
+    chosen = _once(np.stack([i, j], axis=1), a.size)
+    chosen &= _once(np.stack([new_1, new_2], axis=1), k * k)
     return i[chosen], j[chosen]
 
 
@@ -331,6 +350,37 @@ def _balanced(
     down = down[np.cumsum(-delta[down]) <= delta[up].sum() + 1e-9]
     take = np.concatenate([down, up])
     return i[take], j[take]
+
+
+def _swapped(
+    table: np.ndarray,
+    adjacency: np.ndarray,
+    outside: np.ndarray,
+    ex: np.ndarray,
+    ey: np.ndarray,
+    c: np.ndarray,
+) -> tuple[float, float]:
+    """:func:`closing_swaps`' update for the change C (entries ``c`` at ``(ex, ey)``,
+    symmetric, -1 an edge removed and +1 one added) of the core's ``adjacency`` (16-bit,
+    updated in place), and of its ``table`` (updated in place): returns what C adds to
+    ``trace A^3`` and to the common neighbours outside the core summed over the edges
+    (both directions). O(k |C|) time."""
+    k = table.shape[0]
+    at, by_row = ex * k + ey, stable_argsort(ex)  # C's entries, flat; C in rows
+    starts = np.concatenate([[0], np.cumsum(np.bincount(ex, minlength=k))])
+    change = sp.csr_array((c[by_row], ey[by_row], starts), shape=(k, k))
+    step = change @ adjacency
+    np.put(adjacency, at, c > 0)
+    after = change @ adjacency  # (A + C)^2 = A^2 + C A + (C (A + C))^T
+    # trace (A + C)^3 = trace A^3 + 3 trace(A^2 C) + 3 trace(C A C) + trace(C^3), each a
+    # sum over C's entries; C^2 = C (A + C) - C A
+    there = outside.take(at)
+    mixed = table.take(at) - there + _BARRED * (c < 0)  # A^2 at C's entries
+    inside = (c * (3.0 * mixed + 2.0 * step.take(at) + after.take(at))).sum()
+    table += step
+    table += after.T
+    np.put(table, at, table.take(at) - _BARRED * c)
+    return inside, (c * there).sum()
 
 
 def closing_swaps(
@@ -358,16 +408,19 @@ def closing_swaps(
     j``, which stay), and balanced so that the swaps' changes of ``sum d_i d_j`` (the
     moment of Newman's r that a swap moves) cancel: every degree stays, and the degree
     assortativity up to one swap's change per pass. Passes go on until the triangles with
-    an edge between two core nodes (:func:`core_triangles`, counted exactly after every
-    pass from the core's dense adjacency and its common neighbours outside the core)
-    number ``goal``, or after ``passes`` (public).
+    an edge between two core nodes (:func:`core_triangles`, counted exactly at the start
+    from the core's dense adjacency and its common neighbours outside the core, then kept
+    exactly after every pass: the pass's change C of the adjacency A moves the paths of
+    length two by ``C A + (A + C) C`` and the closed walks ``trace (A + C)^3`` by sums
+    over C's entries) number ``goal``, or after ``passes`` (public). The edges are
+    distinct (a simple graph).
 
     In the sparse generator (:meth:`privcut.graph.sparse.SparseGenerator.assortativity`)
     the goal is that count before the degree-assortativity swaps: the BTER blocks reach
     degrees up to ``cap`` only, and on a disassortative graph with a dense hub core
     (wiki-vote) those swaps break the hub-hub edges that close most triangles.
     Post-processing: reads only the release's edges and degrees and fresh randomness.
-    O(|E| + k^3) time to start, then per pass O(P m log(P m) + k^2 + s k) for the m
+    O(|E| + k^3) time to start, then per pass O(P m + m log m + k^2 + s k) for the m
     swappable edges, P = :data:`PAIRINGS` and s accepted swaps; O(|E| + k^2 + P m) memory
     (k core nodes).
 
@@ -395,49 +448,50 @@ def closing_swaps(
     f = np.asarray(degrees, dtype=float)
     n = f.size
     members = _core(f, cap)
+    k = members.size
     index = np.full(n, -1, dtype=np.int64)
-    index[members] = np.arange(members.size)
+    index[members] = np.arange(k)
     swappable = np.flatnonzero((index[rows] >= 0) & (index[columns] >= 0))
+    low, high = index[rows[swappable]], index[columns[swappable]]  # core indices, low < high
     classes = np.floor(np.log(np.maximum(f, 1.0)) / np.log1p(CLOSING_WIDTH)).astype(np.int64)
+    grade, weight = classes[members], f[members]
+    if labels is not None:
+        labels = np.asarray(labels)
+        group = labels[members].astype(np.int64)
+        spans = (int(labels.max()) + 1, int(classes.max()) + 1)
     all_rows = np.concatenate([rows, fixed // n])
     all_columns = np.concatenate([columns, fixed % n])
-    adjacency, outside = _core_tables(all_rows, all_columns, index, members.size)
-    paths = adjacency @ adjacency
-    count = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
+    adjacency, outside = _core_tables(all_rows, all_columns, index, k)
+    paths = _squared(adjacency)
+    inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
+    table = paths + outside - _BARRED * (adjacency + np.eye(k))  # no loop, no edge twice
+    adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
     for _pass in range(passes):
-        if count >= goal or swappable.size < 2:
+        if inside / 6.0 + across / 2.0 >= goal or swappable.size < 2:
             break
         flip = rng.random(swappable.size) < 0.5
         if labels is not None:  # (a, b) with labels[a] <= labels[b]: block pairs kept
-            first, second = labels[rows[swappable]], labels[columns[swappable]]
+            first, second = group[low], group[high]
             flip = (first > second) | ((first == second) & flip)
-        ends_a = index[np.where(flip, columns[swappable], rows[swappable])]
-        ends_b = index[np.where(flip, rows[swappable], columns[swappable])]
-        key = classes[members[ends_b]]
+        ends_a, ends_b = np.where(flip, high, low), np.where(flip, low, high)
+        key = grade[ends_b]
         if labels is not None:
-            pair = labels[members[ends_a]].astype(np.int64) * (int(labels.max()) + 1)
-            key = (pair + labels[members[ends_b]]) * (int(classes.max()) + 1) + key
+            key = (group[ends_a] * spans[0] + group[ends_b]) * spans[1] + key
         order = rng.permutation(swappable.size)
-        order = order[np.argsort(key[order], kind="stable")]
+        order = order[stable_argsort(key[order] - key.min())]
         a, b = ends_a[order], ends_b[order]
-        i, j = _candidates(a, b, key[order], paths + outside, adjacency)
-        i, j = _balanced(i, j, f[members[a]], f[members[b]])
+        i, j = _candidates(a, b, key[order], table)
+        i, j = _balanced(i, j, weight[a], weight[b])
         if i.size == 0:
             break
         x = np.concatenate([a[i], a[j], a[i], a[j]])
         y = np.concatenate([b[i], b[j], b[j], b[i]])
-        sign = np.repeat([-1.0, -1.0, 1.0, 1.0], i.size)
-        change = sp.csr_array(
-            (np.concatenate([sign, sign]), (np.concatenate([x, y]), np.concatenate([y, x]))),
-            shape=adjacency.shape,
-        )
-        paths += change @ adjacency
-        adjacency[x, y] = adjacency[y, x] = (sign > 0).astype(float)
-        paths += adjacency @ change  # (A + C)^2 = A^2 + C A + (A + C) C
-        count = (paths * adjacency).sum() / 6.0 + (outside * adjacency).sum() / 2.0
-        edge_i, edge_j = swappable[order[i]], swappable[order[j]]
-        new_i = np.sort(np.stack([members[a[i]], members[b[j]]]), axis=0)
-        new_j = np.sort(np.stack([members[a[j]], members[b[i]]]), axis=0)
-        rows[edge_i], columns[edge_i] = new_i
-        rows[edge_j], columns[edge_j] = new_j
-    return rows, columns, float(count)
+        sign = np.repeat(np.array([-1, -1, 1, 1], dtype=np.int16), i.size)
+        ends = np.concatenate([x, y]), np.concatenate([y, x])  # C symmetric
+        more = _swapped(table, adjacency, outside, *ends, np.concatenate([sign, sign]))
+        inside, across = inside + more[0], across + more[1]
+        edge_i, edge_j = order[i], order[j]
+        low[edge_i], high[edge_i] = np.minimum(a[i], b[j]), np.maximum(a[i], b[j])
+        low[edge_j], high[edge_j] = np.minimum(a[j], b[i]), np.maximum(a[j], b[i])
+    rows[swappable], columns[swappable] = members[low], members[high]
+    return rows, columns, float(inside / 6.0 + across / 2.0)

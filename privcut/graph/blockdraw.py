@@ -59,16 +59,23 @@ def pair_keys(rows: np.ndarray, columns: np.ndarray, n: int, directed: bool) -> 
 
 
 def _first_new(keys: np.ndarray, have: np.ndarray) -> np.ndarray:
-    """The keys not in ``have``, each once, in draw order."""
+    """The keys not in ``have`` (sorted), each once, in draw order."""
     unique, first = np.unique(keys, return_index=True)
-    fresh = ~np.isin(unique, have, assume_unique=True)
+    at = np.minimum(np.searchsorted(have, unique), max(have.size - 1, 0))
+    fresh = have[at] != unique if have.size else np.ones(unique.size, dtype=bool)
     return keys[np.sort(first[fresh])]
+
+
+def _merged(keys: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The sorted ``keys`` with the ``new`` ones in place (a merge, O(keys + new log new))."""
+    new = np.sort(new)
+    return np.insert(keys, np.searchsorted(keys, new), new)
 
 
 def _rejection(source, target, count, n, directed, generator, taken=None) -> np.ndarray:
     """``count`` distinct pairs by successive draws, self-loops, repeats and the keys
     ``taken`` (sorted; none by default) rejected."""
-    taken = np.zeros(0, dtype=np.int64) if taken is None else taken
+    excluded = np.zeros(0, dtype=np.int64) if taken is None else taken  # sorted, kept so
     have = np.zeros(0, dtype=np.int64)
     for round_ in range(MAX_ROUNDS + 1):
         need = count - have.size
@@ -79,11 +86,10 @@ def _rejection(source, target, count, n, directed, generator, taken=None) -> np.
         rows = source.draw(draws, generator, uniform)
         columns = target.draw(draws, generator, uniform)
         keep = rows != columns
-        excluded = np.sort(np.concatenate([taken, have]))
         fresh = _first_new(pair_keys(rows[keep], columns[keep], n, directed), excluded)
         have = np.concatenate([have, fresh[:need]])
+        excluded = _merged(excluded, fresh[:need])
         if uniform and have.size < count:
-            excluded = np.concatenate([taken, have])
             rest = rejection_uniform(
                 source, target, count - have.size, excluded, n, directed, generator
             )
@@ -92,16 +98,19 @@ def _rejection(source, target, count, n, directed, generator, taken=None) -> np.
 
 
 def rejection_uniform(source, target, count, have, n, directed, generator) -> np.ndarray:
-    """The last pairs uniformly from the block pair (each round keeps a constant share)."""
+    """The last pairs uniformly from the block pair (each round keeps a constant share),
+    none of the keys ``have``."""
     found = np.zeros(0, dtype=np.int64)
+    taken = np.sort(have)  # with the found keys merged in, kept sorted
     while found.size < count:
         draws = max(count - found.size, 16)
         rows = source.draw(draws, generator, True)
         columns = target.draw(draws, generator, True)
         keep = rows != columns
-        taken = np.sort(np.concatenate([have, found]))
         fresh = _first_new(pair_keys(rows[keep], columns[keep], n, directed), taken)
-        found = np.concatenate([found, fresh[: count - found.size]])
+        fresh = fresh[: count - found.size]
+        found = np.concatenate([found, fresh])
+        taken = _merged(taken, fresh)
     return found
 
 

@@ -2,6 +2,7 @@
 sparse generator, and the BTER step's analytic wedges (issue 18: triangles with
 assortativity)."""
 
+import hashlib
 from itertools import combinations
 
 import networkx as nx
@@ -94,6 +95,29 @@ def test_closing_swaps_stop_at_the_goal_and_keep_block_pairs():
     assert (pair_counts(new_rows, new_columns) == pair_counts(rows, columns)).all()
     with pytest.raises(ValueError, match="passes"):
         closing_swaps(rows, columns, none, degrees, 1, np.random.default_rng(0), passes=-1)
+
+
+def test_closing_swaps_are_the_same_by_seed_as_before_the_speed_up():
+    """Outputs pinned at main 5300d9e (issue 18, speed: the kept table and count release
+    the same swaps), with and without labels, and with fewer edges than PAIRINGS."""
+    rows, columns, degrees = _hub_graph()
+    none = np.zeros(0, dtype=np.int64)
+    for labels, seed, count, digest in (
+        (None, 0, 341.0, "82f8dbc610c4894d"),
+        (np.arange(300) % 3, 1, 265.0, "057dbdd6f6e8e97c"),
+    ):
+        new_rows, new_columns, found = closing_swaps(
+            rows, columns, none, degrees, 10**6, np.random.default_rng(seed), cap=10, labels=labels
+        )
+        keys = (new_rows * 300 + new_columns).tobytes()
+        assert (found, hashlib.sha1(keys).hexdigest()[:16]) == (count, digest)
+    G = nx.random_regular_graph(3, 8, seed=1)
+    rows, columns = _edges(G)
+    new_rows, new_columns, found = closing_swaps(
+        rows, columns, none, np.full(8, 3.0), 100, np.random.default_rng(1), cap=2
+    )
+    assert found == 8.0
+    assert (new_rows * 8 + new_columns).tolist() == [1, 4, 3, 12, 23, 11, 22, 21, 28, 55, 47, 46]
 
 
 def test_release_gets_the_hub_triangles_back(monkeypatch):
