@@ -412,8 +412,9 @@ def closing_swaps(
     from the core's dense adjacency and its common neighbours outside the core, then kept
     exactly after every pass: the pass's change C of the adjacency A moves the paths of
     length two by ``C A + (A + C) C`` and the closed walks ``trace (A + C)^3`` by sums
-    over C's entries) number ``goal``, or after ``passes`` (public). The edges are
-    distinct (a simple graph).
+    over C's entries) number ``goal``, or after ``passes`` (public); the state with the
+    most of them is returned (the swaps of one pass interact, so a pass can lower the
+    count). The edges are distinct (a simple graph).
 
     In the sparse generator (:meth:`privcut.graph.sparse.SparseGenerator.assortativity`)
     the goal is that count before the degree-assortativity swaps: the BTER blocks reach
@@ -466,6 +467,7 @@ def closing_swaps(
     inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
     table = paths + outside - _BARRED * (adjacency + np.eye(k))  # no loop, no edge twice
     adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
+    best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())  # passes interact: keep it
     for _pass in range(passes):
         if inside / 6.0 + across / 2.0 >= goal or swappable.size < 2:
             break
@@ -493,5 +495,8 @@ def closing_swaps(
         edge_i, edge_j = order[i], order[j]
         low[edge_i], high[edge_i] = np.minimum(a[i], b[j]), np.maximum(a[i], b[j])
         low[edge_j], high[edge_j] = np.minimum(a[j], b[i]), np.maximum(a[j], b[i])
+        if inside / 6.0 + across / 2.0 > best[0]:
+            best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())
+    count, low, high = best
     rows[swappable], columns[swappable] = members[low], members[high]
-    return rows, columns, float(inside / 6.0 + across / 2.0)
+    return rows, columns, float(count)
