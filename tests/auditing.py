@@ -83,4 +83,8 @@ class ExactComparison(SparseVector):
         if abs(answer - hypothesis) <= self.calibration.threshold:
             return hypothesis, False
         self.updates += 1
-        return float(self.calibration.comparison.add(answer, rng=self.generator)), True
+        return self.released(answer), True
+
+    def released(self, answer: float) -> float:
+        """What an update releases: the answer plus the comparison noise."""
+        return float(self.calibration.comparison.add(answer, rng=self.generator))

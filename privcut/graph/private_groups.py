@@ -51,7 +51,6 @@ from privcut.privacy.validation import check_scalar
 from privcut.records import Record, Spend
 
 __all__ = [
-    "MECHANISM",
     "MECHANISMS",
     "PRIVATE",
     "CommunityStep",
@@ -73,9 +72,6 @@ MECHANISMS = {
     "super-graph": "private communities (PrivGraph's community phases, Yuan et al. 2023)",
 }
 """The community step's name in the release's mechanism, by :attr:`PrivateGroups.method`."""
-
-MECHANISM = MECHANISMS["sweep"]
-"""The default community step's name (``PrivateGroups().method``)."""
 
 PREFIX = "communities: "
 """The prefix of the community step's spends in the report's ``measurements``
@@ -184,7 +180,7 @@ class ReleasedCommunities(Record):
     Attributes
     ----------
     mechanism : str
-        How the partition was found (:data:`MECHANISM`).
+        How the partition was found (a value of :data:`MECHANISMS`).
     communities : int
         The number of released communities (non-empty).
     share : float
@@ -195,7 +191,7 @@ class ReleasedCommunities(Record):
 
     Examples
     --------
-    >>> ReleasedCommunities(MECHANISM, 3, 0.2, 0.2).to_dict()["communities"]
+    >>> ReleasedCommunities(MECHANISMS["sweep"], 3, 0.2, 0.2).to_dict()["communities"]
     3
     """
 
