@@ -337,9 +337,9 @@ class SparseGenerator:
         the LFR graph; the swaps break hub-hub edges of the configuration model (triangle
         RE 0.32 against 0.04 on wiki-vote), which the triangle-closing swaps among the hubs
         give back (RESULTS.md, "Issue 18: triangles with assortativity": triangle RE
-        0.07 at epsilon 1, 5 seeds, at the same assortativity RE) for about 1.6x the
-        seconds of a wiki-vote release (0.6 s; LFR and gnutella 0.8-1.0x, the BTER wedges
-        now computed instead of drawn).
+        0.07 at epsilon 1, 5 seeds, at the same assortativity RE); a wiki-vote release
+        takes 0.25-0.28 CPU s with them (RESULTS.md, "Issue 18: acceptance, third round",
+        rerun after the faster closing swaps; about 0.17 s of it the closing swaps).
 
         Examples
         --------
