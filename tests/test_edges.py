@@ -153,6 +153,7 @@ def test_small_chunks_read_the_same(tmp_path, monkeypatch, text):
         ("# c\n#a b\n", ":2: '#a b' is ambiguous"),
         ("1 2\n1 2 3 4\n", ":2: expected 'u v'"),
         ("1,2\n3,\n", ":2: expected 'u v'"),
+        ("# c\na,b, ", ":2: expected 'u v'"),  # a blank last field (hypothesis found it)
         ('1,2\n"a b" c\n', ":2: weight 'c'"),
     ],
 )

@@ -349,10 +349,10 @@ def _parsed(fast: bytes, *, numeric: bool = False) -> tuple | None:
         return frame[0].to_numpy(), frame[1].to_numpy(), frame[2].to_numpy(dtype=object)
     columns = [frame[k].to_numpy(dtype=object) for k in range(3)]
     if comma:
-        if fast.count(b",") != len(frame) + np.count_nonzero(columns[2] != ""):
-            return None  # an empty last field ("u,v,") or a line without a comma
         if b" " in fast or b"\t" in fast:
             columns = [frame[k].str.strip().to_numpy(dtype=object) for k in range(3)]
+        if fast.count(b",") != len(frame) + np.count_nonzero(columns[2] != ""):
+            return None  # an empty (or blank: "u,v, ") last field, or a line without a comma
     if np.any(columns[0] == "") or np.any(columns[1] == ""):
         return None
     return tuple(columns)
