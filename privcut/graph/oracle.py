@@ -468,21 +468,11 @@ class CutOracle:
         comparison draw per query answered from the data, and per update an answer draw
         and a new threshold draw (tight), counting the first threshold draw; the answers of
         fractional rank-1 queries are counted with their grid noise's bound."""
-        calibration, engine = self._engine.calibration, self._engine
         count_noise = self.edges.noise
         tv = 0.0 if count_noise is None else count_noise.tv_bound(1)
         if self.start is not None:  # its measurements include the count
             tv = self.start.sampler_tv
-        released = engine.released_noise
-        gridded = released.on_grid(self.sensitivity, 1)  # fractional queries' answer noise
-        on_grid, answers = engine.grid_draws, engine.queries_answered
-        if calibration.answer is not None:  # sparse vector: comparisons apart from answers
-            tv += calibration.comparison.tv_bound(answers)
-            answers = engine.updates
-        tv += released.tv_bound(answers - on_grid) + gridded.tv_bound(on_grid)
-        if calibration.threshold_noise is not None:
-            tv += calibration.threshold_noise.tv_bound(1 + engine.updates)
-        return tv
+        return tv + self._engine.sampler_tv(self.sensitivity)
 
     @property
     def effective_delta(self) -> float:

@@ -120,7 +120,7 @@ from privcut.exceptions import PrivcutError
 from privcut.linear.idc import FriezeKannan, Median, MultiplicativeWeights
 from privcut.linear.queries import check_histogram
 from privcut.linear.size import SizeEstimate, count_budget, dataset_size
-from privcut.privacy import Noise, check_beta, check_delta, check_epsilon
+from privcut.privacy import Noise, check_beta, check_delta, check_epsilon, effective_delta
 from privcut.privacy.calibration import zcdp_budget
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
@@ -731,6 +731,35 @@ class SparseVector:
         calibration = self.calibration
         return calibration.comparison if calibration.answer is None else calibration.answer
 
+    def sampler_tv(self, sensitivity: float = 1.0) -> float:
+        """Bound on the total variation distance from exact of the integer noise this loop
+        has drawn so far (as :attr:`~privcut.linear.LinearRelease.sampler_tv`): one
+        comparison draw per query answered from the data, and per update an answer draw and
+        a new threshold draw (sparse vector), counting the first threshold draw; the answers
+        of fractional queries (at the public ``sensitivity`` they were released with) with
+        their grid noise's bound. Public: a function of the calibration and the counts of
+        answers, updates and grid draws, all released.
+
+        Examples
+        --------
+        >>> calibration = calibrate(lambda a: 4, 1.0, 0.0, max_queries=10, scale=100.0)
+        >>> engine = SparseVector(calibration, 10, np.random.default_rng(0))
+        >>> before = engine.sampler_tv()
+        >>> _ = engine.step(lambda: 0.0, 0.0)
+        >>> engine.sampler_tv() >= before
+        True
+        """
+        calibration, released = self.calibration, self.released_noise
+        answers, on_grid, tv = self.queries_answered, self.grid_draws, 0.0
+        if calibration.answer is not None:  # sparse vector: comparisons apart from answers
+            tv += calibration.comparison.tv_bound(answers)
+            answers = self.updates
+        tv += released.tv_bound(answers - on_grid)
+        tv += released.on_grid(sensitivity, 1).tv_bound(on_grid)
+        if calibration.threshold_noise is not None:
+            tv += calibration.threshold_noise.tv_bound(1 + self.updates)
+        return tv
+
     def _release(self, answer: float, integer: bool, sensitivity: float, error: float) -> float:
         """``answer`` plus a draw of :attr:`released_noise`, or, when the query's answers are
         not integers (integer noise on a real answer would reveal its fractional part, and
@@ -1009,6 +1038,33 @@ class OnlineRelease:
         self._low = -1.0 if idc == "frieze-kannan" else 0.0
 
     alpha = property(lambda self: self.calibration.alpha, doc="The promised max error.")
+
+    @property
+    def sampler_tv(self) -> float:
+        """Bound on the total variation distance of the integer noise drawn so far from
+        exact: the noisy element count's (when ``n`` was not given) and the answering
+        loop's (:meth:`SparseVector.sampler_tv`)."""
+        return self.size.sampler_tv + self._engine.sampler_tv(1.0)
+
+    @property
+    def effective_delta(self) -> float:
+        """The delta the transcript so far guarantees with the integer samplers' distance
+        from exact, as :attr:`~privcut.graph.CutOracle.effective_delta`: ``delta'`` plus
+        ``(1 + e**epsilon) * sampler_tv``, ``delta'`` being ``delta`` less the composed
+        analysis's :attr:`Calibration.sampler_reserve` (``delta`` for the other
+        calibrations); at most ``delta`` under the composed analysis with a reserve while
+        every query is an integer query.
+
+        Examples
+        --------
+        >>> release = OnlineRelease(np.array([5, 3]), 1.0, 1e-6, max_queries=4, n=10, rng=0)
+        >>> _ = release.answer([1, 0])
+        >>> 0.0 < release.effective_delta <= 1e-6
+        True
+        """
+        reserve = self.calibration.sampler_reserve
+        return effective_delta(self.epsilon, self.delta - reserve, self.sampler_tv)
+
     max_updates = property(lambda self: self.calibration.max_updates, doc="B(alpha).")
     queries_answered = property(lambda self: self._engine.queries_answered)
     updates = property(lambda self: self._engine.updates)

@@ -15,7 +15,7 @@ from privcut.linear.online import (
 )
 from privcut.privacy.calibration import zcdp_budget, zcdp_delta
 from privcut.privacy.noise import float_sum_error
-from tests.auditing import ExactComparison
+from tests.auditing import ExactComparison, record_sampler_tv
 
 
 def fk_bound(alpha):
@@ -341,3 +341,25 @@ def test_the_composed_calibration_reserves_the_samplers_distance_from_delta():
     with pytest.warns(SamplerReserveWarning, match="no sampler reserve"):
         dropped = tight(10_000)
     assert dropped.composed and dropped.sampler_reserve == 0.0
+
+
+@pytest.mark.parametrize("options", [dict(n=1000), dict(), dict(calibration="paper")])
+def test_online_release_reports_its_samplers_slack(monkeypatch, options):
+    """The stop-27 review: OnlineRelease reported no effective delta. Its sampler_tv is the
+    draws it used (noisy count, comparisons, answers, thresholds; drawn-ahead comparisons
+    are secret and unused), and under the composed analysis the reserve keeps the effective
+    delta at most delta for integer queries."""
+    drawn = record_sampler_tv(monkeypatch)
+    h = np.array([400, 0, 250, 100])
+    release = OnlineRelease(h, 1.0, 1e-6, max_queries=200, rng=0, **options)
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        release.answer(rng.integers(0, 2, size=4))
+    engine = release._engine
+    unused = engine.calibration.comparison.tv_bound(engine.pending.size)
+    assert release.sampler_tv == pytest.approx(drawn() - unused, rel=1e-12)
+    reserve = engine.calibration.sampler_reserve
+    expected = 1e-6 - reserve + (1 + math.e) * release.sampler_tv
+    assert release.effective_delta == pytest.approx(expected)
+    if engine.calibration.composed:
+        assert reserve > 0.0 and release.effective_delta <= 1e-6
