@@ -73,9 +73,12 @@ exchanges two ends of about the same degree, so it barely moves the assortativit
 
 _BARRED = 2**29
 """Taken off :func:`closing_swaps`' table of common neighbours (32-bit integers) at an edge
-or a loop: at least twice any count of common neighbours (graphs of fewer than 2^28
-nodes), so a swap making either never gains, and small enough that a candidate's gain
-(two entries less two) stays within 32 bits. Larger graphs: 2^40 in 64 bits
+or a loop: at least twice any count of common neighbours (graphs of fewer than
+:data:`_WIDE` nodes), so a swap making either never gains, and small enough that a
+candidate's gain (two entries less two) stays within 32 bits."""
+
+_WIDE = 2**28
+"""Graphs of at least this many nodes get a 64-bit table, barred by 2^40
 (:func:`_barred`)."""
 
 
@@ -509,9 +512,8 @@ def closing_swaps(
     outside = _outside(keys, inner, k)
     paths = _squared(adjacency)
     inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
-    small = n < 2**28  # common neighbours and gains in 32 bits (_BARRED)
-    table = (paths + outside).astype(np.int32 if small else np.int64)
-    table -= (_BARRED if small else 2**40) * (adjacency + np.eye(k)).astype(table.dtype)
+    table = (paths + outside).astype(np.int32 if n < _WIDE else np.int64)
+    table -= _barred(table) * (adjacency + np.eye(k)).astype(table.dtype)  # no loop or repeat
     adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
     best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())  # passes interact: keep it
     for _pass in range(passes):

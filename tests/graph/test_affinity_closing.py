@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from privcut import synthetic_graph
 from privcut.evaluate import structure_of
-from privcut.graph import sparse
+from privcut.graph import affinity, sparse
 from privcut.graph.affinity import (
     closing_swaps,
     core_triangles,
@@ -97,9 +97,13 @@ def test_closing_swaps_stop_at_the_goal_and_keep_block_pairs():
         closing_swaps(rows, columns, none, degrees, 1, np.random.default_rng(0), passes=-1)
 
 
-def test_closing_swaps_are_the_same_by_seed_as_before_the_speed_up():
+@pytest.mark.parametrize("wide", [False, True])
+def test_closing_swaps_are_the_same_by_seed_as_before_the_speed_up(wide, monkeypatch):
     """Outputs pinned at main 5300d9e (issue 18, speed: the kept table and count release
-    the same swaps), with and without labels, and with fewer edges than PAIRINGS."""
+    the same swaps), with and without labels, and with fewer edges than PAIRINGS; with
+    the 32-bit table and with the 64-bit one of graphs of 2^28 nodes or more."""
+    if wide:
+        monkeypatch.setattr(affinity, "_WIDE", 0)
     rows, columns, degrees = _hub_graph()
     none = np.zeros(0, dtype=np.int64)
     for labels, seed, count, digest in (
