@@ -277,11 +277,15 @@ def _pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(c, 1)
 
 
+_CHUNK = 2**22
+"""At most about this many outside pairs' keys (32 MB) are held at once
+(:func:`_pair_keys`)."""
+
+
 def _core_tables(rows, columns, index, k):
-    """The core's dense adjacency, and per outside node of c core neighbours its ``c (c -
-    1) / 2`` pairs of them, as keys ``x k + y`` (the nodes grouped by c by a radix sort,
-    so each group's pairs are one gather), with the core ends of the edges to outside
-    nodes. O(|E| + k^2 + sum c^2)."""
+    """The core's dense adjacency, the core ends of the edges to outside nodes and those
+    ends grouped by outside node, the nodes sorted by their count c of core neighbours
+    (one radix sort), with where each count's group starts. O(|E| + k^2)."""
     ia, ib = index[rows], index[columns]
     core_a, core_b = ia >= 0, ib >= 0
     both = core_a & core_b
@@ -294,21 +298,41 @@ def _core_tables(rows, columns, index, k):
     size = np.bincount(outer, minlength=index.size)[outer]
     order = stable_argsort(size * index.size + outer)  # by c, then node
     ends, size = inner[order], size[order]
-    starts = np.searchsorted(size, np.arange(int(size.max(initial=0)) + 2))
-    keys = [np.zeros(0, dtype=np.int64)]
+    return adjacency, inner, ends, np.searchsorted(size, np.arange(int(size.max(initial=0)) + 2))
+
+
+def _pair_keys(ends: np.ndarray, starts: np.ndarray, k: int):
+    """Per outside node of c core neighbours (:func:`_core_tables`' ``ends`` and
+    ``starts``) its ``c (c - 1) / 2`` pairs of them as keys ``x k + y``, yielded in arrays
+    of about :data:`_CHUNK` keys (each count's nodes one gather). O(sum c^2) time,
+    O(:data:`_CHUNK` + k^2) memory."""
+    keys, held = [], 0
     for c in np.flatnonzero(np.diff(starts)):
-        if c >= 2:
-            group = ends[starts[c] : starts[c + 1]].reshape(-1, c)
-            first, second = _pairs(int(c))
-            keys.append((group.take(first, axis=1) * k + group.take(second, axis=1)).ravel())
-    return adjacency, np.concatenate(keys), inner
+        if c < 2:
+            continue
+        first, second = _pairs(int(c))
+        group = ends[starts[c] : starts[c + 1]].reshape(-1, c)
+        step = max(_CHUNK // first.size, 1)  # nodes per gather
+        for at in range(0, group.shape[0], step):
+            part = group[at : at + step]
+            keys.append((part.take(first, axis=1) * k + part.take(second, axis=1)).ravel())
+            held += keys[-1].size
+            if held >= _CHUNK:
+                yield np.concatenate(keys)
+                keys, held = [], 0
+    if keys:
+        yield np.concatenate(keys)
 
 
-def _outside(keys: np.ndarray, inner: np.ndarray, k: int) -> np.ndarray:
+def _outside(ends: np.ndarray, starts: np.ndarray, inner: np.ndarray, k: int) -> np.ndarray:
     """The core's common neighbours outside the core (``S S^T`` for the core-to-outside
-    incidence S) from :func:`_core_tables`' pair keys and core ends, by one ``bincount``
-    (about 1.5x faster than the sparse product on wiki-vote's core). O(pairs + k^2)."""
-    outside = np.bincount(keys, minlength=k * k).reshape(k, k)
+    incidence S): :func:`_pair_keys` counted by ``bincount`` (about 1.5x faster than the
+    sparse product on wiki-vote's core, one ``bincount`` there), the diagonal the core
+    ends' counts. O(sum c^2 + k^2 per :data:`_CHUNK` keys)."""
+    outside = np.zeros(k * k, dtype=np.int64)
+    for keys in _pair_keys(ends, starts, k):
+        outside += np.bincount(keys, minlength=k * k)
+    outside = outside.reshape(k, k)
     outside += outside.T
     outside.flat[:: k + 1] = np.bincount(inner, minlength=k)
     return outside.astype(float)
@@ -327,8 +351,10 @@ def core_triangles(
     """The triangles of the graph ``(rows, columns)`` with an edge between two core nodes
     (:func:`closing_swaps`' core: fitted ``degrees`` above ``cap``, at most
     :data:`CORE_SIZE`): those among three core nodes plus, per core edge, its common
-    neighbours outside the core. O(|E| + k^3) time and O(|E| + k^2) memory for k core
-    nodes. Post-processing (reads a release, not the graph).
+    neighbours outside the core (the pairs of core neighbours of each outside node that
+    are core edges). O(|E| + k^3 + sum c^2) time, c the core neighbours of an outside
+    node, and O(|E| + k^2) memory for k core nodes. Post-processing (reads a release, not
+    the graph).
 
     Examples
     --------
@@ -340,9 +366,10 @@ def core_triangles(
     index = np.full(np.asarray(degrees).size, -1, dtype=np.int64)
     index[members] = np.arange(members.size)
     k = members.size
-    adjacency, keys, _ = _core_tables(np.asarray(rows), np.asarray(columns), index, k)
+    adjacency, _, ends, starts = _core_tables(np.asarray(rows), np.asarray(columns), index, k)
     inside = (_squared(adjacency) * adjacency).sum() / 6.0
-    return float(inside + adjacency.ravel().take(keys).sum())  # outside pairs that are edges
+    flat = adjacency.ravel()  # the outside pairs that are core edges close a triangle each
+    return float(inside + sum(flat.take(keys).sum() for keys in _pair_keys(ends, starts, k)))
 
 
 def _candidates(
@@ -467,9 +494,9 @@ def closing_swaps(
     degrees up to ``cap`` only, and on a disassortative graph with a dense hub core
     (wiki-vote) those swaps break the hub-hub edges that close most triangles.
     Post-processing: reads only the release's edges and degrees and fresh randomness.
-    O(|E| + k^3) time to start, then per pass O(P m + m log m + k^2 + s k) for the m
-    swappable edges, P = :data:`PAIRINGS` and s accepted swaps; O(|E| + k^2 + P m) memory
-    (k core nodes).
+    O(|E| + k^3 + sum c^2) time to start (c the core neighbours of an outside node), then
+    per pass O(P m + m log m + k^2 + s k) for the m swappable edges, P = :data:`PAIRINGS`
+    and s accepted swaps; O(|E| + k^2 + P m) memory (k core nodes).
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
     :func:`core_triangles` count.
@@ -508,8 +535,8 @@ def closing_swaps(
         spans = (int(labels.max()) + 1, int(classes.max()) + 1)
     all_rows = np.concatenate([rows, fixed // n])
     all_columns = np.concatenate([columns, fixed % n])
-    adjacency, keys, inner = _core_tables(all_rows, all_columns, index, k)
-    outside = _outside(keys, inner, k)
+    adjacency, inner, ends, starts = _core_tables(all_rows, all_columns, index, k)
+    outside = _outside(ends, starts, inner, k)
     paths = _squared(adjacency)
     inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
     table = (paths + outside).astype(np.int32 if n < _WIDE else np.int64)
