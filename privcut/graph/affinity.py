@@ -271,10 +271,15 @@ def _core(degrees: np.ndarray, cap: int) -> np.ndarray:
     return members
 
 
-@functools.lru_cache(maxsize=256)
-def _pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
-    """The positions ``(p, q)``, p < q, of the pairs among c items (cached)."""
+@functools.lru_cache(maxsize=128)
+def _few_pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_pairs` for c <= 128, cached (at most 6 MB)."""
     return np.triu_indices(c, 1)
+
+
+def _pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
+    """The positions ``(p, q)``, p < q, of the pairs among c items."""
+    return _few_pairs(c) if c <= 128 else np.triu_indices(c, 1)
 
 
 _CHUNK = 2**22
