@@ -339,8 +339,8 @@ class SparseGenerator:
         give back (RESULTS.md, "Issue 18: triangles with assortativity": triangle RE
         0.07 at epsilon 1, 5 seeds, at the same assortativity RE); a wiki-vote release
         takes 0.25-0.34 CPU s with them on a loaded 2-core machine (RESULTS.md, "Issue 18:
-        release speed, fourth round": 12-33% less than before the faster closing passes;
-        the closing swaps 0.15-0.23 s of it under cProfile).
+        release speed, fourth round"; the closing swaps 0.11-0.13 s of it,
+        ``benchmarks/closing_speed.py``).
 
         Examples
         --------
