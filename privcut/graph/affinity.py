@@ -28,6 +28,8 @@ about half the degree sum); :func:`closing_swaps` adds O(k^2) memory for k hubs.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -69,11 +71,20 @@ CLOSING_WIDTH = 0.1
 """Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
 exchanges two ends of about the same degree, so it barely moves the assortativity)."""
 
-_BARRED = 2.0**40
-"""Taken off :func:`closing_swaps`' table of common neighbours at an edge or a loop: above
-twice any count of common neighbours (graphs of fewer than 2^38 nodes), so a swap making
-either never gains, and small enough that the table's integers stay exact in floating
-point."""
+_BARRED = 2**29
+"""Taken off :func:`closing_swaps`' table of common neighbours (32-bit integers) at an edge
+or a loop: at least twice any count of common neighbours (graphs of fewer than
+:data:`_WIDE` nodes), so a swap making either never gains, and small enough that a
+candidate's gain (two entries less two) stays within 32 bits."""
+
+_WIDE = 2**28
+"""Graphs of at least this many nodes get a 64-bit table, barred by 2^40
+(:func:`_barred`)."""
+
+
+def _barred(table: np.ndarray) -> int:
+    """:data:`_BARRED` for a 32-bit ``table``, 2^40 for a 64-bit one."""
+    return _BARRED if table.dtype == np.int32 else 2**40
 
 
 def node_rho(
@@ -237,15 +248,16 @@ def affinity_edges(
     return np.concatenate(rows), np.concatenate(columns)
 
 
-def _once(items: np.ndarray, size: int) -> np.ndarray:
-    """Per row of ``items`` (in priority order; entries in ``[0, size)``), whether each of
-    its entries appears there first (a row holding an entry of an earlier row is
-    dropped; fewer than 2^31 entries). O(items + size)."""
-    flat = items.ravel()
-    place = np.arange(flat.size, dtype=np.int32)
-    first = np.full(size, flat.size, dtype=np.int32)
-    np.minimum.at(first, flat, place)
-    return (first[flat] == place).reshape(items.shape).all(axis=1)
+def _once(first: np.ndarray, second: np.ndarray, size: int) -> np.ndarray:
+    """Per item pair ``(first[r], second[r])`` (in priority order; entries in ``[0,
+    size)``), whether both of its entries appear there first, in the order first[0],
+    second[0], first[1], ... (a pair holding an entry of an earlier pair is dropped; fewer
+    than 2^30 pairs). O(pairs + size)."""
+    place = np.arange(0, 2 * first.size, 2, dtype=np.int32)
+    earliest = np.full(size, 2 * first.size, dtype=np.int32)
+    np.minimum.at(earliest, second, place + 1)
+    np.minimum.at(earliest, first, place)
+    return (earliest[first] == place) & (earliest[second] == place + 1)
 
 
 def _core(degrees: np.ndarray, cap: int) -> np.ndarray:
@@ -259,17 +271,76 @@ def _core(degrees: np.ndarray, cap: int) -> np.ndarray:
     return members
 
 
+@functools.lru_cache(maxsize=128)
+def _few_pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_pairs` for c <= 128, cached (at most 6 MB)."""
+    return np.triu_indices(c, 1)
+
+
+def _pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
+    """The positions ``(p, q)``, p < q, of the pairs among c items."""
+    return _few_pairs(c) if c <= 128 else np.triu_indices(c, 1)
+
+
+_CHUNK = 2**22
+"""At most about this many outside pairs' keys (32 MB) are held at once
+(:func:`_pair_keys`)."""
+
+
 def _core_tables(rows, columns, index, k):
-    """The core's dense adjacency and its common neighbours outside the core."""
+    """The core's dense adjacency, the core ends of the edges to outside nodes and those
+    ends grouped by outside node, the nodes sorted by their count c of core neighbours
+    (one radix sort), with where each count's group starts. O(|E| + k^2)."""
     ia, ib = index[rows], index[columns]
-    both = (ia >= 0) & (ib >= 0)
+    core_a, core_b = ia >= 0, ib >= 0
+    both = core_a & core_b
+    x, y = ia[both], ib[both]
     adjacency = np.zeros((k, k))
-    adjacency[ia[both], ib[both]] = adjacency[ib[both], ia[both]] = 1.0
-    one = (ia >= 0) != (ib >= 0)
-    inner = np.where(ia[one] >= 0, ia[one], ib[one])
-    outer = np.where(ia[one] >= 0, columns[one], rows[one])
-    spokes = sp.csr_array((np.ones(inner.size), (inner, outer)), shape=(k, index.size))
-    return adjacency, (spokes @ spokes.T).toarray()
+    np.put(adjacency, np.concatenate([x * k + y, y * k + x]), 1.0)
+    one = core_a ^ core_b
+    inner = np.maximum(ia, ib)[one]  # the core end (the other's index is -1)
+    outer = np.where(core_a, columns, rows)[one]
+    size = np.bincount(outer, minlength=index.size)[outer]
+    order = stable_argsort(size * index.size + outer)  # by c, then node
+    ends, size = inner[order], size[order]
+    return adjacency, inner, ends, np.searchsorted(size, np.arange(int(size.max(initial=0)) + 2))
+
+
+def _pair_keys(ends: np.ndarray, starts: np.ndarray, k: int):
+    """Per outside node of c core neighbours (:func:`_core_tables`' ``ends`` and
+    ``starts``) its ``c (c - 1) / 2`` pairs of them as keys ``x k + y``, yielded in arrays
+    of about :data:`_CHUNK` keys (each count's nodes one gather). O(sum c^2) time,
+    O(:data:`_CHUNK` + k^2) memory."""
+    keys, held = [], 0
+    for c in np.flatnonzero(np.diff(starts)):
+        if c < 2:
+            continue
+        first, second = _pairs(int(c))
+        group = ends[starts[c] : starts[c + 1]].reshape(-1, c)
+        step = max(_CHUNK // first.size, 1)  # nodes per gather
+        for at in range(0, group.shape[0], step):
+            part = group[at : at + step]
+            keys.append((part.take(first, axis=1) * k + part.take(second, axis=1)).ravel())
+            held += keys[-1].size
+            if held >= _CHUNK:
+                yield np.concatenate(keys)
+                keys, held = [], 0
+    if keys:
+        yield np.concatenate(keys)
+
+
+def _outside(ends: np.ndarray, starts: np.ndarray, inner: np.ndarray, k: int) -> np.ndarray:
+    """The core's common neighbours outside the core (``S S^T`` for the core-to-outside
+    incidence S): :func:`_pair_keys` counted by ``bincount`` (about 1.5x faster than the
+    sparse product on wiki-vote's core, one ``bincount`` there), the diagonal the core
+    ends' counts. O(sum c^2 + k^2 per :data:`_CHUNK` keys)."""
+    outside = np.zeros(k * k, dtype=np.int64)
+    for keys in _pair_keys(ends, starts, k):
+        outside += np.bincount(keys, minlength=k * k)
+    outside = outside.reshape(k, k)
+    outside += outside.T
+    outside.flat[:: k + 1] = np.bincount(inner, minlength=k)
+    return outside.astype(float)
 
 
 def _squared(adjacency: np.ndarray) -> np.ndarray:
@@ -285,8 +356,10 @@ def core_triangles(
     """The triangles of the graph ``(rows, columns)`` with an edge between two core nodes
     (:func:`closing_swaps`' core: fitted ``degrees`` above ``cap``, at most
     :data:`CORE_SIZE`): those among three core nodes plus, per core edge, its common
-    neighbours outside the core. O(|E| + k^3) time and O(|E| + k^2) memory for k core
-    nodes. Post-processing (reads a release, not the graph).
+    neighbours outside the core (the pairs of core neighbours of each outside node that
+    are core edges). O(|E| + k^3 + sum c^2) time, c the core neighbours of an outside
+    node, and O(|E| + k^2) memory for k core nodes. Post-processing (reads a release, not
+    the graph).
 
     Examples
     --------
@@ -297,9 +370,11 @@ def core_triangles(
     members = _core(degrees, cap)
     index = np.full(np.asarray(degrees).size, -1, dtype=np.int64)
     index[members] = np.arange(members.size)
-    adjacency, outside = _core_tables(np.asarray(rows), np.asarray(columns), index, members.size)
+    k = members.size
+    adjacency, _, ends, starts = _core_tables(np.asarray(rows), np.asarray(columns), index, k)
     inside = (_squared(adjacency) * adjacency).sum() / 6.0
-    return float(inside + (outside * adjacency).sum() / 2.0)
+    flat = adjacency.ravel()  # the outside pairs that are core edges close a triangle each
+    return float(inside + sum(flat.take(keys).sum() for keys in _pair_keys(ends, starts, k)))
 
 
 def _candidates(
@@ -312,21 +387,24 @@ def _candidates(
     ``table`` holds the common neighbours of every pair, less :data:`_BARRED` for an edge
     or a loop (so a swap making one never gains)."""
     k = table.shape[0]
-    table, row = table.ravel(), a * k
-    held = table.take(row + b) + _BARRED  # the common neighbours of the edges as they are
+    # the table is symmetric: entry (a, b) read at (b, a), b of about the same degree along
+    # the edges (a row of few nodes), not at the rows of a, whose k-strided addresses share
+    # a few cache sets (about 2.5x slower gathers)
+    table, row = table.ravel(), b * k
+    held = table.take(row + a) + _barred(table)  # the edges' common neighbours as they are
     pair = np.empty(a.size, dtype=np.int64)
     i, j, gain = [], [], []
     for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same grade
         pairs = pair[: max(a.size - shift, 0)]
-        won = table.take(np.add(row[:-shift], b[shift:], out=pairs))
-        won += table.take(np.add(row[shift:], b[:-shift], out=pairs))
+        won = table.take(np.add(row[shift:], a[:-shift], out=pairs))
+        won += table.take(np.add(row[:-shift], a[shift:], out=pairs))
         won -= held[:-shift]
         won -= held[shift:]
         good = np.flatnonzero((won > 0) & (grade[:-shift] == grade[shift:]))
         i.append(good)
         j.append(good + shift)
         gain.append(won[good])
-    i, j, gain = np.concatenate(i), np.concatenate(j), np.concatenate(gain)
+    i, j, gain = np.concatenate(i), np.concatenate(j), np.concatenate(gain).astype(float)
     if gain.size > a.size:  # at most one swap per edge: the best candidates
         top = np.argpartition(-gain, a.size - 1)[: a.size]
         i, j, gain = i[top], j[top], gain[top]
@@ -334,8 +412,7 @@ def _candidates(
     i, j = i[best], j[best]
     new_1 = np.minimum(a[i], b[j]) * k + np.maximum(a[i], b[j])
     new_2 = np.minimum(a[j], b[i]) * k + np.maximum(a[j], b[i])
-    chosen = _once(np.stack([i, j], axis=1), a.size)
-    chosen &= _once(np.stack([new_1, new_2], axis=1), k * k)
+    chosen = _once(i, j, a.size) & _once(new_1, new_2, k * k)
     return i[chosen], j[chosen]
 
 
@@ -374,13 +451,14 @@ def _swapped(
     after = change @ adjacency  # (A + C)^2 = A^2 + C A + (C (A + C))^T
     # trace (A + C)^3 = trace A^3 + 3 trace(A^2 C) + 3 trace(C A C) + trace(C^3), each a
     # sum over C's entries; C^2 = C (A + C) - C A
+    barred, c = _barred(table), c.astype(np.int64)
     there = outside.take(at)
-    mixed = table.take(at) - there + _BARRED * (c < 0)  # A^2 at C's entries
-    inside = (c * (3.0 * mixed + 2.0 * step.take(at) + after.take(at))).sum()
+    mixed = table.take(at) - there + barred * (c < 0)  # A^2 at C's entries
+    inside = (c * (3 * mixed + 2 * step.take(at) + after.take(at))).sum()
     table += step
     table += after.T
-    np.put(table, at, table.take(at) - _BARRED * c)
-    return inside, (c * there).sum()
+    np.put(table, at, table.take(at) - barred * c)
+    return float(inside), float((c * there).sum())
 
 
 def closing_swaps(
@@ -421,9 +499,9 @@ def closing_swaps(
     degrees up to ``cap`` only, and on a disassortative graph with a dense hub core
     (wiki-vote) those swaps break the hub-hub edges that close most triangles.
     Post-processing: reads only the release's edges and degrees and fresh randomness.
-    O(|E| + k^3) time to start, then per pass O(P m + m log m + k^2 + s k) for the m
-    swappable edges, P = :data:`PAIRINGS` and s accepted swaps; O(|E| + k^2 + P m) memory
-    (k core nodes).
+    O(|E| + k^3 + sum c^2) time to start (c the core neighbours of an outside node), then
+    per pass O(P m + m log m + k^2 + s k) for the m swappable edges, P = :data:`PAIRINGS`
+    and s accepted swaps; O(|E| + k^2 + P m) memory (k core nodes).
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
     :func:`core_triangles` count.
@@ -462,10 +540,12 @@ def closing_swaps(
         spans = (int(labels.max()) + 1, int(classes.max()) + 1)
     all_rows = np.concatenate([rows, fixed // n])
     all_columns = np.concatenate([columns, fixed % n])
-    adjacency, outside = _core_tables(all_rows, all_columns, index, k)
+    adjacency, inner, ends, starts = _core_tables(all_rows, all_columns, index, k)
+    outside = _outside(ends, starts, inner, k)
     paths = _squared(adjacency)
     inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
-    table = paths + outside - _BARRED * (adjacency + np.eye(k))  # no loop, no edge twice
+    table = (paths + outside).astype(np.int32 if n < _WIDE else np.int64)
+    table -= _barred(table) * (adjacency + np.eye(k)).astype(table.dtype)  # no loop or repeat
     adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
     best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())  # passes interact: keep it
     for _pass in range(passes):

@@ -338,8 +338,9 @@ class SparseGenerator:
         RE 0.32 against 0.04 on wiki-vote), which the triangle-closing swaps among the hubs
         give back (RESULTS.md, "Issue 18: triangles with assortativity": triangle RE
         0.07 at epsilon 1, 5 seeds, at the same assortativity RE); a wiki-vote release
-        takes 0.25-0.28 CPU s with them (RESULTS.md, "Issue 18: acceptance, third round",
-        rerun after the faster closing swaps; about 0.17 s of it the closing swaps).
+        takes 0.25-0.34 CPU s with them on a loaded 2-core machine (RESULTS.md, "Issue 18:
+        release speed, fourth round"; the closing swaps 0.11-0.13 s of it,
+        ``benchmarks/closing_speed.py``).
 
         Examples
         --------

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from privcut import synthetic_graph
 from privcut.evaluate import structure_of
-from privcut.graph import sparse
+from privcut.graph import affinity, sparse
 from privcut.graph.affinity import (
     closing_swaps,
     core_triangles,
@@ -34,7 +34,7 @@ def _hub_graph() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return rows, columns, degrees
 
 
-def test_core_triangles_counts_the_triangles_with_a_core_edge():
+def test_core_triangles_counts_the_triangles_with_a_core_edge(monkeypatch):
     G = nx.gnp_random_graph(30, 0.3, seed=1)
     rows, columns = _edges(G)
     degrees = np.bincount(np.concatenate([rows, columns]), minlength=30).astype(float)
@@ -48,6 +48,8 @@ def test_core_triangles_counts_the_triangles_with_a_core_edge():
         and G.has_edge(u, w)
         and sum(x in core and y in core for x, y in ((u, v), (v, w), (u, w))) > 0
     )
+    assert core_triangles(rows, columns, degrees, cap=cap) == expected
+    monkeypatch.setattr(affinity, "_CHUNK", 3)  # the outside pairs a few at a time
     assert core_triangles(rows, columns, degrees, cap=cap) == expected
 
 
@@ -97,9 +99,15 @@ def test_closing_swaps_stop_at_the_goal_and_keep_block_pairs():
         closing_swaps(rows, columns, none, degrees, 1, np.random.default_rng(0), passes=-1)
 
 
-def test_closing_swaps_are_the_same_by_seed_as_before_the_speed_up():
+@pytest.mark.parametrize("wide", [False, True])
+def test_closing_swaps_are_the_same_by_seed_as_before_the_speed_up(wide, monkeypatch):
     """Outputs pinned at main 5300d9e (issue 18, speed: the kept table and count release
-    the same swaps), with and without labels, and with fewer edges than PAIRINGS."""
+    the same swaps), with and without labels, and with fewer edges than PAIRINGS; with
+    the 32-bit table and with the 64-bit one of graphs of 2^28 nodes or more (and the
+    outside pairs counted a few at a time)."""
+    if wide:
+        monkeypatch.setattr(affinity, "_WIDE", 0)
+        monkeypatch.setattr(affinity, "_CHUNK", 5)
     rows, columns, degrees = _hub_graph()
     none = np.zeros(0, dtype=np.int64)
     for labels, seed, count, digest in (
