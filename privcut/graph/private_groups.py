@@ -16,6 +16,12 @@ release (a private output, not a public input): the report's ``communities``
 (:class:`ReleasedCommunities`), the NetworkX node attribute ``"community"``, or
 :attr:`~privcut.graph.arrays.SyntheticArray.communities`.
 
+Without ``groups``, ``measurements="auto"`` on the sparse path of an undirected 0/1 graph
+decides whether to buy them (:func:`decide_groups`: the sweep's noisy edge count drawn
+first, bought when ``epsilon * 2 m~ / n >=``
+:data:`~privcut.graph.planning.AUTO_GROUPS_THRESHOLD`; the count is reused by the sweep
+when bought, charged as :data:`DECISION` when not); ``groups=NO_GROUPS`` opts out.
+
 Privacy: (epsilon, 0)-DP under edge-level neighbours (same public node set, one vertex pair
 differs). The community step is ``share * epsilon``-DP (the claim of
 :func:`~privcut.graph.communities.sweep_communities` or of :func:`private_communities`:

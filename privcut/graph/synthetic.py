@@ -631,6 +631,17 @@ def synthetic_graph(
     >>> (nx.to_scipy_sparse_array(H, nodelist=K.nodes) != K).nnz
     0
 
+    Without groups, the sparse path's ``measurements="auto"`` decides from a noisy edge
+    count whether to buy private communities (here epsilon times the noisy average degree
+    is below 12: not bought, the count's spend leads):
+
+    >>> H = synthetic_graph(G, 0.5, method="sparse", rng=0)
+    >>> decision = H.graph["privcut"]["groups_decision"]
+    >>> decision["bought"], decision["statistic"] < decision["threshold"] == 12.0
+    (False, True)
+    >>> H.graph["privcut"]["measurements"][0]["name"], H.graph["privcut"]["communities"]
+    ('decision: edge-count', None)
+
     Without public groups, ``groups="private"`` buys a partition with 0.35 of epsilon
     and releases it with the graph:
 

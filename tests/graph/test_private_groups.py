@@ -26,6 +26,7 @@ from privcut.graph.private_groups import (
     decision_budget,
     release_communities,
 )
+from privcut.privacy import Noise
 from privcut.records import Spend
 
 LEADING = ["communities: degrees", "communities: sweep", "communities: edge-count"]
@@ -304,3 +305,18 @@ def test_audit_decision_near_the_threshold_with_broken_twin():
     print(f"honest p={honest.p_value:.3g} ({honest.event}), broken p={broken.p_value:.3g}")
     assert honest.p_value > 0.01
     assert broken.p_value < 1e-3
+
+
+def test_auto_sampler_tv_counts_the_count_once():
+    # bought: the count is the sweep's, as with groups="private"; not bought: the release
+    # at the rest plus the one count
+    auto = synthetic_graph(two_cliques(), 2.0, method="sparse", rng=0).graph["privcut"]
+    private = synthetic_graph(two_cliques(), 2.0, method="sparse", groups=PRIVATE, rng=0)
+    assert auto["groups_decision"]["bought"]
+    assert auto["sampler_tv"] == pytest.approx(private.graph["privcut"]["sampler_tv"])
+    G = nx.cycle_graph(24)
+    auto = synthetic_graph(G, 2.0, method="sparse", rng=0).graph["privcut"]
+    rest = synthetic_graph(G, decision_budget(2.0)[2], method="sparse", groups=NO_GROUPS, rng=0)
+    count = Noise("discrete_laplace", auto["measurements"][0]["scale"]).tv_bound(1)
+    assert not auto["groups_decision"]["bought"]
+    assert auto["sampler_tv"] == pytest.approx(rest.graph["privcut"]["sampler_tv"] + count)
