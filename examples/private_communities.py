@@ -58,7 +58,9 @@ def main() -> None:
     # groups="private": the partition is bought with planning.COMMUNITY_SHARE of epsilon
     # and released with the graph (H.communities); rng fixed for a reproducible demo.
     H = privcut.synthetic_graph(A, EPSILON, groups="private", method="sparse", rng=1)
-    plain = privcut.synthetic_graph(A, EPSILON, method="sparse", rng=1)
+    # groups="none": the release without groups (measurements "auto" would decide to buy
+    # communities on wiki-vote at epsilon 1)
+    plain = privcut.synthetic_graph(A, EPSILON, method="sparse", groups="none", rng=1)
     report = H.graph["privcut"]
     print(f"released at epsilon {report['epsilon']:g}: {H.nnz // 2} edges; spends:")
     for spend in report["measurements"]:

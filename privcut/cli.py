@@ -396,15 +396,23 @@ def _private_groups(arguments: argparse.Namespace):
     read."""
     from privcut.graph import PrivateGroups
     from privcut.graph.planning import COMMUNITY_SHARE
+    from privcut.graph.private_groups import NO_GROUPS
 
+    if arguments.private_communities and arguments.no_private_communities:
+        raise privcut.PrivcutError(
+            "--private-communities and --no-private-communities exclude each other; give one"
+        )
     if not arguments.private_communities:
+        never = arguments.no_private_communities or arguments.groups
         for option in ("community_share", "communities_out"):
+            if option == "communities_out" and not never:
+                continue  # measurements "auto" may buy them (a noisy decision)
             if getattr(arguments, option) is not None:
                 flag = "--" + option.replace("_", "-")
                 raise privcut.PrivcutError(
                     f"{flag} belongs to --private-communities; add it, or drop {flag}"
                 )
-        return None
+        return NO_GROUPS if arguments.no_private_communities else None
     if arguments.groups:
         raise privcut.PrivcutError(
             "--groups (a public partition) and --private-communities (a partition bought "
@@ -470,8 +478,13 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     )
     if arguments.report:
         write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
-    if arguments.communities_out:
+    if arguments.communities_out and H.communities is not None:
         write_atomically(arguments.communities_out, _communities_text(H))
+    elif arguments.communities_out and not arguments.quiet:  # the noisy decision said no
+        print(
+            f"no private communities were bought: {arguments.communities_out} not written",
+            file=sys.stderr,
+        )
     if not arguments.quiet:
         _summary(arguments, H, report, edges.directed)
     return 0
@@ -489,6 +502,15 @@ def _summary(arguments: argparse.Namespace, H, report: dict, directed: bool) -> 
     )
     for line in _bound_lines(report):
         print(line, file=sys.stderr)
+    decision = report.get("groups_decision")
+    if decision is not None:
+        verdict = "bought" if decision["bought"] else "not bought"
+        print(
+            f"  private communities {verdict}: epsilon x noisy average degree "
+            f"{decision['statistic']:.3g} vs {decision['threshold']:g} (measurements auto; "
+            "--no-private-communities to never buy them)",
+            file=sys.stderr,
+        )
     if report.get("communities") is not None:
         found = report["communities"]
         print(
@@ -675,6 +697,13 @@ def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
         "partition is released",
     )
     synthesize.add_argument(
+        "--no-private-communities",
+        action="store_true",
+        help="never buy private communities (by default --measurements auto buys them on "
+        "the sparse path of an undirected 0/1 graph without --groups when epsilon x the "
+        "noisy average degree is at least 12; deciding costs 0.0175 of epsilon when not)",
+    )
+    synthesize.add_argument(
         "--community-share",
         type=float,
         metavar="S",
@@ -684,8 +713,9 @@ def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
     synthesize.add_argument(
         "--communities-out",
         metavar="PATH",
-        help="with --private-communities: write the released partition here, "
-        "'node<TAB>community' per line",
+        help="write the released partition here, 'node<TAB>community' per line (with "
+        "--private-communities, or when --measurements auto buys them; not written "
+        "otherwise)",
     )
 
 

@@ -48,7 +48,11 @@ def test_private_communities_written_with_the_release(tmp_path, capsys):
         (["--private-communities", "--community-share", "1.5"], "--community-share: share"),
         (["--private-communities", "--community-share", "0"], "--community-share: share"),
         (["--community-share", "0.3"], "--community-share belongs to --private-communities"),
-        (["--communities-out", "c.tsv"], "--communities-out belongs to --private-communities"),
+        (
+            ["--no-private-communities", "--communities-out", "c.tsv"],
+            "--communities-out belongs to --private-communities",
+        ),
+        (["--private-communities", "--no-private-communities"], "exclude each other"),
         (["--private-communities", "--groups", "groups.txt"], "exclude each other"),
         (["--private-communities", "--weight", "weight"], "pass weight=None"),
         (["--private-communities", "--measurements", "edge-count"], "add it to measurements"),
@@ -66,3 +70,20 @@ def test_bad_options_refused_before_writing(tmp_path, capsys, monkeypatch, extra
     assert exit_info.value.code == 2, err
     assert message in err and "Traceback" not in err
     assert not output.exists() and not (tmp_path / "c.tsv").exists()
+
+
+@pytest.mark.parametrize("epsilon", ["4", "0.5"])
+def test_auto_decision_writes_communities_only_when_bought(tmp_path, capsys, epsilon):
+    # 30 nodes, average degree about 6.5: epsilon 4 buys (about 26 >= 12), 0.5 does not
+    _, edges = write_graph(tmp_path)
+    output, report, found = tmp_path / "h.txt", tmp_path / "h.json", tmp_path / "c.tsv"
+    command = ["synthesize", str(edges), "--epsilon", epsilon, "--seed", "0", "-o", str(output)]
+    extra = ["--method", "sparse", "--report", str(report), "--communities-out", str(found)]
+    assert main([*command, *extra]) == 0
+    decision = json.loads(report.read_text())["groups_decision"]
+    err = capsys.readouterr().err
+    assert decision["bought"] == (epsilon == "4") == found.exists()
+    assert ("private communities bought" in err) == decision["bought"]
+    never = ["--method", "sparse", "--report", str(report), "--no-private-communities"]
+    assert main([*command, *never]) == 0
+    assert json.loads(report.read_text())["groups_decision"] is None

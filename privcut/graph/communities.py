@@ -708,9 +708,14 @@ class SweepMechanism:
         nodes: Sequence[Hashable] | None = None,
         directed: bool | None = None,
         rng: RandomState = None,
+        noisy_edges: int | None = None,
     ) -> PrivateCommunities:
-        """Run the four steps on G (see :func:`sweep_communities`)."""
+        """Run the four steps on G (see :func:`sweep_communities`; ``noisy_edges``, step
+        2's output when the caller drew it already with :meth:`edge_count` at this
+        epsilon)."""
         epsilon = check_epsilon(epsilon)
+        if noisy_edges is not None:
+            check_scalar(noisy_edges, "noisy_edges", int, low=1)
         universe, adjacency = read_graph(G, "sweep_communities", nodes, directed)
         spends = self.spends(epsilon)
         generator = check_random_state(rng)
@@ -723,7 +728,8 @@ class SweepMechanism:
         degrees = np.rint(np.asarray(both.sum(axis=1)).ravel())  # integer entries: exact
         noisy = self.noisy_degrees(degrees, epsilon, generator)
         edges = adjacency.nnz if universe.directed else adjacency.nnz // 2
-        noisy_edges = self.edge_count(edges, epsilon, generator)
+        if noisy_edges is None:
+            noisy_edges = self.edge_count(edges, epsilon, generator)
         ties = generator.permutation(universe.n)
         order = np.lexsort((ties, -noisy))
         labels = sweep(
@@ -826,6 +832,7 @@ def sweep_communities(
     count_share: float = 0.05,
     balance: float = 1.0,
     rng: RandomState = None,
+    noisy_edges: int | None = None,
 ) -> PrivateCommunities:
     """A partition of G's nodes into at most ``labels`` communities, edge-level epsilon-DP:
     one sweep of exponential-mechanism label choices from no labels, nodes in decreasing
@@ -894,6 +901,14 @@ def sweep_communities(
         Weight (in [0, 1000]) of the modularity-like penalty against one giant community.
     rng : None, int or numpy.random.Generator
         ``None`` (secure randomness) for real releases; seeds are for tests.
+    noisy_edges : int, optional
+        Step 2's output when it was already drawn, with exactly step 2's law
+        (``SweepMechanism(...).edge_count(edges, epsilon, rng)`` at this epsilon and these
+        shares), e.g. by ``measurements="auto"``'s decision to buy communities
+        (:func:`~privcut.graph.private_groups.decide_groups`, which reads it first): the
+        step is then not drawn again, and its spend ``"edge-count"`` stays in the record
+        (it is that count's; the privacy claim is unchanged, the order of the steps does
+        not matter to composition). Default None: drawn here.
 
     Returns
     -------
@@ -922,4 +937,6 @@ def sweep_communities(
         count_share=count_share,
         balance=balance,
     )
-    return mechanism.release(G, epsilon, nodes=nodes, directed=directed, rng=rng)
+    return mechanism.release(
+        G, epsilon, nodes=nodes, directed=directed, rng=rng, noisy_edges=noisy_edges
+    )

@@ -75,6 +75,7 @@ from privcut.privacy.validation import check_option, check_scalar
 
 __all__ = [
     "ASSORTATIVITY_SHARE",
+    "AUTO_GROUPS_THRESHOLD",
     "CLASSES",
     "CLUSTERING_SHARE",
     "COMMUNITY_SHARE",
@@ -198,6 +199,23 @@ communities from 0.965 / 0.914 to 0.905 / 0.77 and the between-community cut err
 / 97 to 96 / 82, at a degree KL of 0.61 / 0.49 against 0.56 / 0.43; 0.5 buys more
 communities and costs the degrees and centrality more. Pass
 :class:`~privcut.graph.private_groups.PrivateGroups` for another."""
+
+AUTO_GROUPS_THRESHOLD = 12.0
+"""``measurements="auto"``'s rule for buying private communities without public groups
+(:func:`~privcut.graph.private_groups.decide_groups`): buy them (as ``groups="private"``)
+when ``epsilon * 2 m~ / n``, the whole epsilon times the noisy average degree, is at least
+this. Measured by ``benchmarks/auto_groups.py`` (benchmarks/RESULTS.md, "Issue 18: auto
+private communities"; 3 seeds, the sweep at ``COMMUNITY_SHARE`` of epsilon): below 12 the
+partition's NMI against the planted (or Louvain) communities is at most 0.027 and at most
+11x chance on every graph (33 graph-epsilon cells: planted mixing 0.1 / 0.3 at average
+degree 4-32, LFR at 5-25, wiki-vote, gnutella; epsilon 0.25-4; median 2x chance); from 12
+to 24, 4-32x chance (median 7x, NMI up to 0.075) except gnutella, which has no community
+signal for the sweep at any product (1x); from 24 on 11-131x (median 34x, NMI
+0.06-0.69). On the acceptance harness (``benchmarks/social.py``) ``groups="private"`` lost
+or tied at products 2.4-11.2 (gnutella at every epsilon, LFR at 0.5 and 1) and won at
+14.2-57 (wiki-vote at every epsilon; LFR at 2, 22.5, one cell more of 11 than of 10); on
+its ``community`` graph (average degree 10) it tied or lost at 5 and 10 and about tied at
+20. Any threshold in (11.2, 14.2] makes the same choices on those four graphs."""
 
 MIN_SHARE = 0.02
 """A measurement whose best share is below this is not taken (its budget goes to the rest)."""

@@ -16,6 +16,12 @@ release (a private output, not a public input): the report's ``communities``
 (:class:`ReleasedCommunities`), the NetworkX node attribute ``"community"``, or
 :attr:`~privcut.graph.arrays.SyntheticArray.communities`.
 
+Without ``groups``, ``measurements="auto"`` on the sparse path of an undirected 0/1 graph
+decides whether to buy them (:func:`decide_groups`: the sweep's noisy edge count drawn
+first, bought when ``epsilon * 2 m~ / n >=``
+:data:`~privcut.graph.planning.AUTO_GROUPS_THRESHOLD`; the count is reused by the sweep
+when bought, charged as :data:`DECISION` when not); ``groups=NO_GROUPS`` opts out.
+
 Privacy: (epsilon, 0)-DP under edge-level neighbours (same public node set, one vertex pair
 differs). The community step is ``share * epsilon``-DP (the claim of
 :func:`~privcut.graph.communities.sweep_communities` or of :func:`private_communities`:
@@ -31,6 +37,7 @@ the released partition, the measurements, public values and fresh randomness.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,23 +47,31 @@ import numpy as np
 from privcut.exceptions import PrivacyParameterError
 from privcut.graph.communities import (
     PrivateCommunities,
+    SweepMechanism,
     private_communities,
+    read_graph,
     sweep_communities,
 )
-from privcut.graph.planning import COMMUNITY_SHARE
+from privcut.graph.planning import AUTO_GROUPS_THRESHOLD, COMMUNITY_SHARE
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import Noise, check_epsilon, exact_split
-from privcut.privacy.random import RandomState
+from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_scalar
 from privcut.records import Record, Spend
 
 __all__ = [
+    "DECISION",
     "MECHANISMS",
+    "NO_GROUPS",
     "PRIVATE",
     "CommunityStep",
+    "DecisionStep",
+    "GroupsDecision",
     "PrivateGroups",
     "ReleasedCommunities",
     "check_accounting",
+    "decide_groups",
+    "decision_budget",
     "labels_of",
     "release_communities",
     "resolve_groups",
@@ -66,6 +81,15 @@ __all__ = [
 PRIVATE = "private"
 """``groups=PRIVATE`` buys the groups with :data:`~privcut.graph.planning.COMMUNITY_SHARE`
 of epsilon (:class:`PrivateGroups` with its defaults)."""
+
+NO_GROUPS = "none"
+"""``groups=NO_GROUPS`` never buys groups: a release without groups and without
+``measurements="auto"``'s decision (:func:`decide_groups`) and its spend."""
+
+DECISION = "decision: edge-count"
+"""The name of the decision's spend in the report's ``measurements`` when it decided not
+to buy communities (when it bought them, its count is the partition's
+``"communities: edge-count"``)."""
 
 MECHANISMS = {
     "sweep": "private communities (one exponential-mechanism sweep, McSherry & Talwar 2007)",
@@ -203,8 +227,8 @@ class ReleasedCommunities(Record):
 
 def resolve_groups(groups: object) -> PrivateGroups | None:
     """The :class:`PrivateGroups` that ``groups`` asks for: ``"private"`` gives the
-    defaults, an instance itself; None for anything else (public groups or none). Another
-    string is a ValueError naming the choices.
+    defaults, an instance itself; None for anything else (public groups, none, or
+    :data:`NO_GROUPS`). Another string is a ValueError naming the choices.
 
     Examples
     --------
@@ -216,9 +240,12 @@ def resolve_groups(groups: object) -> PrivateGroups | None:
     if isinstance(groups, str):
         if groups == PRIVATE:
             return PrivateGroups()
+        if groups == NO_GROUPS:
+            return None
         raise ValueError(
             f"groups must be a public mapping node -> group, {PRIVATE!r} (a partition bought "
-            f"with a share of epsilon) or PrivateGroups(share=...), got {groups!r}"
+            f"with a share of epsilon), PrivateGroups(share=...) or {NO_GROUPS!r} (none, "
+            f"never bought), got {groups!r}"
         )
     return None
 
@@ -353,6 +380,7 @@ def release_communities(
     nodes: Sequence[Hashable] | None = None,
     directed: bool | None = None,
     rng: RandomState = None,
+    noisy_edges: int | None = None,
 ) -> CommunityStep:
     """Buy a release's partition: ``choice.method``'s mechanism
     (:func:`~privcut.graph.communities.sweep_communities` or
@@ -378,6 +406,11 @@ def release_communities(
         A sparse G's public node labels and kind, as for :func:`private_communities`.
     rng : None, int or numpy.random.Generator
         ``None`` (secure randomness) for real releases; seeds are for tests.
+    noisy_edges : int, optional
+        ``method="sweep"`` only: the sweep's noisy edge count when already drawn with its
+        law (by :func:`decide_groups`; see
+        :func:`~privcut.graph.communities.sweep_communities`); its spend stays the
+        partition's ``"communities: edge-count"``.
 
     Returns
     -------
@@ -394,10 +427,18 @@ def release_communities(
     """
     if not isinstance(choice, PrivateGroups):
         raise TypeError(f"choice must be a PrivateGroups, got {type(choice).__name__}")
+    if noisy_edges is not None and choice.method != "sweep":
+        raise ValueError("noisy_edges is the sweep's edge count: use it with method='sweep'")
     part = choice.split(epsilon)[0]
     if choice.method == "sweep":
         found = sweep_communities(
-            G, part, nodes=nodes, directed=directed, labels=choice.labels, rng=rng
+            G,
+            part,
+            nodes=nodes,
+            directed=directed,
+            labels=choice.labels,
+            rng=rng,
+            noisy_edges=noisy_edges,
         )
     else:
         found = private_communities(
@@ -421,3 +462,222 @@ def labels_of(step: CommunityStep, universe: EdgeUniverse) -> np.ndarray:
     if step.found.nodes != universe.nodes:
         raise RuntimeError("the released partition's node order is not the release's")
     return step.found.labels
+
+
+def decision_budget(epsilon: float) -> tuple[float, float, float]:
+    """The public budget of ``measurements="auto"``'s decision (:func:`decide_groups`):
+    ``(count, charged, rest)``. ``count`` is the epsilon its noisy edge count is drawn at,
+    the sweep's own edge-count epsilon under ``groups="private"``
+    (``SweepMechanism().parts(PrivateGroups().split(epsilon)[0])[1]``, 0.0175 of
+    epsilon), so that a decision to buy hands the sweep its count and costs nothing extra;
+    ``charged`` is what the report charges the count when the decision is not to buy:
+    ``count`` rounded up to a multiple of ``math.ulp(epsilon)`` (at most one ulp more; an
+    epsilon-DP mechanism is epsilon'-DP for every epsilon' >= epsilon), so that ``rest =
+    epsilon - charged``, the release's epsilon then, is a float exactly.
+
+    Examples
+    --------
+    >>> count, charged, rest = decision_budget(1.0)
+    >>> round(count, 6), 0 <= charged - count <= math.ulp(1.0)
+    (0.0175, True)
+    >>> Fraction(charged) + Fraction(rest) == 1
+    True
+    """
+    epsilon = check_epsilon(epsilon)
+    count = SweepMechanism().parts(PrivateGroups().split(epsilon)[0])[1]
+    quantum = Fraction(math.ulp(epsilon))
+    charged = math.ceil(Fraction(count) / quantum) * quantum
+    return count, float(charged), float(Fraction(epsilon) - charged)
+
+
+@dataclass(frozen=True)
+class GroupsDecision(Record):
+    """The report's part on ``measurements="auto"``'s decision to buy private communities
+    (``groups_decision`` of :class:`~privcut.graph.report.SyntheticRelease`), all of it a
+    function of the noisy edge count and public values.
+
+    Attributes
+    ----------
+    rule : str
+        The rule, in words.
+    statistic : float
+        ``epsilon * 2 m~ / n``: the release's epsilon times the noisy average degree.
+    threshold : float
+        The rule's threshold (:data:`~privcut.graph.planning.AUTO_GROUPS_THRESHOLD`).
+    bought : bool
+        Whether communities were bought (``statistic >= threshold``).
+    epsilon : float
+        The noisy edge count's epsilon: when bought, the partition's
+        ``"communities: edge-count"``; otherwise :data:`DECISION`'s.
+
+    Examples
+    --------
+    >>> GroupsDecision("rule", 14.0, 12.0, True, 0.0175).to_dict()["bought"]
+    True
+    """
+
+    rule: str
+    statistic: float
+    threshold: float
+    bought: bool
+    epsilon: float
+
+
+@dataclass(frozen=True, eq=False)
+class DecisionStep:
+    """The decision's result inside a release (:func:`decide_groups`).
+
+    Attributes
+    ----------
+    noisy_edges : int
+        The noisy edge count (at least 1), drawn at ``decision_budget(epsilon)[0]``.
+    n : int
+        The public node count.
+    epsilon : float
+        The whole release's epsilon.
+    threshold : float
+        The rule's threshold.
+
+    Examples
+    --------
+    >>> step = DecisionStep(300, 50, 1.0, 12.0)
+    >>> step.statistic, step.bought, step.choice() == PrivateGroups()
+    (12.0, True, True)
+    >>> step = DecisionStep(250, 50, 1.0, 12.0)
+    >>> step.bought, step.spend().name, round(step.spend().share, 6), round(step.rest(), 6)
+    (False, 'decision: edge-count', 0.0175, 0.9825)
+    """
+
+    noisy_edges: int
+    n: int
+    epsilon: float
+    threshold: float = AUTO_GROUPS_THRESHOLD
+
+    @property
+    def statistic(self) -> float:
+        """``epsilon * 2 m~ / n``."""
+        return self.epsilon * 2.0 * self.noisy_edges / self.n
+
+    @property
+    def bought(self) -> bool:
+        """The decision: ``statistic >= threshold``."""
+        return self.statistic >= self.threshold
+
+    def choice(self) -> PrivateGroups | None:
+        """``PrivateGroups()`` (the defaults of ``groups="private"``) when bought, else
+        None."""
+        return PrivateGroups() if self.bought else None
+
+    def rest(self) -> float:
+        """The release's epsilon after the decision when not bought
+        (:func:`decision_budget`)."""
+        return decision_budget(self.epsilon)[2]
+
+    def record(self) -> GroupsDecision:
+        """The report's part."""
+        count, charged, _ = decision_budget(self.epsilon)
+        rule = (
+            "private communities (groups='private') bought when epsilon * 2 m~ / n >= "
+            f"{self.threshold:g} (m~: the sweep's noisy edge count, drawn first)"
+        )
+        return GroupsDecision(
+            rule, self.statistic, self.threshold, self.bought, count if self.bought else charged
+        )
+
+    def spend(self) -> Spend:
+        """The noisy edge count's spend when not bought: :data:`DECISION`, charged
+        ``decision_budget(epsilon)[1]``; its scale is the draw's (discrete Laplace,
+        sensitivity 1)."""
+        count, charged, _ = decision_budget(self.epsilon)
+        noise = Noise.for_laplace(count, 1.0, integer=True)
+        return Spend(DECISION, charged / self.epsilon, charged, noise.kind, noise.scale, 1.0)
+
+    def release_spends(self, measured: Sequence[Spend]) -> tuple[Spend, ...]:
+        """The whole release's spends when not bought: the decision's leading the
+        measurements' (made at :meth:`rest`; their shares, fractions of it, become
+        fractions of the whole, the last the exact remainder), checked by
+        :func:`check_accounting`."""
+        rescaled = [
+            Spend(s.name, s.epsilon / self.epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
+            for s in measured
+        ]
+        spends = [self.spend(), *rescaled]
+        last = spends[-1]
+        remainder = float(1 - sum(Fraction(spend.share) for spend in spends[:-1]))
+        spends[-1] = Spend(
+            last.name, remainder, last.epsilon, last.noise, last.scale, last.sensitivity
+        )
+        check_accounting(spends, self.epsilon)
+        return tuple(spends)
+
+    def sampler_tv(self) -> float:
+        """Bound on the one discrete Laplace draw's total variation distance from exact
+        (when not bought; when bought it is the partition's, counted there)."""
+        return Noise("discrete_laplace", self.spend().scale).tv_bound(1)
+
+
+def decide_groups(
+    G,
+    epsilon: float,
+    *,
+    nodes: Sequence[Hashable] | None = None,
+    directed: bool | None = None,
+    threshold: float = AUTO_GROUPS_THRESHOLD,
+    rng: RandomState = None,
+) -> DecisionStep:
+    """``measurements="auto"``'s decision to buy private communities on an undirected 0/1
+    graph without public groups: draw the noisy edge count ``m~`` (discrete Laplace,
+    sensitivity 1, at ``decision_budget(epsilon)[0]``, 0.0175 of epsilon: the law of the
+    sweep's own edge count under ``groups="private"``,
+    :meth:`~privcut.graph.communities.SweepMechanism.edge_count`) and buy when ``epsilon
+    * 2 m~ / n >= threshold`` (default
+    :data:`~privcut.graph.planning.AUTO_GROUPS_THRESHOLD`, 12, measured there).
+
+    Privacy: ``decision_budget(epsilon)[0]``-DP under edge-level neighbours (same public
+    node set, one vertex pair differs, which moves the edge count by 1): the discrete
+    Laplace mechanism (Ghosh, Roughgarden, Sundararajan 2009); the decision is
+    post-processing of it and public values (Dwork and Roth 2014, Prop. 2.1), so it may be
+    released, and everything chosen from it afterwards composes adaptively (Thm 3.16).
+    When bought, the count is the partition's step 2 (handed to
+    :func:`~privcut.graph.communities.sweep_communities` as ``noisy_edges``, not drawn
+    again): the release's spends are those of ``groups="private"``, nothing extra; when
+    not, the release charges it ``decision_budget(epsilon)[1]`` and runs at the rest.
+    Complexity: O(n + |E|) to read G.
+
+    Parameters
+    ----------
+    G : networkx.Graph or square symmetric scipy.sparse adjacency
+        The private graph, read as 0/1.
+    epsilon : float
+        The whole release's epsilon (public).
+    nodes, directed : optional
+        A sparse G's public node labels and kind, as for
+        :func:`~privcut.graph.communities.sweep_communities`; directed graphs are refused.
+    threshold : float
+        The rule's threshold, > 0.
+    rng : None, int or numpy.random.Generator
+        ``None`` (secure randomness) for real releases; seeds are for tests.
+
+    Returns
+    -------
+    DecisionStep
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> decide_groups(nx.complete_graph(30), 1.0, rng=0).bought  # 2 m / n = 29
+    True
+    >>> decide_groups(nx.path_graph(30), 1.0, rng=0).bought  # about 2
+    False
+    """
+    epsilon = check_epsilon(epsilon)
+    threshold = check_scalar(threshold, "threshold", float, low=0.0, closed="neither")
+    universe, adjacency = read_graph(G, "decide_groups", nodes, directed)
+    if universe.directed:
+        raise ValueError(
+            "decide_groups decides for undirected graphs only (directed releases never buy "
+            "communities automatically): pass an undirected graph, or groups='private'"
+        )
+    part = PrivateGroups().split(epsilon)[0]
+    noisy = SweepMechanism().edge_count(adjacency.nnz // 2, part, check_random_state(rng))
+    return DecisionStep(noisy, universe.n, epsilon, threshold)

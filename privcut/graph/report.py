@@ -12,6 +12,8 @@ from privcut.graph.generation import Generated
 from privcut.graph.measurement import Measurements
 from privcut.graph.private_groups import (
     CommunityStep,
+    DecisionStep,
+    GroupsDecision,
     ReleasedCommunities,
     check_accounting,
 )
@@ -81,6 +83,11 @@ class SyntheticRelease(Record):
         With ``groups="private"``: the released partition's count, share and epsilon (the
         partition itself is the node attribute ``"community"``, or
         ``SyntheticArray.communities``); None otherwise.
+    groups_decision : GroupsDecision or None
+        With ``measurements="auto"`` on the sparse path of an undirected 0/1 graph without
+        groups: the decision to buy private communities or not, its statistic, threshold
+        and epsilon (:func:`~privcut.graph.private_groups.decide_groups`); when not bought
+        its spend, ``"decision: edge-count"``, leads ``measurements``. None otherwise.
 
     ``oracle``, ``rounding``, ``tau``, ``certified_distance``, ``noise_bound`` and
     ``rounding_bound`` are the generator's own terms
@@ -120,6 +127,7 @@ class SyntheticRelease(Record):
     workload_bounds: dict[str, Bound]
     edge_count: float
     communities: ReleasedCommunities | None = None
+    groups_decision: GroupsDecision | None = None
 
     def __post_init__(self) -> None:
         """The accounting check: the spends add up to epsilon."""
@@ -136,11 +144,13 @@ class SyntheticRelease(Record):
         beta: float,
         note: str = "",
         communities: CommunityStep | None = None,
+        decision: DecisionStep | None = None,
     ) -> SyntheticRelease:
         """The report of a release from its steps' results (all public or noisy): the
         generator's ``method`` name, the release's ``beta``, a ``note`` on how the
         generator was chosen (appended to the mechanism), and with ``groups="private"`` the
-        community step (its spends lead, epsilon is the whole release's)."""
+        community step (its spends lead, epsilon is the whole release's); with
+        ``measurements="auto"``'s ``decision`` not to buy communities, its spend leads."""
         plan, terms = measured.plan, generated.terms
         workload_bounds, trivial = bounds
         steps = " + ".join((*plan.measurements, generated.mechanism))
@@ -149,6 +159,10 @@ class SyntheticRelease(Record):
             steps = f"{communities.record().mechanism} + {steps}"
             epsilon, spends = communities.epsilon, communities.release_spends(spends)
             sampler_tv += communities.sampler_tv()
+        elif decision is not None:
+            steps = f"private communities decision (noisy edge count, not bought) + {steps}"
+            epsilon, spends = decision.epsilon, decision.release_spends(spends)
+            sampler_tv += decision.sampler_tv()
         return cls(
             mechanism=f"synthetic_graph: {steps}{note}",
             method=method,
@@ -174,4 +188,5 @@ class SyntheticRelease(Record):
             workload_bounds=workload_bounds,
             edge_count=generated.edge_count,
             communities=None if communities is None else communities.record(),
+            groups_decision=None if decision is None else decision.record(),
         )

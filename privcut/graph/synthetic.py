@@ -33,8 +33,12 @@ from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
 from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED, plan_measurements
 from privcut.graph.private_groups import (
+    NO_GROUPS,
     CommunityStep,
+    DecisionStep,
     PrivateGroups,
+    decide_groups,
+    decision_budget,
     labels_of,
     release_communities,
     resolve_groups,
@@ -201,13 +205,15 @@ def _release(
     noise: float,
     array: bool = False,
     communities: CommunityStep | None = None,
+    decision: DecisionStep | None = None,
 ):
     """The post-processing tail shared by both entry points: fit, generate, bound, report,
     publish (the report in ``H.graph["privcut"]``; a :class:`SyntheticArray` when
     ``array``, else a NetworkX graph; the timings logged, never released: ``began`` when
     the release started, ``noise`` the seconds its measurements took). With
     ``communities`` (``groups="private"``) the released partition goes out with the graph:
-    node attribute ``"community"``, or ``SyntheticArray.communities``."""
+    node attribute ``"community"``, or ``SyntheticArray.communities``; ``decision``, the
+    automatic choice's, goes into the report."""
     targets = fit_targets(measured)
     generated = setup.generator.generate(measured, targets, setup.options, rng)
     bounds = release_bounds(measured, generated, setup.beta)
@@ -219,6 +225,7 @@ def _release(
         beta=setup.beta,
         note=setup.note,
         communities=communities,
+        decision=decision,
     )
     universe = measured.universe
     if array:
@@ -268,6 +275,14 @@ def _resolved(
     if isinstance(measurements, str) and measurements == "auto" and declared is not None:
         return declared(groups is not None, directed, private=private)
     return _requested(measurements, groups)
+
+
+def _decides(setup: _Setup, universe: EdgeUniverse, weight: str | None) -> bool:
+    """Whether ``measurements="auto"`` without groups decides to buy private communities
+    (:func:`~privcut.graph.private_groups.decide_groups`): on the sparse generator's path
+    of an undirected graph read as 0/1 (``weight=None``); the dense, directed and weighted
+    paths never do. Public inputs only."""
+    return setup.generator.name == "sparse" and not universe.directed and weight is None
 
 
 def _community_workload(workload, communities: int):
@@ -472,7 +487,25 @@ def synthetic_graph(
         :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` (fixed
         shares: the edge count, the degrees and the degree sequence, plus the blocks,
         which keep 0.8 of epsilon, with groups, or ``"clustering"`` and
-        ``"assortativity"`` without groups on an undirected graph). ``None`` or
+        ``"assortativity"`` without groups on an undirected graph). On the sparse path of
+        an undirected graph read as 0/1 (``weight=None``) without ``groups``, ``"auto"``
+        also decides whether to buy private communities, as ``groups="private"`` would
+        (:func:`~privcut.graph.private_groups.decide_groups`): it draws the community
+        sweep's noisy edge count m~ first (0.0175 of epsilon) and buys them when
+        ``epsilon * 2 m~ / n >= 12``
+        (:data:`~privcut.graph.planning.AUTO_GROUPS_THRESHOLD`: below it the sweep's
+        partition is near chance on planted, LFR and real graphs, and
+        ``groups="private"`` lost or tied on the acceptance harness; above it, it won on
+        wiki-vote; numbers there). Bought: the release is exactly that of
+        ``groups="private"`` (the count is the sweep's own, nothing extra is spent).
+        Not bought: the count's spend, ``"decision: edge-count"``, leads the report's
+        ``measurements`` and the release runs at the rest of epsilon. The decision is a
+        function of the noisy count and public values (post-processing), so it is
+        released: the report's ``groups_decision`` (statistic, threshold, bought); and so
+        is everything that follows from it (the report's spends and ``communities``,
+        whether the graph has a ``"community"`` attribute). ``groups="none"`` never
+        buys (and spends nothing on deciding); the dense, directed and weighted paths
+        never decide. ``None`` or
         ``["randomized-response"]``: randomized response alone (GRU12 Lemma 6.2; dense
         generator only); with ``None``, ``groups`` are refused (ValueError: the blocks
         are not measured). A list from
@@ -488,9 +521,13 @@ def synthetic_graph(
         :data:`~privcut.graph.planning.CLUSTERING_SHARE` and
         :data:`~privcut.graph.planning.ASSORTATIVITY_SHARE`). A mapping: the caller's shares
         (summing to 1).
-    groups : mapping node -> group, "private" or PrivateGroups, optional
+    groups : mapping node -> group, "private", "none" or PrivateGroups, optional
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
-        the edges (or its privacy cost is not counted). ``"private"`` (or a
+        the edges (or its privacy cost is not counted). None (default): no public
+        groups; with ``measurements="auto"`` on the sparse path of an undirected 0/1
+        graph, private communities are bought when the rule above predicts a gain.
+        ``"none"`` (:data:`~privcut.graph.private_groups.NO_GROUPS`): no groups and no
+        decision. ``"private"`` (or a
         :class:`~privcut.graph.private_groups.PrivateGroups` for another share) buys one
         instead: :data:`~privcut.graph.planning.COMMUNITY_SHARE` of epsilon goes to
         :func:`~privcut.graph.communities.sweep_communities` (one exponential-mechanism
@@ -594,6 +631,17 @@ def synthetic_graph(
     >>> (nx.to_scipy_sparse_array(H, nodelist=K.nodes) != K).nnz
     0
 
+    Without groups, the sparse path's ``measurements="auto"`` decides from a noisy edge
+    count whether to buy private communities (here epsilon times the noisy average degree
+    is below 12: not bought, the count's spend leads):
+
+    >>> H = synthetic_graph(G, 0.5, method="sparse", rng=0)
+    >>> decision = H.graph["privcut"]["groups_decision"]
+    >>> decision["bought"], decision["statistic"] < decision["threshold"] == 12.0
+    (False, True)
+    >>> H.graph["privcut"]["measurements"][0]["name"], H.graph["privcut"]["communities"]
+    ('decision: edge-count', None)
+
     Without public groups, ``groups="private"`` buys a partition with 0.35 of epsilon
     and releases it with the graph:
 
@@ -612,6 +660,8 @@ def synthetic_graph(
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
     choice = resolve_groups(groups)
+    never = isinstance(groups, str) and groups == NO_GROUPS
+    groups = None if never else groups
     named = _named(measurements)
     setup = _setup(method, beta, universe.n, named, memory, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
@@ -619,7 +669,21 @@ def synthetic_graph(
         measurements, groups, setup.generator, universe.directed, choice is not None
     )
     rest = dict(workload=workload, directed=universe.directed, weight=weight, beta=setup.beta)
-    communities = None
+    communities = decision = noisy_edges = None
+    auto = isinstance(measurements, str) and measurements == "auto"
+    if auto and groups is None and not never and _decides(setup, universe, weight):
+        stand_in = stand_in_groups(universe.nodes)
+        bought = _resolved(measurements, stand_in, setup.generator, False, True)
+        _, _, kept = decision_budget(epsilon)
+        # both outcomes' plans checked before any noise is drawn
+        part = PrivateGroups().split(epsilon)[1]
+        plan_measurements(universe.nodes, part, bought, groups=stand_in, **rest)
+        plan_measurements(universe.nodes, kept, requested, groups=None, **rest)
+        decision = decide_groups(G, epsilon, rng=rng, **declared)
+        if decision.bought:
+            choice, requested, noisy_edges = decision.choice(), bought, decision.noisy_edges
+        else:
+            epsilon = decision.rest()
     if choice is not None:
         if weight is not None:
             raise ValueError(
@@ -631,11 +695,13 @@ def synthetic_graph(
         plan_measurements(
             universe.nodes, epsilon, requested, groups=stand_in_groups(universe.nodes), **rest
         )
-        communities = release_communities(G, total, choice, rng=rng, **declared)
+        communities = release_communities(
+            G, total, choice, rng=rng, noisy_edges=noisy_edges, **declared
+        )
         groups = communities.groups()
         rest["workload"] = _community_workload(workload, communities.found.communities)
     plan = plan_measurements(universe.nodes, epsilon, requested, groups=groups, **rest)
     partition = Partition.of(universe, groups) if groups is not None else None
     measured = measure(G, plan, partition=partition, rng=rng, **declared)
     noise = time.perf_counter() - began
-    return _release(measured, setup, rng, began, noise, array, communities)
+    return _release(measured, setup, rng, began, noise, array, communities, decision)

@@ -16,7 +16,17 @@ from privcut import GraphInputError, PrivacyParameterError, SyntheticRelease, sy
 from privcut.audit import audit
 from privcut.graph import PrivateGroups, ReleasedCommunities
 from privcut.graph.planning import COMMUNITY_SHARE, plan_measurements
-from privcut.graph.private_groups import PRIVATE, check_accounting, release_communities
+from privcut.graph.private_groups import (
+    DECISION,
+    NO_GROUPS,
+    PRIVATE,
+    DecisionStep,
+    check_accounting,
+    decide_groups,
+    decision_budget,
+    release_communities,
+)
+from privcut.privacy import Noise
 from privcut.records import Spend
 
 LEADING = ["communities: degrees", "communities: sweep", "communities: edge-count"]
@@ -67,8 +77,9 @@ def test_array_input_agrees_with_networkx(directed):
 
 def test_public_groups_and_none_report_no_communities():
     G = two_cliques()
-    report = synthetic_graph(G, 1.0, method="sparse", rng=0).graph["privcut"]
-    assert report["communities"] is None
+    report = synthetic_graph(G, 1.0, method="sparse", groups=NO_GROUPS, rng=0).graph["privcut"]
+    assert report["communities"] is None and report["groups_decision"] is None
+    assert report["measurements"][0]["name"] == "edge-count"
     H = synthetic_graph(G, 1.0, groups={v: v // 12 for v in G}, method="sparse", rng=0)
     assert H.graph["privcut"]["communities"] is None
     assert all("community" not in data for _, data in H.nodes(data=True))
@@ -220,3 +231,92 @@ def test_sparse_auto_keeps_the_degrees_and_clustering_with_private_groups(direct
     assert shares["blocks"] == pytest.approx(0.45 * rest)
     assert shares["degrees"] == pytest.approx(0.15 * rest)
     assert ("clustering" in shares) is not directed
+
+
+def test_auto_buys_communities_when_the_rule_says_so():
+    # two 12-cliques: 2 m / n about 11, so epsilon 2 gives about 22 >= 12: bought, with the
+    # spends of groups="private" (the decision's count is the sweep's edge count)
+    G = two_cliques()
+    report = synthetic_graph(G, 2.0, method="sparse", rng=0).graph["privcut"]
+    decision = report["groups_decision"]
+    assert decision["bought"] and decision["statistic"] >= decision["threshold"] == 12.0
+    private = synthetic_graph(G, 2.0, method="sparse", groups=PRIVATE, rng=0).graph["privcut"]
+    names = [m["name"] for m in report["measurements"]]
+    assert names == [m["name"] for m in private["measurements"]] and names[:3] == LEADING
+    assert [m["epsilon"] for m in report["measurements"]] == [
+        m["epsilon"] for m in private["measurements"]
+    ]
+    assert decision["epsilon"] == report["measurements"][2]["epsilon"]
+    assert report["communities"]["share"] == COMMUNITY_SHARE
+    assert sum(Fraction(m["epsilon"]) for m in report["measurements"]) == 2
+
+
+@pytest.mark.parametrize("epsilon", [0.3, 1.0, 0.7])
+def test_auto_without_communities_charges_the_decision_exactly(epsilon):
+    G = nx.cycle_graph(40)  # 2 m / n = 2: never bought below epsilon 6
+    A = nx.to_scipy_sparse_array(G, nodelist=range(40))
+    H = synthetic_graph(A, epsilon, method="sparse", rng=1)
+    report = H.graph["privcut"]
+    assert not report["groups_decision"]["bought"] and report["communities"] is None
+    assert H.communities is None
+    spends = report["measurements"]
+    count, charged, rest = decision_budget(epsilon)
+    assert spends[0]["name"] == DECISION and spends[0]["epsilon"] == charged
+    assert 0 <= charged - count <= math.ulp(epsilon)
+    assert sum(Fraction(m["epsilon"]) for m in spends) == Fraction(epsilon)
+    assert sum(Fraction(m["epsilon"]) for m in spends[1:]) == Fraction(rest)
+
+
+def test_no_decision_on_dense_directed_named_or_never_paths():
+    G = two_cliques()
+    for kwargs in (
+        dict(method="dense"),
+        dict(method="sparse", measurements=["edge-count", "degrees"]),
+        dict(method="sparse", groups=NO_GROUPS),
+    ):
+        report = synthetic_graph(G, 2.0, rng=0, **kwargs).graph["privcut"]
+        assert report["groups_decision"] is None and report["communities"] is None
+    D = two_cliques(directed=True)
+    report = synthetic_graph(D, 2.0, method="sparse", rng=0).graph["privcut"]
+    assert report["groups_decision"] is None and report["communities"] is None
+    with pytest.raises(ValueError, match="undirected graphs only"):
+        decide_groups(D, 1.0, rng=0)
+
+
+def decision(G, rng):
+    return decide_groups(G, 40.0, rng=rng).bought
+
+
+def decision_from_exact_count(G, rng):
+    return DecisionStep(G.number_of_edges(), G.number_of_nodes(), 40.0).bought
+
+
+@pytest.mark.slow
+def test_audit_decision_near_the_threshold_with_broken_twin():
+    # epsilon 40 on 20 nodes: bought when m~ >= 3 (40 * 2 * 3 / 20 = 12); the count's
+    # epsilon is decision_budget(40)[0] = 0.7; the twin reads the exact count
+    below = nx.empty_graph(20)
+    below.add_edges_from([(0, 1), (2, 3)])
+    above = below.copy()
+    above.add_edge(4, 5)
+    claim = decision_budget(40.0)[0]
+    honest = audit(decision, (below, above), claim, samples=4000, rng=0)
+    broken = audit(decision_from_exact_count, (below, above), claim, samples=400, rng=0)
+    print(f"honest p={honest.p_value:.3g} ({honest.event}), broken p={broken.p_value:.3g}")
+    assert honest.p_value > 0.01
+    assert broken.p_value < 1e-3
+
+
+def test_auto_sampler_tv_counts_the_count_once():
+    # bought: the count is the sweep's, as with groups="private"; not bought: the release
+    # at the rest plus the one count
+    auto = synthetic_graph(two_cliques(), 2.0, method="sparse", rng=0).graph["privcut"]
+    private = synthetic_graph(two_cliques(), 2.0, method="sparse", groups=PRIVATE, rng=0)
+    assert auto["groups_decision"]["bought"]
+    assert auto["sampler_tv"] == pytest.approx(private.graph["privcut"]["sampler_tv"])
+    G = nx.cycle_graph(24)
+    auto = synthetic_graph(G, 2.0, method="sparse", rng=0).graph["privcut"]
+    rest = synthetic_graph(G, decision_budget(2.0)[2], method="sparse", groups=NO_GROUPS, rng=0)
+    count = Noise("discrete_laplace", auto["measurements"][0]["scale"]).tv_bound(1)
+    assert not auto["groups_decision"]["bought"]
+    assert auto["sampler_tv"] == pytest.approx(rest.graph["privcut"]["sampler_tv"] + count)

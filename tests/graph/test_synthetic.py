@@ -51,6 +51,7 @@ REPORT_KEYS = [
     "workload_bounds",
     "edge_count",
     "communities",
+    "groups_decision",
 ]
 """The SyntheticRelease schema, in order (H.graph["privcut"] and the CLI's JSON)."""
 
