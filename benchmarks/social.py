@@ -16,7 +16,9 @@ Graphs (all undirected, no public groups):
 ``../shared/data``; a graph whose file is absent is skipped with a message.)
 
 Releases at each epsilon and seed: ``privcut`` is ``synthetic_graph(A, epsilon,
-method="sparse", rng=seed)`` (default measurements, no groups); ``privcut-private`` is
+method="sparse", rng=seed)`` (default measurements, no public groups: since the auto
+decision, RESULTS.md "Issue 18: auto private communities", it buys private communities when
+``epsilon * 2 m~ / n >= 12``, else none); ``privcut-private`` is
 ``synthetic_graph(A, epsilon, method="sparse", groups="private", rng=seed)``, skipped with a
 message while synthetic_graph does not accept ``groups="private"``; ``privgraph`` and
 ``top-m`` are the peers of ``benchmarks/peers.py`` (``privgraph(A, epsilon, rng)`` and
