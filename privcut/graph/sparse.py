@@ -108,7 +108,7 @@ from privcut.graph.blockdraw import (
     pair_keys,
 )
 from privcut.graph.blockmodel import Blocks, corrected, group_members, node_weights
-from privcut.graph.clustering import above_gate
+from privcut.graph.clustering import above_gate, cap_of
 from privcut.graph.filtered import pair_ends
 from privcut.graph.fitting import Targets
 from privcut.graph.generation import ORACLES, Generated
@@ -463,7 +463,8 @@ class SparseGenerator:
             return None
         n, partition = blocks.n, measured.partition
         wedges = self.wedges(measured, blocks, stubs, rng)
-        rho = node_rho(record.values, record.noise, degrees.values, stubs, wedges=wedges)
+        cap = cap_of(record.sensitivity, record.values.size)
+        rho = node_rho(record.values, record.noise, degrees.values, stubs, cap, wedges=wedges)
         rows, columns = affinity_edges(stubs, rho, rng)
         keys = rows * n + columns
         fresh = ~np.isin(keys, kept)
@@ -490,7 +491,8 @@ class SparseGenerator:
         rng: np.random.Generator,
     ) -> np.ndarray:
         """Per noisy-degree bin, the wedges the measured triangle corners are out of: the
-        expected wedges the measurement's capped projection keeps of a configuration-model
+        expected wedges the measurement's capped projection (at the cap it was taken at,
+        :func:`~privcut.graph.clustering.cap_of` its record) keeps of a configuration-model
         graph of the integer degrees ``stubs``
         (:func:`~privcut.graph.affinity.expected_wedges`, O(n log n)). It replaces a
         drawn proxy (a whole draw of the model and its capped projection,
@@ -500,7 +502,9 @@ class SparseGenerator:
         proxy's edges. Post-processing of the released degrees and the fitted ones (no
         privacy spend; ``blocks`` and ``rng`` are unused, kept for a subclass that draws
         the proxy)."""
-        return expected_wedges(stubs, measured.get("degrees").values)
+        record = measured.get(CLUSTERING)
+        cap = cap_of(record.sensitivity, record.values.size)
+        return expected_wedges(stubs, measured.get("degrees").values, cap)
 
     def blocks(
         self, measured: Measurements, targets: Targets, rng: np.random.Generator
