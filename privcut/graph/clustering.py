@@ -19,16 +19,17 @@ opposite directions (:func:`clustering_sensitivity`).
 The cap D is public given the degree measurements released before it: :func:`choose_cap`
 is a function of an estimate of the degree distribution from those releases (the
 isotonic fit of the noisy degree sequence, Hay et al. 2009), between :data:`MIN_CAP` and
-:data:`DEFAULT_CAP`; below :data:`DEFAULT_CAP` (graphs with few high degrees, where the
-triangles per bin are at noise level) the corners are pooled into one value
-(:func:`bin_count`). The bins are those of the *noisy* degrees the ``"degrees"``
-measurement released first (:func:`degree_bins`). So D, the bins and the sensitivity
-are fixed by released values, and by adaptive basic composition (Dwork and Roth 2014 Thm
-3.16 holds for adaptively chosen mechanisms) the measurements cost the sum of their
-epsilons. Discrete Laplace noise of scale ``sensitivity / epsilon`` on the corner sums is
-then (epsilon, 0)-DP under edge-level neighbours (same public node set, one vertex pair
-differs; Ghosh, Roughgarden, Sundararajan 2009). :func:`bin_clustering` turns the noisy
-sums into per-bin clustering coefficients: post-processing.
+:data:`DEFAULT_CAP`; below :data:`DEFAULT_CAP` (graphs with few high degrees) or at an
+epsilon below :data:`BINNED_EPSILON` (where the triangles per bin are at noise level) the
+corners are pooled into one value (:func:`bin_count`). The bins are those of the *noisy*
+degrees the ``"degrees"`` measurement released first (:func:`degree_bins`). So D, the
+bins and the sensitivity are fixed by released values (and the public epsilon), and by
+adaptive basic composition (Dwork and Roth 2014 Thm 3.16 holds for adaptively chosen
+mechanisms) the measurements cost the sum of their epsilons. Discrete Laplace noise of
+scale ``sensitivity / epsilon`` on the corner sums is then (epsilon, 0)-DP under
+edge-level neighbours (same public node set, one vertex pair differs; Ghosh, Roughgarden,
+Sundararajan 2009). :func:`bin_clustering` turns the noisy sums into per-bin clustering
+coefficients: post-processing.
 
 Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
 """
@@ -44,6 +45,7 @@ from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
 __all__ = [
+    "BINNED_EPSILON",
     "BIN_EDGES",
     "CAP_QUANTILE",
     "DEFAULT_CAP",
@@ -81,6 +83,10 @@ SENSITIVITY_FACTOR = 9
 """l1 sensitivity of the binned corners is ``SENSITIVITY_FACTOR * (D - 1)``: at most 3
 projected edges change, each in at most ``D - 1`` triangles of 3 corners."""
 
+BINNED_EPSILON = 0.1
+"""Below this epsilon of the ``"clustering"`` measurement the corners are pooled (one
+value): each bin's sum would be at noise level."""
+
 POOLED_FACTOR = 6
 """l1 sensitivity of the pooled corners (one value) is ``POOLED_FACTOR * (D - 1)``: the
 added pair gains at most ``D - 1`` triangles, the two removed edges lose at most
@@ -110,17 +116,17 @@ def clustering_sensitivity(cap: int = DEFAULT_CAP, bins: int = 3) -> float:
     return float((POOLED_FACTOR if bins == 1 else SENSITIVITY_FACTOR) * (cap - 1))
 
 
-def bin_count(cap: int) -> int:
-    """How many noisy-degree bins the measurement at cap ``cap`` has: the
-    ``len(BIN_EDGES) + 1`` bins at :data:`DEFAULT_CAP`, one (pooled) below it. A public
-    function of the cap.
+def bin_count(cap: int, epsilon: float) -> int:
+    """How many noisy-degree bins the measurement at cap ``cap`` and ``epsilon`` has: the
+    ``len(BIN_EDGES) + 1`` bins at :data:`DEFAULT_CAP` and epsilon at least
+    :data:`BINNED_EPSILON`, else one (pooled). A public function of the cap and epsilon.
 
     Examples
     --------
-    >>> bin_count(64), bin_count(16)
-    (3, 1)
+    >>> bin_count(64, 0.15), bin_count(16, 0.15), bin_count(64, 0.05)
+    (3, 1, 1)
     """
-    return len(BIN_EDGES) + 1 if cap >= DEFAULT_CAP else 1
+    return len(BIN_EDGES) + 1 if cap >= DEFAULT_CAP and epsilon >= BINNED_EPSILON else 1
 
 
 def cap_of(sensitivity: float, bins: int) -> int:

@@ -357,7 +357,9 @@ def _filtered(universe: EdgeUniverse, adjacency, plan: MeasurementPlan, epsilon:
     return filtered_pairs(universe, edges, epsilon, plan.threshold, rng)
 
 
-def _corners(adjacency, records: list, partition: Partition | None, rng) -> tuple[np.ndarray, int]:
+def _corners(
+    adjacency, records: list, partition: Partition | None, epsilon: float, rng
+) -> tuple[np.ndarray, int]:
     """The ``"clustering"`` statistic and its cap: triangle corners of the capped projection
     (:func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
     here, independent of G; each node's edges ordered by the other end's released noisy
@@ -365,7 +367,8 @@ def _corners(adjacency, records: list, partition: Partition | None, rng) -> tupl
     :func:`~privcut.graph.clustering.choose_cap` picks from the degree measurements
     released before (:func:`~privcut.graph.clustering.degree_estimate` of the noisy
     sequence, else of the noisy degrees), summed per bin of the noisy degrees or pooled
-    (:func:`~privcut.graph.clustering.bin_count`). O(n + |E| D), D the cap."""
+    (:func:`~privcut.graph.clustering.bin_count`, by the cap and the measurement's
+    ``epsilon``). O(n + |E| D), D the cap."""
     found = {record.name: record for record in records}
     degrees, sequence = found["degrees"].values, found.get(SEQUENCE)
     sizes = None if partition is None else np.bincount(partition.labels, minlength=partition.g)
@@ -374,7 +377,7 @@ def _corners(adjacency, records: list, partition: Partition | None, rng) -> tupl
     salt = int(rng.integers(0, 2**63))
     projected = capped_projection(adjacency, cap, salt, priority=degrees)
     corners = triangle_corners(projected)
-    count = bin_count(cap)
+    count = bin_count(cap, epsilon)
     bins = degree_bins(degrees) if count > 1 else np.zeros(degrees.size, dtype=np.intp)
     return binned_corners(corners, bins, count), cap
 
@@ -488,7 +491,7 @@ def measure(
         elif name in (CLUSTERING, ASSORTATIVITY):
             degrees = next(record for record in records if record.name == "degrees")
             if name == CLUSTERING:  # noise at the cap and bins the released degrees fixed
-                exact, cap = _corners(raw, records, partition, rng)
+                exact, cap = _corners(raw, records, partition, eps, rng)
                 sensitivity = clustering_sensitivity(cap, exact.size)
                 noise = Noise.for_laplace(eps, sensitivity, integer=True, coordinates=exact.size)
             else:

@@ -77,6 +77,8 @@ def test_the_cap_and_the_bins_follow_the_released_degrees():
         assert record.values.size == bins
         assert record.sensitivity == clustering_sensitivity(cap, bins)
         assert clustering.cap_of(record.sensitivity, bins) == cap
+    low = plan_measurements(dense.nodes, 0.2, names)  # clustering at epsilon 0.06: pooled
+    assert measure(dense, low, rng=0).get("clustering").values.size == 1
 
 
 def test_triangle_corners_match_networkx_and_a_large_cap_keeps_the_graph():
