@@ -47,7 +47,8 @@ next: nodes of similar fitted degree d form affinity blocks of size d + 1, each 
 Erdős–Rényi graph of density ``c^(1/3)`` for its degree bin's clustering estimate c
 (:func:`~privcut.graph.clustering.bin_clustering` over the wedges the measurement's
 projection keeps of the model, in expectation:
-:func:`~privcut.graph.affinity.expected_wedges`; gated off at noise level); the block
+:func:`~privcut.graph.affinity.expected_wedges`; gated off at noise level; one estimate
+for all degrees when the measurement is pooled); the block
 edges are taken off the counts and the stubs like the kept survivors, and the excess
 degrees are joined by the configuration model above, so the edge count stays the fitted
 one. O(n log n + |E|).
