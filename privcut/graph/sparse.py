@@ -452,10 +452,11 @@ class SparseGenerator:
         excess degrees and the rest of every count to the configuration-model draw (None
         without ``"clustering"`` or without integer degrees). The clustering per bin is
         the noisy corners over the wedges the measurement's projection keeps of the model
-        without the blocks (:meth:`wedges`). Block edges already ``kept``
-        (filtered survivors) are left out, and where a block pair gets more than its
-        count a uniformly random subset of that size is kept, so every block pair's
-        count, and the total, stays the fitted integer one. Post-processing; O(n log n +
+        without the blocks (:meth:`wedges`); a pooled measurement gives one estimate for
+        all degrees (:func:`~privcut.graph.clustering.pooled_clustering`). Block edges
+        already ``kept`` (filtered survivors) are left out, and where a block pair gets
+        more than its count a uniformly random subset of that size is kept, so every block
+        pair's count, and the total, stays the fitted integer one. Post-processing; O(n log n +
         |E|)."""
         record, degrees = measured.get(CLUSTERING), measured.get("degrees")
         if record is None or stubs is None or degrees is None:

@@ -141,6 +141,11 @@ def test_bins_and_clustering_estimate():
     assert c.round(12).tolist() == [0.5, 0.5, 0.0]
     # all bins at noise level: the step is off
     assert bin_clustering(np.zeros(3), degree_bins(degrees), degrees, noise).tolist() == [0] * 3
+    # pooled: the ratio well above the noise, pulled below it (not to 0) near the noise level
+    wide = Noise.for_laplace(1.0, 100.0, integer=True)
+    assert clustering.pooled_clustering(5000.0, 1e4, wide) == pytest.approx(0.5, abs=0.01)
+    near = clustering.pooled_clustering(100.0, 1e4, wide)
+    assert 0.0 < near < 0.01
 
 
 def test_affinity_blocks_follow_the_degrees():
