@@ -98,7 +98,8 @@ def node_rho(
     """Every node's BTER block density ``c^(1/3)``: c the clustering of the bin of its
     fitted degree, estimated by :func:`~privcut.graph.clustering.bin_clustering` from the
     noisy corner sums (binned by the released ``noisy_degrees``, wedges from the fitted
-    ``degrees``). Post-processing; O(n).
+    ``degrees``), or the one pooled estimate for every node when the measurement is
+    pooled (one value). Post-processing; O(n).
 
     Examples
     --------
@@ -110,6 +111,8 @@ def node_rho(
     degrees = np.asarray(degrees, dtype=float)
     bins = degree_bins(noisy_degrees)
     clustering = bin_clustering(noisy, bins, degrees, noise, cap, wedges)
+    if clustering.size == 1:
+        return np.full(degrees.size, np.cbrt(clustering[0]))
     return np.cbrt(clustering[degree_bins(degrees)])
 
 

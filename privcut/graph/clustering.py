@@ -1,22 +1,33 @@
-"""The ``"clustering"`` measurement: triangle corners per degree bin on a degree-capped
-projection of the graph, for the BTER step of the sparse generator
+"""The ``"clustering"`` measurement: triangle corners on a degree-capped projection of the
+graph, per degree bin or pooled, for the BTER step of the sparse generator
 (:mod:`privcut.graph.affinity`; Seshadhri, Kolda, Pinar 2012 [SKP12]; Kolda, Pinar,
 Plantenga, Seshadhri 2014 [KPPS14]).
 
 A triangle count has unbounded edge-level sensitivity (one pair closes as many triangles
 as its ends have common neighbours), so it is measured on a stated, stable projection of
-G onto maximum degree ``D`` (:data:`DEFAULT_CAP`, public): :func:`capped_projection`
-keeps an edge when it is among the first ``D`` edges of both its ends in an order fixed
-by a salted hash of the pair (public randomness, drawn independently of G). One flipped
-pair changes at most 3 projected edges (proof in :func:`capped_projection`), and every
-projected edge closes at most ``D - 1`` triangles, each adding one corner to three nodes,
-so the per-bin corner sums move by at most ``9 (D - 1)`` in l1
-(:func:`clustering_sensitivity`). The bins are those of the *noisy* degrees the
-``"degrees"`` measurement released first (:func:`degree_bins`): public given that output,
-so by adaptive basic composition (Dwork and Roth 2014 Thm 3.16 holds for adaptively
-chosen mechanisms) the two cost the sum of their epsilons. Discrete Laplace noise of
-scale ``9 (D - 1) / epsilon`` on the bin sums is then (epsilon, 0)-DP under edge-level
-neighbours (same public node set, one vertex pair differs; Ghosh, Roughgarden,
+G onto maximum degree ``D``: :func:`capped_projection` keeps an edge when it is among the
+first ``D`` edges of both its ends in an order fixed by a salted hash of the pair (public
+randomness, drawn independently of G). One flipped pair changes at most 3 projected edges:
+it can add only itself and remove only one edge at each of its ends (proof in
+:func:`capped_projection`), and every projected edge closes at most ``D - 1`` triangles.
+So the per-bin corner sums move by at most ``9 (D - 1)`` in l1 (3 edges, each in at most
+``D - 1`` triangles of 3 corners), and the pooled corner count (all nodes, one value) by at
+most ``6 (D - 1)``: the triangles gained all hold the added pair (at most ``D - 1``), those
+lost one of the two removed edges (at most ``2 (D - 1)``), and the two move the count in
+opposite directions (:func:`clustering_sensitivity`).
+
+The cap D is public given the degree measurements released before it: :func:`choose_cap`
+is a function of an estimate of the degree distribution from those releases (the
+isotonic fit of the noisy degree sequence, Hay et al. 2009), between :data:`MIN_CAP` and
+:data:`DEFAULT_CAP`; below :data:`DEFAULT_CAP` (graphs with few high degrees) or at an
+epsilon below :data:`BINNED_EPSILON` (where the triangles per bin are at noise level) the
+corners are pooled into one value (:func:`bin_count`). The bins are those of the *noisy*
+degrees the ``"degrees"`` measurement released first (:func:`degree_bins`). So D, the
+bins and the sensitivity are fixed by released values (and the public epsilon), and by
+adaptive basic composition (Dwork and Roth 2014 Thm 3.16 holds for adaptively chosen
+mechanisms) the measurements cost the sum of their epsilons. Discrete Laplace noise of
+scale ``sensitivity / epsilon`` on the corner sums is then (epsilon, 0)-DP under
+edge-level neighbours (same public node set, one vertex pair differs; Ghosh, Roughgarden,
 Sundararajan 2009). :func:`bin_clustering` turns the noisy sums into per-bin clustering
 coefficients: post-processing.
 
@@ -27,27 +38,46 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.optimize import isotonic_regression
 
 from privcut.graph.sorting import DIGIT, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
 __all__ = [
+    "BINNED_EPSILON",
     "BIN_EDGES",
+    "CAP_QUANTILE",
     "DEFAULT_CAP",
     "GATE",
+    "MIN_CAP",
+    "POOLED_FACTOR",
+    "PRIOR_LOW",
+    "PRIOR_POINTS",
     "SENSITIVITY_FACTOR",
     "above_gate",
     "bin_clustering",
+    "bin_count",
     "binned_corners",
+    "cap_of",
     "capped_projection",
+    "choose_cap",
     "clustering_sensitivity",
     "degree_bins",
+    "degree_estimate",
+    "pooled_clustering",
     "triangle_corners",
 ]
 
 DEFAULT_CAP = 64
-"""The public degree cap D of the projection (a node keeps at most D edges)."""
+"""The largest degree cap D of the projection (a node keeps at most D edges), and the cap
+of the BTER blocks (:mod:`privcut.graph.affinity`)."""
+
+MIN_CAP = 8
+"""The smallest degree cap :func:`choose_cap` picks."""
+
+CAP_QUANTILE = 0.99
+""":func:`choose_cap` rounds this quantile of the estimated degrees to a power of two."""
 
 BIN_EDGES = (4, 16)
 """Noisy-degree bin edges: bins ``d < 4``, ``4 <= d < 16``, ``d >= 16``."""
@@ -56,24 +86,115 @@ SENSITIVITY_FACTOR = 9
 """l1 sensitivity of the binned corners is ``SENSITIVITY_FACTOR * (D - 1)``: at most 3
 projected edges change, each in at most ``D - 1`` triangles of 3 corners."""
 
+PRIOR_LOW = 1e-4
+"""The smallest clustering of the log-uniform prior of :func:`pooled_clustering`."""
+
+PRIOR_POINTS = 2000
+"""Grid points of :func:`pooled_clustering`'s prior."""
+
+BINNED_EPSILON = 0.1
+"""Below this epsilon of the ``"clustering"`` measurement the corners are pooled (one
+value): each bin's sum would be at noise level."""
+
+POOLED_FACTOR = 6
+"""l1 sensitivity of the pooled corners (one value) is ``POOLED_FACTOR * (D - 1)``: the
+added pair gains at most ``D - 1`` triangles, the two removed edges lose at most
+``2 (D - 1)``, in the other direction; 3 corners each."""
+
 GATE = 3.0
-"""A bin's clustering is used only where its noisy corner sum exceeds ``GATE`` noise
-standard deviations; below that it is at noise level and reads as 0 (no BTER blocks)."""
+"""With bins, a bin's clustering is used only where its noisy corner sum exceeds ``GATE``
+noise standard deviations; below that it is at noise level and reads as 0 (no BTER
+blocks). A pooled count is used whenever positive (its small cap keeps it above noise
+level on graphs with a few hundred triangles; a gate would turn the step off there)."""
 
 _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-def clustering_sensitivity(cap: int = DEFAULT_CAP) -> float:
-    """The l1 sensitivity ``9 (cap - 1)`` of :func:`binned_corners` on the projection with
-    degree cap ``cap`` under edge-level neighbours (see the module docstring).
+def clustering_sensitivity(cap: int = DEFAULT_CAP, bins: int = 3) -> float:
+    """The l1 sensitivity of :func:`binned_corners` on the projection with degree cap
+    ``cap`` under edge-level neighbours: ``9 (cap - 1)`` with several bins, ``6 (cap - 1)``
+    pooled (``bins=1``; proofs in the module docstring).
 
     Examples
     --------
-    >>> clustering_sensitivity(64)
-    567.0
+    >>> clustering_sensitivity(64), clustering_sensitivity(16, bins=1)
+    (567.0, 90.0)
     """
     cap = check_scalar(cap, "cap", int, low=2)
-    return float(SENSITIVITY_FACTOR * (cap - 1))
+    bins = check_scalar(bins, "bins", int, low=1)
+    return float((POOLED_FACTOR if bins == 1 else SENSITIVITY_FACTOR) * (cap - 1))
+
+
+def bin_count(cap: int, epsilon: float) -> int:
+    """How many noisy-degree bins the measurement at cap ``cap`` and ``epsilon`` has: the
+    ``len(BIN_EDGES) + 1`` bins at :data:`DEFAULT_CAP` and epsilon at least
+    :data:`BINNED_EPSILON`, else one (pooled). A public function of the cap and epsilon.
+
+    Examples
+    --------
+    >>> bin_count(64, 0.15), bin_count(16, 0.15), bin_count(64, 0.05)
+    (3, 1, 1)
+    """
+    return len(BIN_EDGES) + 1 if cap >= DEFAULT_CAP and epsilon >= BINNED_EPSILON else 1
+
+
+def cap_of(sensitivity: float, bins: int) -> int:
+    """The cap a ``"clustering"`` measurement of ``bins`` values and l1 ``sensitivity`` was
+    taken at: the inverse of :func:`clustering_sensitivity` (public, read off the
+    measurement's record).
+
+    Examples
+    --------
+    >>> cap_of(clustering_sensitivity(16, bins=1), 1), cap_of(567.0, 3)
+    (16, 64)
+    """
+    factor = POOLED_FACTOR if bins == 1 else SENSITIVITY_FACTOR
+    return round(sensitivity / factor) + 1
+
+
+def degree_estimate(
+    sequence: np.ndarray | None, degrees: np.ndarray, sizes: np.ndarray | None = None
+) -> np.ndarray:
+    """An estimate of the degree distribution from released values: each group's noisy
+    sorted ``sequence`` (the ``"degree-sequence"`` measurement, groups of ``sizes`` in
+    order; one group when None) fitted by isotonic regression (Hay, Li, Miklau, Jensen
+    2009), or without it the noisy ``degrees``; clipped at 0. Post-processing; O(n).
+
+    Examples
+    --------
+    >>> degree_estimate(np.array([1.0, 3.0, 2.0, -1.0, 4.0]), None, np.array([3, 2])).tolist()
+    [1.0, 2.5, 2.5, 0.0, 4.0]
+    >>> degree_estimate(None, np.array([-2.0, 5.0])).tolist()
+    [0.0, 5.0]
+    """
+    if sequence is None:
+        return np.maximum(np.asarray(degrees, dtype=float), 0.0)
+    sequence = np.asarray(sequence, dtype=float)
+    sizes = np.array([sequence.size]) if sizes is None else np.asarray(sizes)
+    parts = np.split(sequence, np.cumsum(sizes)[:-1])
+    fitted = [isotonic_regression(part).x for part in parts if part.size]
+    return np.maximum(np.concatenate(fitted) if fitted else sequence, 0.0)
+
+
+def choose_cap(estimate: np.ndarray) -> int:
+    """The projection's degree cap D: the :data:`CAP_QUANTILE` quantile of the degree
+    ``estimate`` (released values, :func:`degree_estimate`) rounded to a power of two (in
+    log scale), within [:data:`MIN_CAP`, :data:`DEFAULT_CAP`]. A public function of
+    released values. The noise grows like D and the triangles kept with it, up to the
+    degrees most nodes have: measured on the graphs of ``benchmarks/social.py``
+    (benchmarks/RESULTS.md, "Issue 18: clustering on sparse graphs"), gnutella (99% of the
+    degrees at most 20) keeps 79% of its corners at D = 16 for a quarter of the noise at
+    64. O(n).
+
+    Examples
+    --------
+    >>> choose_cap(np.full(100, 20.0)), choose_cap(np.full(100, 300.0)), choose_cap(np.ones(9))
+    (16, 64, 8)
+    """
+    estimate = np.asarray(estimate, dtype=float)
+    top = float(np.quantile(estimate, CAP_QUANTILE)) if estimate.size else 0.0
+    cap = 2 ** round(np.log2(max(top, 1.0)))
+    return int(min(max(cap, MIN_CAP), DEFAULT_CAP))
 
 
 def _mix(keys: np.ndarray, salt: int) -> np.ndarray:
@@ -283,14 +404,41 @@ def binned_corners(corners: np.ndarray, bins: np.ndarray, count: int) -> np.ndar
 
 def above_gate(noisy: np.ndarray, noise: Noise) -> np.ndarray:
     """Which bins' noisy corner sums exceed :data:`GATE` noise standard deviations (the
-    others are at noise level). Post-processing.
+    others are at noise level); a pooled sum (one value) whether it is positive.
+    Post-processing.
 
     Examples
     --------
-    >>> above_gate(np.array([10.0, 2.0]), Noise.for_laplace(1.0, 1.0, integer=True)).tolist()
-    [True, False]
+    >>> noise = Noise.for_laplace(1.0, 1.0, integer=True)
+    >>> above_gate(np.array([10.0, 2.0]), noise).tolist(), above_gate(np.array([2.0]), noise)
+    ([True, False], array([ True]))
     """
-    return np.asarray(noisy, dtype=float) > GATE * np.sqrt(noise.variance)
+    noisy = np.asarray(noisy, dtype=float)
+    return noisy > (GATE * np.sqrt(noise.variance) if noisy.size > 1 else 0.0)
+
+
+def pooled_clustering(noisy: float, wedges: float, noise: Noise) -> float:
+    """The clustering estimate from one pooled noisy corner count: the posterior mean of c
+    given ``noisy = c wedges + noise``, under a log-uniform prior on c over
+    [:data:`PRIOR_LOW`, 1] (a geometric grid of :data:`PRIOR_POINTS` values) and the
+    Laplace likelihood of the noise's variance. Near the noise level it is pulled towards
+    the small values the prior favours, not to 0 (which would switch the BTER step off);
+    well above it, it is the ratio ``noisy / wedges``. Measured against that ratio (clipped
+    at 0) in RESULTS.md, "Issue 18: clustering on sparse graphs". Post-processing; O(grid).
+
+    Examples
+    --------
+    >>> noise = Noise.for_laplace(1.0, 1.0, integer=True)
+    >>> round(pooled_clustering(500.0, 1000.0, noise), 3), pooled_clustering(5.0, 0.0, noise)
+    (0.5, 0.0)
+    """
+    if wedges <= 0:
+        return 0.0
+    grid = np.geomspace(PRIOR_LOW, 1.0, PRIOR_POINTS)
+    scale = np.sqrt(noise.variance / 2.0)
+    distance = np.abs(noisy - grid * wedges) / scale
+    weights = np.exp(-(distance - distance.min()))  # the prior's density is 1 per grid point
+    return float((weights * grid).sum() / weights.sum())
 
 
 def bin_clustering(
@@ -314,6 +462,12 @@ def bin_clustering(
     :func:`~privcut.graph.affinity.expected_wedges`, the wedges the same projection is
     expected to keep of a configuration-model graph of the public degrees.
 
+    A pooled measurement (one noisy value, :func:`bin_count`) gives one estimate for every
+    degree: :func:`pooled_clustering` of its corners and all bins' wedges. The
+    bins of the noisy degrees mix the true degrees when the degree noise is large, so the
+    ratio of one bin's corners to the wedges of the fitted degrees in it (which follow the
+    noisy ones) is biased; pooled, the wedges are those of the whole fitted sequence.
+
     Examples
     --------
     >>> noise = Noise.for_laplace(1.0, 9.0, integer=True)
@@ -323,11 +477,17 @@ def bin_clustering(
     >>> bin_clustering(np.array([2.0, 95.0]), np.array([0, 0, 1]),
     ...                np.array([10.0, 10.0, 20.0]), noise).tolist()
     [0.5, 0.5]
+    >>> bin_clustering(np.array([84.0]), np.array([0, 0, 1]), np.array([10.0, 10.0, 20.0]),
+    ...                noise).round(3).tolist()  # pooled: 84 / 280 = 0.3 at sd 12.7
+    [0.291]
     """
     noisy = np.asarray(noisy, dtype=float)
     if wedges is None:
         capped = np.minimum(np.maximum(np.asarray(degrees, dtype=float), 0.0), cap)
         wedges = np.bincount(bins, weights=capped * (capped - 1.0) / 2.0, minlength=noisy.size)
+    wedges = np.asarray(wedges, dtype=float)
+    if noisy.size == 1:
+        return np.array([pooled_clustering(float(noisy[0]), float(wedges.sum()), noise)])
     signal = above_gate(noisy, noise) & (wedges > 0)
     ratio = np.clip(np.divide(noisy, wedges, out=np.zeros(noisy.size), where=signal), 0.0, 1.0)
     # a bin at noise level takes the nearest higher bin's estimate above the gate (clustering

@@ -22,11 +22,13 @@ import scipy.sparse as sp
 from privcut.exceptions import GraphInputError
 from privcut.graph.assortativity import class_count, degree_classes, joint_degree_counts
 from privcut.graph.clustering import (
-    BIN_EDGES,
-    DEFAULT_CAP,
+    bin_count,
     binned_corners,
     capped_projection,
+    choose_cap,
+    clustering_sensitivity,
     degree_bins,
+    degree_estimate,
     triangle_corners,
 )
 from privcut.graph.filtered import edge_positions, filtered_pairs
@@ -355,17 +357,29 @@ def _filtered(universe: EdgeUniverse, adjacency, plan: MeasurementPlan, epsilon:
     return filtered_pairs(universe, edges, epsilon, plan.threshold, rng)
 
 
-def _corners(adjacency, degrees: np.ndarray, rng) -> np.ndarray:
-    """The ``"clustering"`` statistic: triangle corners of the capped projection
+def _corners(
+    adjacency, records: list, partition: Partition | None, epsilon: float, rng
+) -> tuple[np.ndarray, int]:
+    """The ``"clustering"`` statistic and its cap: triangle corners of the capped projection
     (:func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
     here, independent of G; each node's edges ordered by the other end's released noisy
-    degree first, public given that output) summed per bin of the noisy ``degrees``.
-    O(n + |E| D), D the cap."""
+    degree first, public given that output) at the cap
+    :func:`~privcut.graph.clustering.choose_cap` picks from the degree measurements
+    released before (:func:`~privcut.graph.clustering.degree_estimate` of the noisy
+    sequence, else of the noisy degrees), summed per bin of the noisy degrees or pooled
+    (:func:`~privcut.graph.clustering.bin_count`, by the cap and the measurement's
+    ``epsilon``). O(n + |E| D), D the cap."""
+    found = {record.name: record for record in records}
+    degrees, sequence = found["degrees"].values, found.get(SEQUENCE)
+    sizes = None if partition is None else np.bincount(partition.labels, minlength=partition.g)
+    estimate = degree_estimate(None if sequence is None else sequence.values, degrees, sizes)
+    cap = choose_cap(estimate)
     salt = int(rng.integers(0, 2**63))
-    projected = capped_projection(adjacency, DEFAULT_CAP, salt, priority=degrees)
+    projected = capped_projection(adjacency, cap, salt, priority=degrees)
     corners = triangle_corners(projected)
-    bins = degree_bins(degrees)
-    return binned_corners(corners, bins, len(BIN_EDGES) + 1)
+    count = bin_count(cap, epsilon)
+    bins = degree_bins(degrees) if count > 1 else np.zeros(degrees.size, dtype=np.intp)
+    return binned_corners(corners, bins, count), cap
 
 
 def _joint_degrees(adjacency, degrees: np.ndarray) -> np.ndarray:
@@ -467,7 +481,7 @@ def measure(
     records = []
     for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
         budget.spend(eps, label=name)
-        pairs = None
+        pairs, sensitivity = None, SENSITIVITY[name]
         if name == RANDOMIZED_RESPONSE:
             noisy = randomized_response(universe, raw, eps, rng, weight=plan.weight, noise=noise)
             values, draws = noisy.matrix, universe.size
@@ -476,8 +490,10 @@ def measure(
             draws = universe.size
         elif name in (CLUSTERING, ASSORTATIVITY):
             degrees = next(record for record in records if record.name == "degrees")
-            if name == CLUSTERING:
-                exact = _corners(raw, degrees.values, rng)
+            if name == CLUSTERING:  # noise at the cap and bins the released degrees fixed
+                exact, cap = _corners(raw, records, partition, eps, rng)
+                sensitivity = clustering_sensitivity(cap, exact.size)
+                noise = Noise.for_laplace(eps, sensitivity, integer=True, coordinates=exact.size)
             else:
                 exact = _joint_degrees(raw, degrees.values)
             values, draws = noise.add(exact, rng=rng).astype(float), exact.size
@@ -486,9 +502,7 @@ def measure(
             records.append(noisy_statistic(name, exact, plan, universe, partition, rng))
             continue
         share = eps / plan.epsilon
-        record = Measurement(
-            name, values, noise, SENSITIVITY[name], eps, share, draws, None, None, pairs
-        )
+        record = Measurement(name, values, noise, sensitivity, eps, share, draws, None, None, pairs)
         records.append(record)
     return Measurements(plan, universe, partition, tuple(records))
 

@@ -28,10 +28,12 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
   it serves no workload class's bound and no estimate of the edge count, so like
   ``"degree-sequence"`` it takes a fixed share in a list (:data:`FILTERED_SHARE`),
   ``"auto"`` never takes it, and it needs a measurement of the edge count beside it;
-- ``"clustering"``: triangle corners of a stable projection onto maximum degree
-  :data:`~privcut.graph.clustering.DEFAULT_CAP` (D), summed per bin of the noisy
-  ``"degrees"`` released before it (adaptive composition), l1 sensitivity ``9 (D - 1)``
-  (proof in :mod:`privcut.graph.clustering`); undirected 0/1 graphs only, with
+- ``"clustering"``: triangle corners of a stable projection onto maximum degree D (8 to
+  :data:`~privcut.graph.clustering.DEFAULT_CAP`, chosen from the degree measurements
+  released before it), summed per bin of the noisy ``"degrees"`` (l1 sensitivity
+  ``9 (D - 1)``) or pooled at small D or epsilon (``6 (D - 1)``; adaptive composition,
+  proofs in :mod:`privcut.graph.clustering`); the plan's noise is that of the largest
+  cap, an upper bound of the one measured; undirected 0/1 graphs only, with
   ``"degrees"``; it feeds the BTER step of the sparse generator [SKP12, KPPS14] (the
   dense generator refuses it, before any spend), serves no workload class, and takes
   :data:`CLUSTERING_SHARE` in a list;

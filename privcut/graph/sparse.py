@@ -47,7 +47,8 @@ next: nodes of similar fitted degree d form affinity blocks of size d + 1, each 
 Erdős–Rényi graph of density ``c^(1/3)`` for its degree bin's clustering estimate c
 (:func:`~privcut.graph.clustering.bin_clustering` over the wedges the measurement's
 projection keeps of the model, in expectation:
-:func:`~privcut.graph.affinity.expected_wedges`; gated off at noise level); the block
+:func:`~privcut.graph.affinity.expected_wedges`; gated off at noise level; one estimate
+for all degrees when the measurement is pooled); the block
 edges are taken off the counts and the stubs like the kept survivors, and the excess
 degrees are joined by the configuration model above, so the edge count stays the fitted
 one. O(n log n + |E|).
@@ -108,7 +109,7 @@ from privcut.graph.blockdraw import (
     pair_keys,
 )
 from privcut.graph.blockmodel import Blocks, corrected, group_members, node_weights
-from privcut.graph.clustering import above_gate
+from privcut.graph.clustering import above_gate, cap_of
 from privcut.graph.filtered import pair_ends
 from privcut.graph.fitting import Targets
 from privcut.graph.generation import ORACLES, Generated
@@ -452,10 +453,11 @@ class SparseGenerator:
         excess degrees and the rest of every count to the configuration-model draw (None
         without ``"clustering"`` or without integer degrees). The clustering per bin is
         the noisy corners over the wedges the measurement's projection keeps of the model
-        without the blocks (:meth:`wedges`). Block edges already ``kept``
-        (filtered survivors) are left out, and where a block pair gets more than its
-        count a uniformly random subset of that size is kept, so every block pair's
-        count, and the total, stays the fitted integer one. Post-processing; O(n log n +
+        without the blocks (:meth:`wedges`); a pooled measurement gives one estimate for
+        all degrees (:func:`~privcut.graph.clustering.pooled_clustering`). Block edges
+        already ``kept`` (filtered survivors) are left out, and where a block pair gets
+        more than its count a uniformly random subset of that size is kept, so every block
+        pair's count, and the total, stays the fitted integer one. Post-processing; O(n log n +
         |E|)."""
         record, degrees = measured.get(CLUSTERING), measured.get("degrees")
         if record is None or stubs is None or degrees is None:
@@ -464,7 +466,8 @@ class SparseGenerator:
             return None
         n, partition = blocks.n, measured.partition
         wedges = self.wedges(measured, blocks, stubs, rng)
-        rho = node_rho(record.values, record.noise, degrees.values, stubs, wedges=wedges)
+        cap = cap_of(record.sensitivity, record.values.size)
+        rho = node_rho(record.values, record.noise, degrees.values, stubs, cap, wedges=wedges)
         rows, columns = affinity_edges(stubs, rho, rng)
         keys = rows * n + columns
         fresh = ~np.isin(keys, kept)
@@ -491,7 +494,8 @@ class SparseGenerator:
         rng: np.random.Generator,
     ) -> np.ndarray:
         """Per noisy-degree bin, the wedges the measured triangle corners are out of: the
-        expected wedges the measurement's capped projection keeps of a configuration-model
+        expected wedges the measurement's capped projection (at the cap it was taken at,
+        :func:`~privcut.graph.clustering.cap_of` its record) keeps of a configuration-model
         graph of the integer degrees ``stubs``
         (:func:`~privcut.graph.affinity.expected_wedges`, O(n log n)). It replaces a
         drawn proxy (a whole draw of the model and its capped projection,
@@ -501,7 +505,9 @@ class SparseGenerator:
         proxy's edges. Post-processing of the released degrees and the fitted ones (no
         privacy spend; ``blocks`` and ``rng`` are unused, kept for a subclass that draws
         the proxy)."""
-        return expected_wedges(stubs, measured.get("degrees").values)
+        record = measured.get(CLUSTERING)
+        cap = cap_of(record.sensitivity, record.values.size)
+        return expected_wedges(stubs, measured.get("degrees").values, cap)
 
     def blocks(
         self, measured: Measurements, targets: Targets, rng: np.random.Generator

@@ -43,8 +43,9 @@ def _flipped(A, i, j):
 @pytest.mark.parametrize("priority", [False, True])
 def test_one_flip_moves_at_most_three_projected_edges_and_the_bound(priority):
     """Random flips on a dense random graph with a small cap: the projection's degrees
-    stay <= cap, at most 3 projected edges change, and the binned corners move by at
-    most 9 (cap - 1) in l1 (the stated sensitivity)."""
+    stay <= cap, at most 3 projected edges change, the binned corners move by at most
+    9 (cap - 1) in l1 and the pooled corners by at most 6 (cap - 1) (the stated
+    sensitivities)."""
     rng = np.random.default_rng(0)
     n, cap = 40, 5
     A = nx.to_scipy_sparse_array(nx.gnp_random_graph(n, 0.3, seed=1))
@@ -52,15 +53,32 @@ def test_one_flip_moves_at_most_three_projected_edges_and_the_bound(priority):
     bins = degree_bins(rng.integers(0, 20, n))
     before = capped_projection(A, cap, salt=3, priority=weights)
     corners = binned_corners(triangle_corners(before), bins, BINS)
-    worst = 0.0
+    worst = pooled = 0.0
     for _ in range(60):
         i, j = rng.choice(n, 2, replace=False)
         after = capped_projection(_flipped(A, i, j), cap, salt=3, priority=weights)
         assert int(after.sum(axis=1).max()) <= cap
         assert len(_edges(before) ^ _edges(after)) <= 3
-        moved = np.abs(binned_corners(triangle_corners(after), bins, BINS) - corners).sum()
-        worst = max(worst, moved)
+        moved = binned_corners(triangle_corners(after), bins, BINS) - corners
+        worst = max(worst, np.abs(moved).sum())
+        pooled = max(pooled, abs(moved.sum()))
     assert 0 < worst <= clustering_sensitivity(cap)
+    assert 0 < pooled <= clustering_sensitivity(cap, bins=1)
+
+
+def test_the_cap_and_the_bins_follow_the_released_degrees():
+    """A sparse graph (99% of the degrees small) is measured pooled at a small cap, a graph
+    with many high degrees in bins at the largest cap; the noise is the one of that cap."""
+    sparse = nx.random_regular_graph(4, 200, seed=0)
+    dense = nx.gnp_random_graph(200, 0.5, seed=0)
+    names = {"degrees": 0.3, "degree-sequence": 0.4, "clustering": 0.3}
+    for G, cap, bins in ((sparse, clustering.MIN_CAP, 1), (dense, clustering.DEFAULT_CAP, 3)):
+        record = measure(G, plan_measurements(G.nodes, 50.0, names), rng=0).get("clustering")
+        assert record.values.size == bins
+        assert record.sensitivity == clustering_sensitivity(cap, bins)
+        assert clustering.cap_of(record.sensitivity, bins) == cap
+    low = plan_measurements(dense.nodes, 0.2, names)  # clustering at epsilon 0.06: pooled
+    assert measure(dense, low, rng=0).get("clustering").values.size == 1
 
 
 def test_triangle_corners_match_networkx_and_a_large_cap_keeps_the_graph():
@@ -123,6 +141,11 @@ def test_bins_and_clustering_estimate():
     assert c.round(12).tolist() == [0.5, 0.5, 0.0]
     # all bins at noise level: the step is off
     assert bin_clustering(np.zeros(3), degree_bins(degrees), degrees, noise).tolist() == [0] * 3
+    # pooled: the ratio well above the noise, pulled below it (not to 0) near the noise level
+    wide = Noise.for_laplace(1.0, 100.0, integer=True)
+    assert clustering.pooled_clustering(5000.0, 1e4, wide) == pytest.approx(0.5, abs=0.01)
+    near = clustering.pooled_clustering(100.0, 1e4, wide)
+    assert 0.0 < near < 0.01
 
 
 def test_affinity_blocks_follow_the_degrees():
@@ -219,35 +242,47 @@ def _released(plan, top: bool):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("broken", "common"),
-    [(None, 7), ("sensitivity understated", 7), ("projection skipped", 120)],
+    ("pooled", "broken", "common"),
+    [
+        (False, None, 7),
+        (False, "sensitivity understated", 7),
+        (False, "projection skipped", 120),
+        (True, None, 7),
+        (True, "sensitivity understated", 7),
+    ],
 )
 def test_the_clustering_measurement_passes_its_audit_and_catches_broken_twins(
-    broken, common, monkeypatch
+    broken, common, pooled, monkeypatch
 ):
     """The measurement at cap D = 8 (the proof holds for every cap; a small one keeps the
-    graphs small): sensitivity 9 (D - 1) = 63. Two nodes with ``common`` common
-    neighbours, the pair between them flipped. With 7 (degrees at most the cap) every
-    edge is projected and the flip closes 7 triangles: 21 corners against the noise's
-    63 / 0.9. With 120 the raw graph gains 120 triangles, 240 corners at the two ends, and
-    the projection almost none (each end keeps its edges to the lowest noisy degrees
-    first; the other end's is high). The audited output is the noisy corners summed over the
-    bins (independent of the bins, which the noisy degrees fix), or with 120 those of the
-    top bin (degree >= 16), where the two ends always fall; its claim is the plan's total
-    epsilon (degrees and clustering together are (epsilon, 0)-DP). Broken twins: the
+    graphs small), with bins (sensitivity 9 (D - 1) = 63) or pooled (one value, 6 (D - 1)
+    = 42: the cap :func:`choose_cap` picks is forced, and bins are forced by lowering the
+    largest cap to 8). Two nodes with ``common`` common neighbours, the pair between them
+    flipped. With 7 (degrees at most the cap) every edge is projected and the flip closes
+    7 triangles: 21 corners against the noise's 63 / 0.9 or 42 / 0.9. With 120 the raw
+    graph gains 120 triangles, 240 corners at the two ends, and the projection almost none
+    (each end keeps its edges to the lowest noisy degrees first; the other end's is
+    high). The audited output is the noisy corners summed over the bins (independent of
+    the bins, which the noisy degrees fix; pooled, the one value), or with 120 those of
+    the top bin (degree >= 16), where the two ends always fall; its claim is the plan's
+    total epsilon (degrees and clustering together are (epsilon, 0)-DP). Broken twins: the
     sensitivity understated (3, one triangle's corners, as if uncapped counts moved by
     one triangle), and the projection skipped (the raw graph's corners)."""
     from privcut.graph import measurement
 
     cap = 8
-    monkeypatch.setattr(measurement, "DEFAULT_CAP", cap)
-    sensitivity = 3.0 if broken == "sensitivity understated" else clustering_sensitivity(cap)
-    monkeypatch.setitem(planning.SENSITIVITY, "clustering", sensitivity)
+    monkeypatch.setattr(measurement, "choose_cap", lambda estimate: cap)
+    if not pooled:
+        monkeypatch.setattr(clustering, "DEFAULT_CAP", cap)
+    if broken == "sensitivity understated":
+        monkeypatch.setattr(measurement, "clustering_sensitivity", lambda cap, bins: 3.0)
     if broken == "projection skipped":
         monkeypatch.setattr(measurement, "capped_projection", lambda A, *args, **kw: A)
     pair = _pair(common)
     plan = plan_measurements(range(common + 2), 1.0, {"degrees": 0.1, "clustering": 0.9})
-    result = audit(_released(plan, common > 7), pair, 1.0, samples=2000, vectorized=True, rng=0)
+    assert measure(pair[0], plan, rng=0).get("clustering").values.size == (1 if pooled else 3)
+    samples = 1000 if pooled else 2000  # the pooled path differs only in the count and bound
+    result = audit(_released(plan, common > 7), pair, 1.0, samples=samples, vectorized=True, rng=0)
     if broken is None:
         assert result.p_value >= 0.01
     else:
