@@ -33,15 +33,7 @@ from privcut.evaluate import normalized_mutual_information as nmi
 from privcut.graph import PrivateGroups, sweep_communities
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-
-def louvain(A: sp.csr_array) -> np.ndarray:
-    """Louvain (networkx, seed 0) of the original graph, one label per node."""
-    found = nx.community.louvain_communities(nx.from_scipy_sparse_array(A), seed=0)
-    labels = np.empty(A.shape[0], dtype=np.int64)
-    for label, members in enumerate(found):
-        labels[list(members)] = label
-    return labels
+from communities import louvain  # the benchmarks folder
 
 
 def lfr(degree: float) -> sp.csr_array:

@@ -73,6 +73,7 @@ __all__ = [
     "decide_groups",
     "decision_budget",
     "labels_of",
+    "leading_spends",
     "release_communities",
     "resolve_groups",
     "stand_in_groups",
@@ -340,18 +341,7 @@ class CommunityStep:
         """The whole release's spends: the partition's leading the measurements' (whose
         shares, fractions of the rest, become fractions of the whole; the last share is
         the exact remainder), checked by :func:`check_accounting`."""
-        rescaled = [
-            Spend(s.name, s.epsilon / self.epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
-            for s in measured
-        ]
-        spends = [*self.spends(), *rescaled]
-        last = spends[-1]
-        remainder = float(1 - sum(Fraction(spend.share) for spend in spends[:-1]))
-        spends[-1] = Spend(
-            last.name, remainder, last.epsilon, last.noise, last.scale, last.sensitivity
-        )
-        check_accounting(spends, self.epsilon)
-        return tuple(spends)
+        return leading_spends(self.spends(), measured, self.epsilon)
 
     def sampler_tv(self) -> float:
         """Bound on the community step's integer noise draws' total variation distance
@@ -370,6 +360,32 @@ class CommunityStep:
             for spend in self.found.spends
             if spend.noise == "discrete_laplace"
         )
+
+
+def leading_spends(
+    leading: Sequence[Spend], measured: Sequence[Spend], epsilon: float
+) -> tuple[Spend, ...]:
+    """A whole release's spends: ``leading`` (fractions of the whole ``epsilon`` already)
+    followed by ``measured``, whose shares, fractions of the rest, become fractions of the
+    whole (the last share is the exact remainder), checked by :func:`check_accounting`.
+
+    Examples
+    --------
+    >>> first = Spend("first", 0.25, 0.25, "discrete_laplace", 4.0, 1.0)
+    >>> rest = Spend("rest", 1.0, 0.75, "discrete_laplace", 4.0 / 3.0, 1.0)
+    >>> [spend.share for spend in leading_spends([first], [rest], 1.0)]
+    [0.25, 0.75]
+    """
+    rescaled = [
+        Spend(s.name, s.epsilon / epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
+        for s in measured
+    ]
+    spends = [*leading, *rescaled]
+    last = spends[-1]
+    remainder = float(1 - sum(Fraction(spend.share) for spend in spends[:-1]))
+    spends[-1] = Spend(last.name, remainder, last.epsilon, last.noise, last.scale, last.sensitivity)
+    check_accounting(spends, epsilon)
+    return tuple(spends)
 
 
 def release_communities(
@@ -597,18 +613,7 @@ class DecisionStep:
         measurements' (made at :meth:`rest`; their shares, fractions of it, become
         fractions of the whole, the last the exact remainder), checked by
         :func:`check_accounting`."""
-        rescaled = [
-            Spend(s.name, s.epsilon / self.epsilon, s.epsilon, s.noise, s.scale, s.sensitivity)
-            for s in measured
-        ]
-        spends = [self.spend(), *rescaled]
-        last = spends[-1]
-        remainder = float(1 - sum(Fraction(spend.share) for spend in spends[:-1]))
-        spends[-1] = Spend(
-            last.name, remainder, last.epsilon, last.noise, last.scale, last.sensitivity
-        )
-        check_accounting(spends, self.epsilon)
-        return tuple(spends)
+        return leading_spends((self.spend(),), measured, self.epsilon)
 
     def sampler_tv(self) -> float:
         """Bound on the one discrete Laplace draw's total variation distance from exact
