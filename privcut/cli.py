@@ -295,6 +295,9 @@ DASK_REFUSED = {
     "nodes": "--nodes (give the public --node-count; ids are 0..N-1)",
     "weight": "--weight (the sparse release is a 0/1 graph)",
     "memory": "--memory",
+    "private_communities": "--private-communities (the engine releases without communities)",
+    "no_private_communities": "--no-private-communities (it never buys communities)",
+    "communities_out": "--communities-out (the engine releases without communities)",
 }
 """Options of the in-memory ``synthesize`` that ``--engine dask`` refuses (with the reason)."""
 
@@ -427,12 +430,42 @@ def _private_groups(arguments: argparse.Namespace):
 
 def _communities_text(H) -> str:
     """The released partition as ``node<TAB>community`` lines (CSV quoting, tab-separated,
-    where a label needs it), in the release's node order."""
+    where a label needs it), in the release's node order; the header alone when
+    ``measurements="auto"`` decided not to buy one (the file is written either way, so
+    that a file from an earlier release is never left standing for this one)."""
     text = io.StringIO()
     writer = csv.writer(text, delimiter="\t", lineterminator="\n")
     writer.writerow(["# node", "community"])
-    writer.writerows(zip(H.nodes, H.communities.tolist(), strict=True))
+    if H.communities is not None:
+        writer.writerows(zip(H.nodes, H.communities.tolist(), strict=True))
     return text.getvalue()
+
+
+def _check_decision(arguments: argparse.Namespace, n: int, directed: bool) -> None:
+    """``--communities-out`` without ``--private-communities`` promises the partition that
+    ``--measurements auto`` may buy: refused, before any spend, where no decision is made
+    (public inputs only: :func:`~privcut.graph.synthetic.decides_groups`)."""
+    from privcut.graph.planning import AUTO_GROUPS_MIN_NODES
+    from privcut.graph.synthetic import decides_groups
+
+    try:
+        possible = decides_groups(
+            n,
+            method=arguments.method,
+            measurements=_measurements(arguments),
+            directed=directed,
+            weight=arguments.weight,
+            memory=arguments.memory,
+        )
+    except ValueError as error:
+        raise privcut.PrivcutError(str(error)) from None
+    if not possible:
+        raise privcut.PrivcutError(
+            "--communities-out: this release buys no communities (--measurements auto "
+            "decides to buy them only on the sparse path of an undirected 0/1 graph of at "
+            f"least {AUTO_GROUPS_MIN_NODES:,} nodes without --groups); add "
+            "--private-communities, or drop --communities-out"
+        )
 
 
 def _synthesize(arguments: argparse.Namespace) -> int:
@@ -446,6 +479,8 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     epsilon = check_epsilon(arguments.epsilon)
     private = _private_groups(arguments)
     edges = _read_array(arguments)
+    if arguments.communities_out and private is None:
+        _check_decision(arguments, len(edges.nodes), edges.directed)
     groups = read_groups(arguments.groups) if arguments.groups else private
     rounding = None if arguments.rounding == "none" else arguments.rounding
     try:
@@ -478,11 +513,11 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     )
     if arguments.report:
         write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
-    if arguments.communities_out and H.communities is not None:
+    if arguments.communities_out:  # header only when the noisy decision said no
         write_atomically(arguments.communities_out, _communities_text(H))
-    elif arguments.communities_out and not arguments.quiet:  # the noisy decision said no
+    if arguments.communities_out and H.communities is None and not arguments.quiet:
         print(
-            f"no private communities were bought: {arguments.communities_out} not written",
+            f"no private communities were bought: {arguments.communities_out} has no rows",
             file=sys.stderr,
         )
     if not arguments.quiet:

@@ -57,6 +57,11 @@ def test_private_communities_written_with_the_release(tmp_path, capsys):
         (["--private-communities", "--weight", "weight"], "pass weight=None"),
         (["--private-communities", "--measurements", "edge-count"], "add it to measurements"),
         (["--private-communities", "--communities-out", "no/c.tsv"], "does not exist"),
+        (["--communities-out", "c.tsv"], "this release buys no communities"),  # 30 nodes
+        (
+            ["--communities-out", "c.tsv", "--method", "dense"],
+            "this release buys no communities",
+        ),
     ],
 )
 def test_bad_options_refused_before_writing(tmp_path, capsys, monkeypatch, extra, message):
@@ -74,15 +79,22 @@ def test_bad_options_refused_before_writing(tmp_path, capsys, monkeypatch, extra
 
 @pytest.mark.parametrize("epsilon", ["4", "0.5"])
 def test_auto_decision_writes_communities_only_when_bought(tmp_path, capsys, epsilon):
-    # 30 nodes, average degree about 6.5: epsilon 4 buys (about 26 >= 12), 0.5 does not
-    _, edges = write_graph(tmp_path)
+    # 1,000 nodes, average degree about 11: epsilon 4 buys (about 45 >= 12), 0.5 does not
+    # (about 5.6); the file is written either way (a header alone when not bought), so a
+    # file from an earlier release never stands for this one
+    G = planted_partition(10, 100, 0.1, 0.002, seed=1)
+    edges = tmp_path / "g.txt"
+    edges.write_text("".join(f"{u} {v}\n" for u, v in G.edges()))
     output, report, found = tmp_path / "h.txt", tmp_path / "h.json", tmp_path / "c.tsv"
+    found.write_text("stale\tpartition\n")
     command = ["synthesize", str(edges), "--epsilon", epsilon, "--seed", "0", "-o", str(output)]
     extra = ["--method", "sparse", "--report", str(report), "--communities-out", str(found)]
     assert main([*command, *extra]) == 0
     decision = json.loads(report.read_text())["groups_decision"]
     err = capsys.readouterr().err
-    assert decision["bought"] == (epsilon == "4") == found.exists()
+    rows = [line for line in found.read_text().splitlines() if not line.startswith("#")]
+    assert decision["bought"] == (epsilon == "4") == (len(rows) == 1000)
+    assert decision["bought"] or rows == []
     assert ("private communities bought" in err) == decision["bought"]
     never = ["--method", "sparse", "--report", str(report), "--no-private-communities"]
     assert main([*command, *never]) == 0

@@ -18,8 +18,9 @@ The generation is distributed (:mod:`privcut.graph.dask_pairing`): the configura
 model runs on the workers, each task with its own stream (``numpy.random.SeedSequence``
 children of one 128-bit root the client draws after the noise), and the client finishes
 the few stubs its first round refuses with the in-memory steps. The release has the law
-of ``synthetic_graph(A, epsilon, method="sparse", measurements=..., rng=...)`` on the CSR
-adjacency ``A`` for the same measurements (``"auto"`` here is
+of ``synthetic_graph(A, epsilon, method="sparse", measurements=..., groups="none",
+rng=...)`` on the CSR adjacency ``A`` for the same measurements (no private communities:
+the in-memory ``"auto"``'s decision to buy them is not made here; ``"auto"`` here is
 :meth:`~privcut.graph.sparse.SparseGenerator.default_measurements` with
 ``clustering=False``: triangle counts are not distributed yet): the same noise, counts
 and integer degrees for the same seed, the matching drawn by other streams. Where the

@@ -31,7 +31,13 @@ from privcut.graph.generation import DenseGenerator, GraphGenerator
 from privcut.graph.measurement import Measurements, measure
 from privcut.graph.noisy import NoisyGraph
 from privcut.graph.partition import Partition
-from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED, plan_measurements
+from privcut.graph.planning import (
+    ASSORTATIVITY,
+    AUTO_GROUPS_MIN_NODES,
+    CLUSTERING,
+    FILTERED,
+    plan_measurements,
+)
 from privcut.graph.private_groups import (
     NO_GROUPS,
     CommunityStep,
@@ -57,6 +63,7 @@ __all__ = [
     "DENSE_MEMORY",
     "GENERATORS",
     "SPARSE_NODES",
+    "decides_groups",
     "dense_memory",
     "synthetic_from_noisy",
     "synthetic_graph",
@@ -277,12 +284,38 @@ def _resolved(
     return _requested(measurements, groups)
 
 
-def _decides(setup: _Setup, universe: EdgeUniverse, weight: str | None) -> bool:
-    """Whether ``measurements="auto"`` without groups decides to buy private communities
-    (:func:`~privcut.graph.private_groups.decide_groups`): on the sparse generator's path
-    of an undirected graph read as 0/1 (``weight=None``); the dense, directed and weighted
-    paths never do. Public inputs only."""
-    return setup.generator.name == "sparse" and not universe.directed and weight is None
+def decides_groups(
+    n: int,
+    *,
+    method: str = "auto",
+    measurements: str | Iterable[str] | Mapping[str, float] = "auto",
+    groups: object = None,
+    directed: bool = False,
+    weight: str | None = None,
+    memory: float | None = None,
+) -> bool:
+    """Whether :func:`synthetic_graph` with these public arguments decides, from a noisy
+    edge count, to buy private communities
+    (:func:`~privcut.graph.private_groups.decide_groups`): with ``measurements="auto"``,
+    no ``groups``, on the sparse generator's path (``method``, or ``"auto"`` resolved from
+    ``n`` and ``memory``) of an undirected graph read as 0/1 (``weight=None``) of at least
+    :data:`~privcut.graph.planning.AUTO_GROUPS_MIN_NODES` nodes; the dense, directed,
+    weighted and small paths never do. Public inputs only (a caller can check it before
+    any spend, e.g. the command line before promising a partition file).
+
+    Examples
+    --------
+    >>> decides_groups(5_000, method="sparse"), decides_groups(5_000, method="dense")
+    (True, False)
+    >>> decides_groups(50, method="sparse"), decides_groups(5_000, method="sparse", groups="none")
+    (False, False)
+    """
+    n = check_scalar(n, "n", int, low=0)
+    auto = isinstance(measurements, str) and measurements == "auto"
+    if not auto or groups is not None or directed or weight is not None:
+        return False
+    name = _choose(method, n, frozenset(), memory)[0]
+    return name == "sparse" and n >= AUTO_GROUPS_MIN_NODES
 
 
 def _community_workload(workload, communities: int):
@@ -488,16 +521,18 @@ def synthetic_graph(
         shares: the edge count, the degrees and the degree sequence, plus the blocks,
         which keep 0.8 of epsilon, with groups, or ``"clustering"`` and
         ``"assortativity"`` without groups on an undirected graph). On the sparse path of
-        an undirected graph read as 0/1 (``weight=None``) without ``groups``, ``"auto"``
-        also decides whether to buy private communities, as ``groups="private"`` would
+        an undirected graph read as 0/1 (``weight=None``) of at least
+        :data:`~privcut.graph.planning.AUTO_GROUPS_MIN_NODES` nodes without ``groups``
+        (:func:`decides_groups`), ``"auto"`` also decides whether to buy private communities, as ``groups="private"`` would
         (:func:`~privcut.graph.private_groups.decide_groups`): it draws the community
         sweep's noisy edge count m~ first (0.0175 of epsilon) and buys them when
         ``epsilon * 2 m~ / n >= 12``
         (:data:`~privcut.graph.planning.AUTO_GROUPS_THRESHOLD`: below it the sweep's
         partition is near chance on planted, LFR and real graphs, and
         ``groups="private"`` lost or tied on the acceptance harness; above it, it won on
-        wiki-vote; numbers there). Bought: the release is exactly that of
-        ``groups="private"`` (the count is the sweep's own, nothing extra is spent).
+        wiki-vote; numbers there). Bought: the same mechanism and spends as
+        ``groups="private"`` (the count is the sweep's own, nothing extra is spent; given
+        the decision, that count is at least ``6 n / epsilon``).
         Not bought: the count's spend, ``"decision: edge-count"``, leads the report's
         ``measurements`` and the release runs at the rest of epsilon. The decision is a
         function of the noisy count and public values (post-processing), so it is
@@ -525,7 +560,7 @@ def synthetic_graph(
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
         the edges (or its privacy cost is not counted). None (default): no public
         groups; with ``measurements="auto"`` on the sparse path of an undirected 0/1
-        graph, private communities are bought when the rule above predicts a gain.
+        graph of at least 1,000 nodes, private communities are bought when the rule above predicts a gain.
         ``"none"`` (:data:`~privcut.graph.private_groups.NO_GROUPS`): no groups and no
         decision. ``"private"`` (or a
         :class:`~privcut.graph.private_groups.PrivateGroups` for another share) buys one
@@ -631,11 +666,11 @@ def synthetic_graph(
     >>> (nx.to_scipy_sparse_array(H, nodelist=K.nodes) != K).nnz
     0
 
-    Without groups, the sparse path's ``measurements="auto"`` decides from a noisy edge
-    count whether to buy private communities (here epsilon times the noisy average degree
-    is below 12: not bought, the count's spend leads):
+    Without groups, on 1,000 nodes or more, the sparse path's ``measurements="auto"``
+    decides from a noisy edge count whether to buy private communities (here epsilon
+    times the noisy average degree is below 12: not bought, the count's spend leads):
 
-    >>> H = synthetic_graph(G, 0.5, method="sparse", rng=0)
+    >>> H = synthetic_graph(nx.cycle_graph(1000), 0.5, method="sparse", rng=0)
     >>> decision = H.graph["privcut"]["groups_decision"]
     >>> decision["bought"], decision["statistic"] < decision["threshold"] == 12.0
     (False, True)
@@ -670,8 +705,10 @@ def synthetic_graph(
     )
     rest = dict(workload=workload, directed=universe.directed, weight=weight, beta=setup.beta)
     communities = decision = noisy_edges = None
-    auto = isinstance(measurements, str) and measurements == "auto"
-    if auto and groups is None and not never and _decides(setup, universe, weight):
+    public = dict(directed=universe.directed, weight=weight, memory=memory)
+    if not never and decides_groups(
+        universe.n, method=method, measurements=measurements, groups=groups, **public
+    ):
         stand_in = stand_in_groups(universe.nodes)
         bought = _resolved(measurements, stand_in, setup.generator, False, True)
         _, _, kept = decision_budget(epsilon)

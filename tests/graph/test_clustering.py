@@ -287,3 +287,37 @@ def test_the_clustering_measurement_passes_its_audit_and_catches_broken_twins(
         assert result.p_value >= 0.01
     else:
         assert result.p_value <= 1e-3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("broken", [False, True])
+def test_the_adaptive_cap_passes_its_audit_and_catches_a_cap_from_true_degrees(broken, monkeypatch):
+    """The stop-28 review (F3): the cap is chosen from the released degrees only. Nodes 0
+    and 1 each joined to 11 leaves, the pair (0, 1) flipped: the true 99% degree goes from
+    11 to 12, across 2^3.5, so a cap from the true degrees would be 8 on one graph and 16 on
+    the other (no triangles either way: only the pooled noise's scale 6 (D - 1) / epsilon
+    differs). Honest: passes; the twin choosing the cap from the true degrees: caught."""
+    from privcut.graph import measurement
+
+    n = 40
+    rows, columns = [0] * 11 + [1] * 11, list(range(2, 13)) + list(range(13, 24))
+    A = sp.csr_array((np.ones(22), (rows, columns)), shape=(n, n))
+    A = sp.csr_array(A + A.T)
+    B = sp.csr_array(A + sp.csr_array(([1.0, 1.0], ([0, 1], [1, 0])), shape=(n, n)))
+    true_caps = [clustering.choose_cap(M.sum(axis=1).astype(float)) for M in (A, B)]
+    assert true_caps == [8, 16]
+    plan = plan_measurements(range(n), 1.0, {"degrees": 0.1, "clustering": 0.9})
+    current = {}
+    if broken:
+        chosen = clustering.choose_cap
+        monkeypatch.setattr(measurement, "choose_cap", lambda estimate: chosen(current["true"]))
+
+    def released(M, rng, size):
+        current["true"] = M.sum(axis=1).astype(float)
+        draws = [measure(M, plan, rng=rng).get("clustering").values for _ in range(size)]
+        return np.array([values.sum() for values in draws])
+
+    samples = 1000 if broken else 300  # the twin's scales differ 2.1x; the honest law is one
+    result = audit(released, (A, B), 1.0, samples=samples, vectorized=True, rng=0)
+    print(f"broken={broken}: p={result.p_value:.3g} ({result.event})")
+    assert (result.p_value <= 1e-3) if broken else (result.p_value >= 0.01)

@@ -26,6 +26,7 @@ from privcut.graph.private_groups import (
     decision_budget,
     release_communities,
 )
+from privcut.graph.synthetic import decides_groups
 from privcut.privacy import Noise
 from privcut.records import Spend
 
@@ -233,10 +234,16 @@ def test_sparse_auto_keeps_the_degrees_and_clustering_with_private_groups(direct
     assert ("clustering" in shares) is not directed
 
 
+def many_cliques(count=84, size=12):
+    """``count`` disjoint ``size``-cliques (1,008 nodes by default, at least
+    AUTO_GROUPS_MIN_NODES: measurements "auto" decides there), average degree size - 1."""
+    return nx.disjoint_union_all([nx.complete_graph(size)] * count)
+
+
 def test_auto_buys_communities_when_the_rule_says_so():
-    # two 12-cliques: 2 m / n about 11, so epsilon 2 gives about 22 >= 12: bought, with the
+    # 12-cliques: 2 m / n = 11, so epsilon 2 gives about 22 >= 12: bought, with the
     # spends of groups="private" (the decision's count is the sweep's edge count)
-    G = two_cliques()
+    G = many_cliques()
     report = synthetic_graph(G, 2.0, method="sparse", rng=0).graph["privcut"]
     decision = report["groups_decision"]
     assert decision["bought"] and decision["statistic"] >= decision["threshold"] == 12.0
@@ -253,8 +260,8 @@ def test_auto_buys_communities_when_the_rule_says_so():
 
 @pytest.mark.parametrize("epsilon", [0.3, 1.0, 0.7])
 def test_auto_without_communities_charges_the_decision_exactly(epsilon):
-    G = nx.cycle_graph(40)  # 2 m / n = 2: never bought below epsilon 6
-    A = nx.to_scipy_sparse_array(G, nodelist=range(40))
+    G = nx.cycle_graph(1000)  # 2 m / n = 2: never bought below epsilon 6
+    A = nx.to_scipy_sparse_array(G, nodelist=range(1000))
     H = synthetic_graph(A, epsilon, method="sparse", rng=1)
     report = H.graph["privcut"]
     assert not report["groups_decision"]["bought"] and report["communities"] is None
@@ -267,18 +274,24 @@ def test_auto_without_communities_charges_the_decision_exactly(epsilon):
     assert sum(Fraction(m["epsilon"]) for m in spends[1:]) == Fraction(rest)
 
 
-def test_no_decision_on_dense_directed_named_or_never_paths():
-    G = two_cliques()
+def test_no_decision_on_dense_directed_named_small_or_never_paths():
+    G = many_cliques()
     for kwargs in (
-        dict(method="dense"),
         dict(method="sparse", measurements=["edge-count", "degrees"]),
         dict(method="sparse", groups=NO_GROUPS),
     ):
         report = synthetic_graph(G, 2.0, rng=0, **kwargs).graph["privcut"]
         assert report["groups_decision"] is None and report["communities"] is None
-    D = two_cliques(directed=True)
+    assert not decides_groups(G.number_of_nodes(), method="dense")
+    assert not decides_groups(G.number_of_nodes(), weight="weight")
+    D = many_cliques().to_directed()
     report = synthetic_graph(D, 2.0, method="sparse", rng=0).graph["privcut"]
     assert report["groups_decision"] is None and report["communities"] is None
+    # below AUTO_GROUPS_MIN_NODES: released as with groups="none", draw for draw
+    small = synthetic_graph(two_cliques(), 2.0, method="sparse", rng=0)
+    none = synthetic_graph(two_cliques(), 2.0, method="sparse", groups=NO_GROUPS, rng=0)
+    assert small.graph["privcut"]["groups_decision"] is None
+    assert nx.utils.edges_equal(small.edges, none.edges)
     with pytest.raises(ValueError, match="undirected graphs only"):
         decide_groups(D, 1.0, rng=0)
 
@@ -310,11 +323,11 @@ def test_audit_decision_near_the_threshold_with_broken_twin():
 def test_auto_sampler_tv_counts_the_count_once():
     # bought: the count is the sweep's, as with groups="private"; not bought: the release
     # at the rest plus the one count
-    auto = synthetic_graph(two_cliques(), 2.0, method="sparse", rng=0).graph["privcut"]
-    private = synthetic_graph(two_cliques(), 2.0, method="sparse", groups=PRIVATE, rng=0)
+    auto = synthetic_graph(many_cliques(), 2.0, method="sparse", rng=0).graph["privcut"]
+    private = synthetic_graph(many_cliques(), 2.0, method="sparse", groups=PRIVATE, rng=0)
     assert auto["groups_decision"]["bought"]
     assert auto["sampler_tv"] == pytest.approx(private.graph["privcut"]["sampler_tv"])
-    G = nx.cycle_graph(24)
+    G = nx.cycle_graph(1000)
     auto = synthetic_graph(G, 2.0, method="sparse", rng=0).graph["privcut"]
     rest = synthetic_graph(G, decision_budget(2.0)[2], method="sparse", groups=NO_GROUPS, rng=0)
     count = Noise("discrete_laplace", auto["measurements"][0]["scale"]).tv_bound(1)
