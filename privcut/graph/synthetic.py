@@ -523,7 +523,8 @@ def synthetic_graph(
         ``"assortativity"`` without groups on an undirected graph). On the sparse path of
         an undirected graph read as 0/1 (``weight=None``) of at least
         :data:`~privcut.graph.planning.AUTO_GROUPS_MIN_NODES` nodes without ``groups``
-        (:func:`decides_groups`), ``"auto"`` also decides whether to buy private communities, as ``groups="private"`` would
+        (:func:`decides_groups`), ``"auto"`` also decides whether to buy private
+        communities, as ``groups="private"`` would
         (:func:`~privcut.graph.private_groups.decide_groups`): it draws the community
         sweep's noisy edge count m~ first (0.0175 of epsilon) and buys them when
         ``epsilon * 2 m~ / n >= 12``
@@ -560,7 +561,8 @@ def synthetic_graph(
         A public partition of the nodes, used by ``"blocks"``. It must not depend on
         the edges (or its privacy cost is not counted). None (default): no public
         groups; with ``measurements="auto"`` on the sparse path of an undirected 0/1
-        graph of at least 1,000 nodes, private communities are bought when the rule above predicts a gain.
+        graph of at least 1,000 nodes, private communities are bought when the rule
+        above predicts a gain.
         ``"none"`` (:data:`~privcut.graph.private_groups.NO_GROUPS`): no groups and no
         decision. ``"private"`` (or a
         :class:`~privcut.graph.private_groups.PrivateGroups` for another share) buys one
@@ -728,10 +730,10 @@ def synthetic_graph(
                 f"calibrated to counts); pass weight=None, not weight={weight!r}"
             )
         total, epsilon = epsilon, choice.split(epsilon)[1]
-        # the rest's plan checked on stand-in groups before any noise is drawn
-        plan_measurements(
-            universe.nodes, epsilon, requested, groups=stand_in_groups(universe.nodes), **rest
-        )
+        if decision is None:  # the rest's plan on stand-in groups before any noise is drawn
+            plan_measurements(
+                universe.nodes, epsilon, requested, groups=stand_in_groups(universe.nodes), **rest
+            )
         communities = release_communities(
             G, total, choice, rng=rng, noisy_edges=noisy_edges, **declared
         )
