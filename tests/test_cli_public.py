@@ -42,6 +42,7 @@ def test_synthesize_writes_the_same_bytes_whatever_the_edge_order(tmp_path):
         assert lines == sorted(lines) and all(u < v for u, v in lines)
 
 
+@pytest.mark.slow
 def test_synthesize_orientation_does_not_reveal_an_edge(tmp_path):
     """The issue's repro: G2 = G1 + 'f a'. The old CLI wrote the pair (e, f) as 'f e' only
     when f came before e in the edge list, i.e. when f had an edge (p <= 1e-3 then)."""

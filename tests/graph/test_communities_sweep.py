@@ -173,7 +173,7 @@ class GreedySweep(SweepMechanism):
         return 4.0 * epsilon
 
 
-def sweep_audit(mechanism, epsilon=1.0, samples=1500):
+def sweep_audit(mechanism, epsilon=1.0, samples=800):
     """Audit the sweep alone at its part of epsilon, in a fixed order (a public input of
     :func:`sweep`), on a 5-node star and the star without (0, 4): the labels of all
     nodes."""

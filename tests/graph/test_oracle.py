@@ -789,6 +789,7 @@ def _fractional_rank1(graph, calibration, epsilon, rng):
     return answer
 
 
+@pytest.mark.slow
 def test_fractional_rank1_answer_hides_its_fractional_part():
     """Issue 15: integer noise on u^T A v with u(0) = 1/4 released its fractional part, 1/4 with
     the edge (0, half) and 0 without it."""

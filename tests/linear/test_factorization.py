@@ -130,7 +130,7 @@ def test_factorization_passes_its_audit_and_catches_wrong_sensitivity():
                 pair,
                 EPSILON,
                 delta,
-                samples=6000,
+                samples=3000,
             ).p_value
             for M in (identity, lying_identity)
         ]

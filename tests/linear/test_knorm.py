@@ -51,9 +51,9 @@ def test_knorm_passes_its_audit_and_catches_a_shrunken_body(neighbours):
         return type("Release", (), {"answers": F @ h + noise})
 
     correct = audit_answers(
-        lambda h, rng: knorm_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=4000
+        lambda h, rng: knorm_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=1500
     )
-    caught = audit_answers(broken, neighbours, EPSILON, samples=4000)
+    caught = audit_answers(broken, neighbours, EPSILON, samples=1500)
     assert correct.p_value >= 0.01
     assert caught.p_value <= 1e-3
 

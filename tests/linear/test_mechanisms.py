@@ -34,14 +34,16 @@ def understated(matrix, l1, l2):
     )
 
 
+@pytest.mark.slow
 def test_laplace_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
     correct = audit_answers(
-        lambda h, rng: laplace_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON
+        lambda h, rng: laplace_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=6000
     )
     broken = audit_answers(
         lambda h, rng: laplace_mechanism(understated(F, 1, 1), h, EPSILON, rng=rng),
         neighbours,
         EPSILON,
+        samples=6000,
     )
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
@@ -50,13 +52,18 @@ def test_laplace_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighb
 @pytest.mark.slow
 def test_gaussian_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
     correct = audit_answers(
-        lambda h, rng: gaussian_mechanism(F, h, EPSILON, DELTA, rng=rng), neighbours, EPSILON, DELTA
+        lambda h, rng: gaussian_mechanism(F, h, EPSILON, DELTA, rng=rng),
+        neighbours,
+        EPSILON,
+        DELTA,
+        samples=5000,
     )
     broken = audit_answers(
         lambda h, rng: gaussian_mechanism(understated(F, 1, 0.5), h, EPSILON, DELTA, rng=rng),
         neighbours,
         EPSILON,
         DELTA,
+        samples=5000,
     )
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3

@@ -229,6 +229,7 @@ class WithoutNoise(ExactComparison):
         return answer
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("calibration", "delta"), [("paper", 1e-3), ("tight", 0.0)])
 def test_online_release_passes_its_audit_and_catches_a_noiseless_comparison(calibration, delta):
     epsilon = 1.0

@@ -17,6 +17,7 @@ def test_selection_frequencies_follow_the_exponential_weights():
     assert stats.chisquare(picks, expected).pvalue > 1e-6
 
 
+@pytest.mark.slow
 def test_audit_passes_and_catches_an_understated_sensitivity():
     pair = (np.array([3.0, 1.0, 0.0]), np.array([2.0, 2.0, 0.0]))  # scores move by <= 1
 
