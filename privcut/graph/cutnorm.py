@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
-from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh, svds
+from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh, svds
 
 from privcut.exceptions import DependencyError
 from privcut.privacy.random import RandomState, check_random_state
@@ -260,14 +260,18 @@ def _smallest_eigenvalue(
 ) -> float:
     """An estimate of the smallest eigenvalue of ``Diag(y) - B``: dense for small sizes,
     Lanczos otherwise, and Weyl's bound ``min(y) - sigma_1(A'/2)`` if Lanczos stalls. Only
-    the shift depends on it: the Cholesky factorisation is the certificate."""
+    the shift depends on it: the Cholesky factorisation is the certificate. Lanczos starts
+    from a fixed vector, so that a bound is the same on every run."""
     size = operator.shape[0]
     if size <= 1500:
         dense = operator @ np.eye(size)
         return float(la.eigh((dense + dense.T) / 2.0, subset_by_index=[0, 0], eigvals_only=True)[0])
+    start = np.random.default_rng(0).standard_normal(size)  # fixed: the same bound each run
     try:
-        return float(eigsh(operator, k=1, which="SA", tol=1e-3, return_eigenvectors=False)[0])
-    except ArpackNoConvergence:
+        return float(
+            eigsh(operator, k=1, which="SA", tol=1e-3, v0=start, return_eigenvectors=False)[0]
+        )
+    except ArpackError:  # no convergence, or a zero operator (an all-zero matrix)
         return float(min(rows.min(), columns.min()) - la.norm(half, 2))
 
 

@@ -125,3 +125,14 @@ def test_spectral_handles_a_single_row_or_column():
     for none (found by tests/test_bad_input.py)."""
     assert cut_norm([[True, False]], method="spectral", certify=True, rng=0).value == 1.0
     assert cut_norm([[1.0], [-2.0]], method="spectral", rng=0).value == 2.0
+
+
+@pytest.mark.slow
+def test_an_all_zero_matrix_past_the_dense_eigensolver_is_certified():
+    """The stop-28 review: an all-zero 760 x 760 matrix (its certificate's operator is zero,
+    past the dense eigensolver's 1,500) raised ArpackError; it is certified at 0, and a
+    bound is the same on every run (Lanczos from a fixed start)."""
+    found = cut_norm(np.zeros((760, 760)), rng=0)
+    assert found.value == 0.0 and found.upper_bound == 0.0
+    A = np.random.default_rng(1).integers(-1, 2, size=(760, 760)).astype(float)
+    assert cut_norm(A, rng=0).upper_bound == cut_norm(A, rng=0).upper_bound
