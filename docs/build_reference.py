@@ -49,6 +49,7 @@ PUBLIC = {
         "plan_measurements",
         "MeasurementPlan",
         "synthetic_from_noisy",
+        "decides_groups",
         "filtered_randomized_response",
         "private_communities",
         "sweep_communities",

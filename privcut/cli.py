@@ -298,6 +298,7 @@ DASK_REFUSED = {
     "private_communities": "--private-communities (the engine releases without communities)",
     "no_private_communities": "--no-private-communities (it never buys communities)",
     "communities_out": "--communities-out (the engine releases without communities)",
+    "community_share": "--community-share (the engine releases without communities)",
 }
 """Options of the in-memory ``synthesize`` that ``--engine dask`` refuses (with the reason)."""
 
@@ -735,8 +736,9 @@ def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
         "--no-private-communities",
         action="store_true",
         help="never buy private communities (by default --measurements auto buys them on "
-        "the sparse path of an undirected 0/1 graph without --groups when epsilon x the "
-        "noisy average degree is at least 12; deciding costs 0.0175 of epsilon when not)",
+        "the sparse path of an undirected 0/1 graph of at least 1,000 nodes without "
+        "--groups when epsilon x the noisy average degree is at least 12; deciding costs "
+        "0.0175 of epsilon when not)",
     )
     synthesize.add_argument(
         "--community-share",
@@ -749,8 +751,8 @@ def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
         "--communities-out",
         metavar="PATH",
         help="write the released partition here, 'node<TAB>community' per line (with "
-        "--private-communities, or when --measurements auto buys them; not written "
-        "otherwise)",
+        "--private-communities, or where --measurements auto decides: the header alone "
+        "when it does not buy them; refused where no decision is made)",
     )
 
 
@@ -843,6 +845,23 @@ def _check_writable(path: str | None, option: str) -> None:
         ) from None
 
 
+def _check_outputs(arguments: argparse.Namespace) -> None:
+    """Refuse, before any data is read, an output that cannot be written or that names the
+    same file as another output (one would overwrite the other)."""
+    seen: dict[Path, str] = {}
+    for option in ("output", "report", "communities_out"):
+        path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
+        _check_writable(path, flag)
+        if path is None:
+            continue
+        resolved = Path(path).resolve()
+        if resolved in seen:
+            raise privcut.PrivcutError(
+                f"{flag} {path} is the same file as {seen[resolved]}; give each output its own"
+            )
+        seen[resolved] = flag
+
+
 def _raised_by_privcut(error: BaseException) -> bool:
     """Whether an exception was raised by privcut's own code (its last frame is in privcut)."""
     frames = traceback.extract_tb(error.__traceback__)
@@ -873,9 +892,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     prefix = f"privcut {arguments.command}: error:"
     try:
-        for option in ("output", "report", "communities_out"):
-            flag = "--" + option.replace("_", "-")
-            _check_writable(getattr(arguments, option, None), flag)
+        _check_outputs(arguments)
         return arguments.run(arguments)
     except Exception as error:  # never a traceback for users: one line, and a bug is marked
         if _bad_input(error):

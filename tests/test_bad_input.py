@@ -403,6 +403,18 @@ CASES = {
             count_share=maybe(0.05, 0.3),
         ),
     ),
+    "privcut.graph.decides_groups": (
+        graph.decides_groups,
+        dict(
+            n=maybe(5000, 10),
+            method=maybe("auto", "sparse", "dense"),
+            measurements=maybe("auto", ["edge-count", "degrees"]),
+            groups=maybe(None, "none", "private"),
+            directed=maybe(False, True),
+            weight=WEIGHT,
+            memory=maybe(None, 1e9),
+        ),
+    ),
     "privcut.graph.sweep_communities": (
         graph.sweep_communities,
         dict(

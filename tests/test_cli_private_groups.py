@@ -58,6 +58,8 @@ def test_private_communities_written_with_the_release(tmp_path, capsys):
         (["--private-communities", "--measurements", "edge-count"], "add it to measurements"),
         (["--private-communities", "--communities-out", "no/c.tsv"], "does not exist"),
         (["--communities-out", "c.tsv"], "this release buys no communities"),  # 30 nodes
+        (["--private-communities", "--communities-out", "h.txt"], "is the same file as --output"),
+        (["--report", "./h.txt"], "is the same file as --output"),
         (
             ["--communities-out", "c.tsv", "--method", "dense"],
             "this release buys no communities",

@@ -378,10 +378,14 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([*arguments, "-o", str(tmp_path / "x"), "--weight", "w"])
     assert exit_.value.code == 2 and "--weight" in capsys.readouterr().err
-    for flag in ("--private-communities", "--no-private-communities"):  # stop-28 review F2
-        with pytest.raises(SystemExit) as exit_:
-            main([*arguments, "-o", str(tmp_path / "x"), flag])
-        assert exit_.value.code == 2 and flag in capsys.readouterr().err
+    for flags in (
+        ["--private-communities"],
+        ["--no-private-communities"],
+        ["--community-share", "0.3"],
+    ):
+        with pytest.raises(SystemExit) as exit_:  # stop-28 reviews: not silently ignored
+            main([*arguments, "-o", str(tmp_path / "x"), *flags])
+        assert exit_.value.code == 2 and flags[0] in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(
             [

@@ -24,7 +24,7 @@ from privcut.graph.partition import Partition
 from privcut.graph.planning import MeasurementPlan, plan_measurements
 from privcut.graph.private_groups import PrivateGroups, ReleasedCommunities
 from privcut.graph.report import SyntheticRelease
-from privcut.graph.synthetic import synthetic_from_noisy, synthetic_graph
+from privcut.graph.synthetic import decides_groups, synthetic_from_noisy, synthetic_graph
 from privcut.graph.universe import EdgeUniverse, check_graph
 from privcut.graph.workloads import CutAnswers, CutWorkload, answer_cuts
 
@@ -53,6 +53,7 @@ __all__ = [
     "cut_norm",
     "cut_queries",
     "cut_value",
+    "decides_groups",
     "filtered_randomized_response",
     "iterative_construction",
     "local_improvement",
