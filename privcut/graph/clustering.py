@@ -426,6 +426,13 @@ def pooled_clustering(noisy: float, wedges: float, noise: Noise) -> float:
     well above it, it is the ratio ``noisy / wedges``. Measured against that ratio (clipped
     at 0) in RESULTS.md, "Issue 18: clustering on sparse graphs". Post-processing; O(grid).
 
+    Known cost: a triangle-free graph's pooled count is noise, positive half the time, and
+    then the estimate is above 0 and the BTER step adds triangles (on a 3,000-node random
+    bipartite graph, 1.6x / 1.35x the release's triangles without the step at epsilon 0.5
+    / 1, 40 seeds). A point mass at c = 0, the posterior median and a 1-sd gate remove
+    most of that but each lose a gnutella cell (RESULTS.md, "Issue 18: pooled clustering
+    prior"); not adopted.
+
     Examples
     --------
     >>> noise = Noise.for_laplace(1.0, 1.0, integer=True)
