@@ -112,8 +112,9 @@ added pair gains at most ``D - 1`` triangles, the two removed edges lose at most
 GATE = 3.0
 """With bins, a bin's clustering is used only where its noisy corner sum exceeds ``GATE``
 noise standard deviations; below that it is at noise level and reads as 0 (no BTER
-blocks). A pooled count is used whenever positive (its small cap keeps it above noise
-level on graphs with a few hundred triangles; a gate would turn the step off there)."""
+blocks). A pooled count has the lower gate :data:`POOLED_GATE` (its small cap keeps it
+at 1-2 noise sd on graphs with a few hundred triangles; 3 sd would turn the step off
+there)."""
 
 _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 
