@@ -141,11 +141,15 @@ def test_bins_and_clustering_estimate():
     assert c.round(12).tolist() == [0.5, 0.5, 0.0]
     # all bins at noise level: the step is off
     assert bin_clustering(np.zeros(3), degree_bins(degrees), degrees, noise).tolist() == [0] * 3
-    # pooled: the ratio well above the noise, pulled below it (not to 0) near the noise level
+    # pooled: the ratio well above the noise, pulled below it (not to 0) at 2 noise sd, 0 at
+    # or below 1 sd (a triangle-free graph's count is noise: no BTER triangles from it)
     wide = Noise.for_laplace(1.0, 100.0, integer=True)
+    sd = np.sqrt(wide.variance)
     assert clustering.pooled_clustering(5000.0, 1e4, wide) == pytest.approx(0.5, abs=0.01)
-    near = clustering.pooled_clustering(100.0, 1e4, wide)
-    assert 0.0 < near < 0.01
+    near = clustering.pooled_clustering(2 * sd, 1e4, wide)
+    assert 0.0 < near < 2 * sd / 1e4
+    assert clustering.pooled_clustering(sd, 1e4, wide) == 0.0
+    assert clustering.pooled_clustering(0.5 * sd, 1e4, wide) == 0.0
 
 
 def test_affinity_blocks_follow_the_degrees():
