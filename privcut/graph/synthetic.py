@@ -697,8 +697,11 @@ def synthetic_graph(
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
     choice = resolve_groups(groups)
-    never = isinstance(groups, str) and groups == NO_GROUPS
-    groups = None if never else groups
+    public = dict(directed=universe.directed, weight=weight, memory=memory)
+    decides = decides_groups(
+        universe.n, method=method, measurements=measurements, groups=groups, **public
+    )
+    groups = None if isinstance(groups, str) and groups == NO_GROUPS else groups
     named = _named(measurements)
     setup = _setup(method, beta, universe.n, named, memory, progress=progress, **generation)
     rng, began = check_random_state(rng), time.perf_counter()
@@ -707,10 +710,7 @@ def synthetic_graph(
     )
     rest = dict(workload=workload, directed=universe.directed, weight=weight, beta=setup.beta)
     communities = decision = noisy_edges = None
-    public = dict(directed=universe.directed, weight=weight, memory=memory)
-    if not never and decides_groups(
-        universe.n, method=method, measurements=measurements, groups=groups, **public
-    ):
+    if decides:
         stand_in = stand_in_groups(universe.nodes)
         bought = _resolved(measurements, stand_in, setup.generator, False, True)
         _, _, kept = decision_budget(epsilon)
