@@ -276,8 +276,10 @@ def _core(degrees: np.ndarray, cap: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=128)
 def _few_pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_pairs` for c <= 128, cached (at most 6 MB)."""
-    return np.triu_indices(c, 1)
+    """:func:`_pairs` for c <= 128, cached (at most 6 MB; read-only, shared by callers)."""
+    first, second = np.triu_indices(c, 1)
+    first.flags.writeable = second.flags.writeable = False
+    return first, second
 
 
 def _pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
