@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import argparse
 import csv
+import errno
 import io
 import json
 import os
-import shutil
 import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 import privcut
-from privcut.files import write_atomically
+from privcut.files import PartialReplaceError, ReplaceTogether, write_atomically
 from privcut.graph.workloads import STRATEGIES
 
 MECHANISMS = (
@@ -274,6 +274,11 @@ def _read_array(arguments: argparse.Namespace):
     return edges
 
 
+def _json(report: dict) -> str:
+    """A release's report as the JSON text written (indented, one final newline)."""
+    return json.dumps(report, indent=2) + "\n"
+
+
 def _guarantee(report: dict) -> str:
     """The written edge list's first line (without ``# ``): the release's guarantee."""
     return (
@@ -330,17 +335,56 @@ def _dask_client(address: str | None):
     return distributed.Client(distributed.LocalCluster(dashboard_address=None))
 
 
-def _write_parquet(released, output: str) -> None:
-    """The released Dask DataFrame written with ``to_parquet`` to a temporary folder
-    beside ``output``, then renamed to it (nothing at ``output`` unless complete)."""
-    target = Path(output)
-    temporary = tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.")
+class _Output(NamedTuple):
+    """One output of a command: its option, its path, and the function that writes it
+    in full at the (temporary) path it is given; a folder if ``folder``."""
+
+    option: str
+    path: str
+    write: Callable[[Path], None]
+    folder: bool = False
+
+
+FIXES = {
+    errno.ENOSPC: "free space in {folder}",
+    errno.EDQUOT: "free space in {folder} (disk quota exceeded)",
+    errno.EACCES: "make {folder} writable, or give another path",
+    errno.EPERM: "make {folder} writable, or give another path",
+    errno.EROFS: "give a path on a writable file system",
+}
+"""The fix a failed write's message names, by its errno (else: fix the path)."""
+
+
+def _write_outputs(outputs: Sequence[_Output]) -> None:
+    """Write a command's outputs together (:class:`privcut.files.ReplaceTogether`): each
+    in full to a temporary file beside its target, fsynced, and only then all renamed
+    into place. A failure before the renames removes the temporary files, touches no
+    output and is a :class:`~privcut.PrivcutError` naming the path and the fix; a failure
+    during the renames is a :class:`~privcut.files.PartialReplaceError` (see
+    :func:`main`)."""
+    options = {str(Path(output.path)): output.option for output in outputs}
+    failed = outputs[0]
     try:
-        released.to_parquet(temporary, write_index=False)
-        os.rename(temporary, target)
-    except BaseException:
-        shutil.rmtree(temporary, ignore_errors=True)
+        with ReplaceTogether() as written:
+            for failed in outputs:
+                stage = written.folder if failed.folder else written.path
+                failed.write(stage(failed.path))
+    except PartialReplaceError:
         raise
+    except OSError as error:  # in a write (failed), or in the commit (error.filename)
+        path = error.filename if str(error.filename) in options else failed.path
+        option = options.get(str(path), failed.option)
+        fix = FIXES.get(error.errno, "fix the path").format(folder=Path(path).parent)
+        raise privcut.PrivcutError(
+            f"{option} {path}: cannot be written ({error.strerror or error}); no output was "
+            f"written or replaced: {fix} and run again (a new release: it spends epsilon "
+            "again)"
+        ) from None
+
+
+def _text(content: str) -> Callable[[Path], None]:
+    """A writer of ``content`` (UTF-8 text) for :class:`_Output`."""
+    return lambda path: write_atomically(path, content)
 
 
 def _synthesize_dask(arguments: argparse.Namespace) -> int:
@@ -380,10 +424,18 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             beta=arguments.beta,
             rng=arguments.seed,
         )
-        _write_parquet(released, arguments.output)
-    report = report.to_dict()
-    if arguments.report:
-        write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
+        report = report.to_dict()
+        outputs = [
+            _Output(
+                "--output",
+                arguments.output,
+                lambda path: released.to_parquet(path, write_index=False),
+                folder=True,
+            )
+        ]
+        if arguments.report:
+            outputs.append(_Output("--report", arguments.report, _text(_json(report))))
+        _write_outputs(outputs)
     if not arguments.quiet:
         print(
             f"wrote {report['edge_count']:.0f} edges on {arguments.node_count} nodes to "
@@ -504,18 +556,27 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     except ValueError as error:  # option errors, raised before the graph is read
         raise privcut.PrivcutError(str(error)) from None
     report = H.graph["privcut"]  # the release's to_dict(): the --report JSON as it is
-    write_edge_array(
-        arguments.output,
-        H,
-        H.nodes,  # the canonical order of the public node set, never the input's
-        header=[_guarantee(report)],
-        weighted=report["rounding"] is None,
-        directed=edges.directed,
-    )
+    outputs = [
+        _Output(
+            "--output",
+            arguments.output,
+            lambda path: write_edge_array(
+                path,
+                H,
+                H.nodes,  # the canonical order of the public node set, never the input's
+                header=[_guarantee(report)],
+                weighted=report["rounding"] is None,
+                directed=edges.directed,
+            ),
+        )
+    ]
     if arguments.report:
-        write_atomically(arguments.report, json.dumps(report, indent=2) + "\n")
+        outputs.append(_Output("--report", arguments.report, _text(_json(report))))
     if arguments.communities_out:  # header only when the noisy decision said no
-        write_atomically(arguments.communities_out, _communities_text(H))
+        outputs.append(
+            _Output("--communities-out", arguments.communities_out, _text(_communities_text(H)))
+        )
+    _write_outputs(outputs)
     if arguments.communities_out and H.communities is None and not arguments.quiet:
         print(
             f"no private communities were bought: {arguments.communities_out} has no rows",
@@ -594,9 +655,9 @@ def _cuts(arguments: argparse.Namespace) -> int:
         weight=arguments.weight,
         rng=arguments.seed,
     )
-    text = json.dumps(answers.to_dict(), indent=2) + "\n"  # the release's report, as it is
+    text = _json(answers.to_dict())  # the release's report, as it is
     if arguments.output:
-        write_atomically(arguments.output, text)
+        _write_outputs([_Output("--output", arguments.output, _text(text))])
     else:
         sys.stdout.write(text)
     return 0
@@ -823,6 +884,10 @@ USAGE_ERROR = 2
 INTERNAL_ERROR = 70
 """Exit status for an unexpected exception inside privcut (a bug: please report it)."""
 
+PARTIAL_WRITE = 74
+"""Exit status when a command's outputs were replaced only in part (a rename failed after
+another succeeded; rare): the files on disk do not belong together (``EX_IOERR``)."""
+
 
 def _check_writable(path: str | None, option: str) -> None:
     """Refuse an output path that cannot be written, before any data is read."""
@@ -884,6 +949,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     and no traceback: exit status 2 for bad input (privcut's own errors, unreadable or
     unwritable files, bad options), 70 with ``error: internal error: ...; please
     report`` for anything unexpected (a bug).
+
+    A command's outputs (``-o``, ``--report``, ``--communities-out``) are written
+    together: each in full to a temporary file beside it, fsynced, and only then all
+    renamed into place. A write that fails (disk full, permission denied) leaves every
+    output as it was (status 2, naming the path and the fix); a rename that fails after
+    another succeeded (rare) is status 74, naming the outputs replaced and those not.
     """
     parser = _parser()
     arguments = parser.parse_args(argv)
@@ -894,10 +965,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _check_outputs(arguments)
         return arguments.run(arguments)
+    except PartialReplaceError as error:
+        parser.exit(PARTIAL_WRITE, f"{prefix} {_partial(error)}\n")
     except Exception as error:  # never a traceback for users: one line, and a bug is marked
         if _bad_input(error):
             parser.exit(USAGE_ERROR, f"{prefix} {_one_line(error)}\n")
         parser.exit(INTERNAL_ERROR, f"{prefix} internal error: {_internal(error)}; please report\n")
+
+
+def _partial(error: PartialReplaceError) -> str:
+    """The message of a failure during the renames: which outputs hold this release."""
+    replaced = ", ".join(map(str, error.replaced))
+    if not error.kept:
+        return (
+            f"all outputs were replaced ({replaced}), but their folder could not be flushed "
+            f"to disk ({error.strerror}): after a crash they may be lost or mixed with "
+            "older ones; check the disk"
+        )
+    kept = ", ".join(map(str, error.kept))
+    return (
+        f"the outputs were replaced only in part: cannot replace {error.filename} "
+        f"({error.strerror}); replaced with this release: {replaced}; NOT replaced (older "
+        f"content or absent): {kept}. They do not belong together: delete them all, fix "
+        "the path and run again (a new release: it spends epsilon again)"
+    )
 
 
 def _bad_input(error: Exception) -> bool:

@@ -1,7 +1,9 @@
 """Durable file I/O for releases and states.
 
 The command line writes its releases, and :class:`StateFile` (the oracle's authenticated,
-rollback-refusing, locked state file) its states, through the same atomic write.
+rollback-refusing, locked state file) its states, through the same atomic write; a
+release of several files (a graph and its report) is written together through
+:class:`ReplaceTogether`.
 
 A write goes to a new temporary file in the target's folder, which is flushed and
 fsynced, renamed over the target, and then the folder itself is fsynced so that
@@ -25,14 +27,18 @@ import json
 import os
 import re
 import secrets
+import shutil
 import stat
+import tempfile
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from privcut.exceptions import PrivcutError
 
 __all__ = [
+    "PartialReplaceError",
+    "ReplaceTogether",
     "StateFile",
     "fsync_directory",
     "open_atomically",
@@ -155,6 +161,173 @@ def open_atomically(
         temporary.unlink(missing_ok=True)
         raise
     fsync_directory(folder)
+
+
+class PartialReplaceError(OSError):
+    """Some targets of a :class:`ReplaceTogether` were replaced and the others not.
+
+    Raised by :meth:`ReplaceTogether.commit` when a rename fails after an earlier one
+    succeeded, or when a folder cannot be fsynced after the renames: the files on disk
+    are then a mixed set (or, with ``kept`` empty, a complete set that may not be
+    durable).
+
+    Attributes
+    ----------
+    replaced : tuple of Path
+        The targets that hold their new content.
+    kept : tuple of Path
+        The targets left as they were (older content, or absent).
+    """
+
+    def __init__(
+        self, error: OSError, target: Path, replaced: tuple[Path, ...], kept: tuple[Path, ...]
+    ) -> None:
+        super().__init__(error.errno, error.strerror, str(target))
+        self.replaced = replaced
+        self.kept = kept
+
+
+class ReplaceTogether:
+    """Write several files (or folders) and replace their targets together, as one set.
+
+    Each target is first written in full to a new temporary entry in its own folder
+    (:meth:`path` for a file, :meth:`folder` for a folder); :meth:`commit` fsyncs every
+    temporary entry, and only then renames them over their targets, in the order they
+    were staged, and fsyncs each folder once. A failure before the renames (in the
+    writing, or in an fsync) removes every temporary entry and touches no target, so
+    a reader never sees a new file beside an older one from another set. Used as a
+    context manager, the set is committed when the block ends without an exception and
+    discarded when it raises.
+
+    A failure in the middle of the renames (rare: the temporary entries sit beside
+    their targets) raises :class:`PartialReplaceError`, which names the targets
+    replaced and those kept; the temporary entries not renamed are removed.
+
+    Complexity: O(number of targets) system calls beyond the writing (and, for a
+    folder, one fsync per entry in it).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     graph, report = Path(folder) / "h.txt", Path(folder) / "h.json"
+    ...     with ReplaceTogether() as outputs:
+    ...         write_atomically(outputs.path(graph), "1 2\\n")
+    ...         write_atomically(outputs.path(report), "{}\\n")
+    ...     (graph.read_text(), report.read_text(), sorted(os.listdir(folder)))
+    ('1 2\\n', '{}\\n', ['h.json', 'h.txt'])
+    """
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[Path, Path]] = []  # (temporary, target), in order
+        self._open = True
+
+    def __enter__(self) -> ReplaceTogether:
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        if error is None:
+            self.commit()
+        else:
+            self.discard()
+
+    def path(self, target: str | os.PathLike) -> Path:
+        """A new empty temporary file beside ``target``, to write in full (by any means,
+        e.g. :func:`write_atomically` on it) before :meth:`commit` renames it over
+        ``target``."""
+        self._check_open()
+        target = Path(target)
+        temporary = target.parent / f".{target.name}.{secrets.token_hex(8)}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        os.close(os.open(temporary, flags, 0o666))
+        self._staged.append((temporary, target))
+        return temporary
+
+    def folder(self, target: str | os.PathLike) -> Path:
+        """A new empty temporary folder beside ``target`` (which must not exist when
+        :meth:`commit` renames the folder to it)."""
+        self._check_open()
+        target = Path(target)
+        temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
+        self._staged.append((temporary, target))
+        return temporary
+
+    def commit(self) -> None:
+        """Fsync every temporary entry, rename each over its target, fsync the folders.
+
+        Raises
+        ------
+        OSError
+            If an fsync or the first rename fails (with the target as its filename):
+            every temporary entry is removed and no target is touched.
+        PartialReplaceError
+            If a later rename, or a folder's fsync after the renames, fails.
+        """
+        self._check_open()
+        self._open = False
+        staged, done = self._staged, 0
+        try:
+            for temporary, target in staged:
+                _fsync_tree(temporary, target)
+            for temporary, target in staged:
+                try:
+                    os.replace(temporary, target)
+                except OSError as error:
+                    raise OSError(error.errno, error.strerror, str(target)) from None
+                done += 1
+            for folder in dict.fromkeys(target.parent for _, target in staged):
+                fsync_directory(folder)
+        except OSError as error:
+            _remove(temporary for temporary, _ in staged[done:])
+            if done == 0:
+                raise
+            targets = tuple(target for _, target in staged)
+            failed = Path(error.filename) if error.filename else targets[-1]
+            raise PartialReplaceError(error, failed, targets[:done], targets[done:]) from None
+        except BaseException:
+            _remove(temporary for temporary, _ in staged[done:])
+            raise
+
+    def discard(self) -> None:
+        """Remove every temporary entry; no target is touched."""
+        self._open = False
+        _remove(temporary for temporary, _ in self._staged)
+
+    def _check_open(self) -> None:
+        if not self._open:
+            raise ValueError("this ReplaceTogether was committed or discarded; start a new one")
+
+
+def _fsync_tree(temporary: Path, target: Path) -> None:
+    """Fsync a temporary file, or a temporary folder with every entry in it; an error
+    names ``target``."""
+    try:
+        if temporary.is_dir() and not temporary.is_symlink():
+            for root, _, files in os.walk(temporary):
+                for name in files:
+                    _fsync_file(Path(root) / name)
+                fsync_directory(root)
+        else:
+            _fsync_file(temporary)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(target)) from None
+
+
+def _fsync_file(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _remove(entries: Iterable[Path]) -> None:
+    """Remove temporary files and folders, ignoring those already gone."""
+    for entry in entries:
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
 
 
 def open_regular(

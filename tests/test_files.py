@@ -1,8 +1,16 @@
+import errno
 import os
 
 import pytest
 
-from privcut.files import open_regular, read_regular, write_atomically
+from privcut import files
+from privcut.files import (
+    PartialReplaceError,
+    ReplaceTogether,
+    open_regular,
+    read_regular,
+    write_atomically,
+)
 
 
 def test_a_write_replaces_the_file_with_the_asked_mode_and_no_leftover(tmp_path):
@@ -40,3 +48,34 @@ def test_reads_refuse_fifos_devices_symlinks_and_oversized_files_without_blockin
         read_regular(tmp_path / "data", 99)
     assert read_regular(tmp_path / "link", 100, follow_symlinks=True) == b"x" * 100
     os.close(open_regular(tmp_path / "link"))
+
+
+def test_replace_together_stages_files_and_folders_and_discards_on_error(tmp_path):
+    graph, table = tmp_path / "h.txt", tmp_path / "table"
+    graph.write_text("old")
+    with pytest.raises(RuntimeError), ReplaceTogether() as outputs:
+        write_atomically(outputs.path(graph), "new")
+        (outputs.folder(table) / "part.0").write_text("rows")
+        raise RuntimeError("a later output failed")
+    assert os.listdir(tmp_path) == ["h.txt"] and graph.read_text() == "old"
+    with ReplaceTogether() as outputs:
+        write_atomically(outputs.path(graph), "new")
+        (outputs.folder(table) / "part.0").write_text("rows")
+    assert sorted(os.listdir(tmp_path)) == ["h.txt", "table"] and graph.read_text() == "new"
+    assert (table / "part.0").read_text() == "rows"
+    with pytest.raises(ValueError, match="start a new one"):
+        outputs.path(graph)
+
+
+def test_replace_together_reports_a_folder_fsync_failing_after_the_renames(tmp_path, monkeypatch):
+    def failing(folder):
+        raise OSError(errno.EIO, "Input/output error")
+
+    outputs = ReplaceTogether()
+    outputs.path(tmp_path / "a").write_text("a")
+    outputs.path(tmp_path / "b").write_text("b")
+    monkeypatch.setattr(files, "fsync_directory", failing)
+    with pytest.raises(PartialReplaceError) as error:
+        outputs.commit()
+    assert error.value.replaced == (tmp_path / "a", tmp_path / "b") and error.value.kept == ()
+    assert sorted(os.listdir(tmp_path)) == ["a", "b"]

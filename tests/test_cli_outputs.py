@@ -1,0 +1,162 @@
+"""A command's outputs are written together (review stop 28, r6 F5): all of them replaced,
+or none; a failed write leaves the earlier files untouched and no temporary file, exits 2
+naming the path and the fix; a rename failing after another (rare) exits 74 naming what was
+replaced; unwritable targets are refused before any spend. In-process (``main(argv)``)."""
+
+import errno
+import json
+import os
+
+import pytest
+
+import privcut
+import privcut.cli
+import privcut.graph
+from privcut.cli import PARTIAL_WRITE, USAGE_ERROR, main
+
+OLD = {"h.txt": "old graph\n", "h.json": "old report\n", "c.tsv": "old partition\n"}
+
+
+def setup(tmp_path, old=True):
+    """A small edge list and the synthesize command writing h.txt, h.json and c.tsv (the
+    partition bought with --private-communities), with earlier outputs if ``old``."""
+    edges = tmp_path / "g.txt"
+    edges.write_text("".join(f"{i} {j}\n" for i in range(12) for j in range(i + 1, 12, 3)))
+    if old:
+        for name, text in OLD.items():
+            (tmp_path / name).write_text(text)
+    return [
+        "synthesize",
+        str(edges),
+        "--epsilon",
+        "1",
+        "--seed",
+        "0",
+        "--quiet",
+        "-o",
+        str(tmp_path / "h.txt"),
+        "--report",
+        str(tmp_path / "h.json"),
+        "--private-communities",
+        "--communities-out",
+        str(tmp_path / "c.tsv"),
+    ]
+
+
+def contents(tmp_path) -> dict[str, str]:
+    """Every file in the folder but the input (temporary files included)."""
+    return {p.name: p.read_text() for p in sorted(tmp_path.iterdir()) if p.name != "g.txt"}
+
+
+def run(argv, capsys) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return exit_info.value.code, err
+
+
+def test_success_writes_every_output_and_no_temporary_file(tmp_path):
+    assert main(setup(tmp_path)) == 0
+    written = contents(tmp_path)
+    assert sorted(written) == ["c.tsv", "h.json", "h.txt"]
+    assert written["h.txt"].startswith("# privcut synthetic graph")
+    assert json.loads(written["h.json"])["communities"] is not None
+    assert written["c.tsv"].startswith("# node\tcommunity\n")
+
+
+@pytest.mark.parametrize("old", [True, False])
+@pytest.mark.parametrize("failing", ["h.json", "c.tsv"])
+def test_a_failing_later_write_leaves_no_new_output(tmp_path, capsys, monkeypatch, old, failing):
+    def full(path, data, **options):
+        if path.name.startswith(f".{failing}."):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return write(path, data, **options)
+
+    write = privcut.cli.write_atomically
+    monkeypatch.setattr(privcut.cli, "write_atomically", full)
+    status, err = run(setup(tmp_path, old), capsys)
+    assert status == USAGE_ERROR
+    option = {"h.json": "--report", "c.tsv": "--communities-out"}[failing]
+    assert f"{option} {tmp_path / failing}: cannot be written (No space left on device)" in err
+    assert f"no output was written or replaced: free space in {tmp_path}" in err
+    assert contents(tmp_path) == (OLD if old else {})
+
+
+def test_a_failing_first_write_touches_nothing(tmp_path, capsys, monkeypatch):
+    def denied(path, *arguments, **options):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr("privcut.datasets.write_edge_array", denied)
+    status, err = run(setup(tmp_path), capsys)
+    assert status == USAGE_ERROR
+    assert f"--output {tmp_path / 'h.txt'}: cannot be written (Permission denied)" in err
+    assert f"make {tmp_path} writable, or give another path" in err
+    assert contents(tmp_path) == OLD
+
+
+def failing_replace(monkeypatch, calls: int):
+    """Make the ``calls``-th ``os.replace`` of a commit fail (those inside the atomic
+    writes of the temporary files, onto a ``.tmp`` name, pass)."""
+    replace, seen = os.replace, []
+
+    def flaky(source, target):
+        if not str(target).endswith(".tmp"):
+            seen.append(target)
+            if len(seen) == calls:
+                raise OSError(errno.EIO, "Input/output error", str(source))
+        return replace(source, target)
+
+    monkeypatch.setattr(os, "replace", flaky)
+
+
+def test_a_failing_first_rename_touches_nothing(tmp_path, capsys, monkeypatch):
+    failing_replace(monkeypatch, 1)
+    status, err = run(setup(tmp_path), capsys)
+    assert status == USAGE_ERROR and f"--output {tmp_path / 'h.txt'}: cannot be written" in err
+    assert contents(tmp_path) == OLD
+
+
+def test_a_failing_later_rename_names_what_was_replaced(tmp_path, capsys, monkeypatch):
+    failing_replace(monkeypatch, 2)
+    status, err = run(setup(tmp_path), capsys)
+    assert status == PARTIAL_WRITE
+    assert f"cannot replace {tmp_path / 'h.json'} (Input/output error)" in err
+    assert f"replaced with this release: {tmp_path / 'h.txt'};" in err
+    assert f"NOT replaced (older content or absent): {tmp_path / 'h.json'}, " in err
+    written = contents(tmp_path)
+    assert sorted(written) == ["c.tsv", "h.json", "h.txt"]  # no temporary file left
+    assert written["h.txt"] != OLD["h.txt"]
+    assert {written["h.json"], written["c.tsv"]} == {OLD["h.json"], OLD["c.tsv"]}
+
+
+def test_the_cuts_output_goes_through_the_same_path(tmp_path, capsys, monkeypatch):
+    edges, queries, output = tmp_path / "g.txt", tmp_path / "q.txt", tmp_path / "a.json"
+    edges.write_text("1 2\n2 3\n")
+    queries.write_text("1, 2 3\n")
+    output.write_text("old answers\n")
+    failing_replace(monkeypatch, 1)
+    argv = ["cuts", str(edges), "--queries", str(queries), "--epsilon", "1", "-o", str(output)]
+    status, err = run(argv, capsys)
+    assert status == USAGE_ERROR and f"--output {output}: cannot be written" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "g.txt", "q.txt"]
+    assert output.read_text() == "old answers\n"
+
+
+@pytest.mark.parametrize("option", ["-o", "--report", "--communities-out"])
+def test_unwritable_targets_are_refused_before_any_spend(tmp_path, capsys, monkeypatch, option):
+    def spent(*arguments, **options):
+        raise AssertionError("the budget was spent before the outputs were checked")
+
+    monkeypatch.setattr(privcut, "synthetic_graph", spent)
+    monkeypatch.setattr(privcut.graph, "answer_cuts", spent)
+    argv = setup(tmp_path, old=False)
+    argv[argv.index(option) + 1] = str(tmp_path / "missing" / "x")
+    status, err = run(argv, capsys)
+    assert status == USAGE_ERROR and "folder" in err and "does not exist" in err
+    queries = tmp_path / "q.txt"
+    queries.write_text("1, 2\n")
+    cuts = ["cuts", argv[1], "--queries", str(queries), "--epsilon", "1"]
+    status, err = run([*cuts, "-o", str(tmp_path / "missing" / "a.json")], capsys)
+    assert status == USAGE_ERROR and "does not exist" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt", "q.txt"]
