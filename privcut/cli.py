@@ -726,6 +726,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+OUTPUTS_HELP = (
+    "Outputs: every output path is checked before the data is read or any budget spent. "
+    "The outputs are written together: each in full to a temporary file beside it, and "
+    "only when all are written are they renamed into place. A failed write replaces no "
+    "output (exit status 2, naming the path and the fix; a rerun spends epsilon again); "
+    "a rename failing after another succeeded (rare) exits 74, naming the outputs "
+    "replaced and those not. Which files are written depends on the options only."
+)
+"""The commands' help on how their outputs are written."""
+
+
 def _add_graph_input(command: argparse.ArgumentParser, nodes_default: str) -> None:
     """The options that say how the private edge list is read."""
     command.add_argument(
@@ -744,7 +755,9 @@ def _add_graph_input(command: argparse.ArgumentParser, nodes_default: str) -> No
 
 def _add_cuts(commands) -> None:
     cuts = commands.add_parser(
-        "cuts", help="privately answer a file of cut queries on an edge-list graph"
+        "cuts",
+        help="privately answer a file of cut queries on an edge-list graph",
+        epilog=OUTPUTS_HELP,
     )
     cuts.add_argument("input", help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV)")
     cuts.add_argument(
@@ -819,7 +832,9 @@ def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
 
 def _add_synthesize(commands) -> None:
     synthesize = commands.add_parser(
-        "synthesize", help="release a synthetic graph whose cuts match an edge-list graph"
+        "synthesize",
+        help="release a synthetic graph whose cuts match an edge-list graph",
+        epilog=OUTPUTS_HELP,
     )
     synthesize.add_argument(
         "input",

@@ -160,3 +160,11 @@ def test_unwritable_targets_are_refused_before_any_spend(tmp_path, capsys, monke
     status, err = run([*cuts, "-o", str(tmp_path / "missing" / "a.json")], capsys)
     assert status == USAGE_ERROR and "does not exist" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt", "q.txt"]
+
+
+@pytest.mark.parametrize("command", ["synthesize", "cuts"])
+def test_the_help_documents_how_outputs_are_written(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "The outputs are written together" in help_text and "exits 74" in help_text
