@@ -229,14 +229,20 @@ def _check_pairs(path: str, n: int) -> None:
         )
 
 
+def _progress(arguments: argparse.Namespace) -> bool:
+    """Whether to show progress bars: without ``--quiet``, and only on a terminal. A bar
+    shows the private input's size (the bytes read, about the edge count) and timings,
+    for the data holder's eyes; stderr written to a file or a pipe (a log that may be
+    shared) holds only the summary, a function of the release and the public inputs."""
+    return not arguments.quiet and sys.stderr.isatty()
+
+
 def _read_array(arguments: argparse.Namespace):
     """The input graph of ``synthesize`` as a :class:`~privcut.datasets.EdgeArray`, read by
-    the columnar reader (no NetworkX graph; a progress bar over the bytes, unless
-    ``--quiet``, for a file read in more than one chunk): a bundled dataset, or an edge
-    list whose node order is the canonical order of the public node set (``--nodes``,
-    else the labels read), as the release's would be. The bar is shown to the data
-    holder while reading, like the solver's; it is not part of the release, which is the
-    written edge list and report."""
+    the columnar reader (no NetworkX graph; a progress bar over the bytes for a file read
+    in more than one chunk, where :func:`_progress` allows bars): a bundled dataset, or an
+    edge list whose node order is the canonical order of the public node set
+    (``--nodes``, else the labels read), as the release's would be."""
     from privcut.datasets import load, read_edge_array, read_nodelist
     from privcut.datasets.edges import CHUNK_BYTES
     from privcut.graph.universe import canonical_order
@@ -266,7 +272,7 @@ def _read_array(arguments: argparse.Namespace):
             directed=arguments.directed,
             weight=arguments.weight,
             nodes=None if nodes is None else canonical_order(dict.fromkeys(nodes)),
-            progress=large and not arguments.quiet,
+            progress=large and _progress(arguments),
         )
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
@@ -551,7 +557,7 @@ def _synthesize(arguments: argparse.Namespace) -> int:
             beta=arguments.beta,
             weight=arguments.weight,
             rng=arguments.seed,
-            progress=not arguments.quiet,
+            progress=_progress(arguments),
         )
     except ValueError as error:  # option errors, raised before the graph is read
         raise privcut.PrivcutError(str(error)) from None
@@ -887,7 +893,12 @@ def _add_synthesize(commands) -> None:
         "--beta", type=float, default=0.05, help="failure probability of the error bound"
     )
     synthesize.add_argument("--report", help="write the release's report here as JSON")
-    synthesize.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    synthesize.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar or summary on stderr (the bars, shown only on a terminal, "
+        "show the private input's size and timings; the summary only what is released)",
+    )
     _add_dask_engine(synthesize)
     _add_seed(synthesize)
     synthesize.set_defaults(run=_synthesize)

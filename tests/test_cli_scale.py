@@ -3,6 +3,7 @@ reader into a CSR adjacency and writes with ``write_edge_array``, never building
 graph, and releases exactly what the NetworkX path released for the same input and seed."""
 
 import json
+import sys
 
 import networkx as nx
 import numpy as np
@@ -142,17 +143,23 @@ def test_the_output_follows_the_canonical_order_of_the_node_list(tmp_path, large
     assert np.all(np.diff(keys) > 0)  # rows in order, each row's columns in order
 
 
-def test_a_progress_bar_over_the_bytes_unless_quiet(tmp_path, monkeypatch, capsys):
+def test_a_progress_bar_over_the_bytes_on_a_terminal_unless_quiet(tmp_path, monkeypatch, capsys):
     graph = tmp_path / "g.txt"
     graph.write_text("".join(f"{i} {i + 1}\n" for i in range(100, 200)))
     output = str(tmp_path / "h.txt")
     arguments = ["synthesize", str(graph), "--epsilon", "1", "--method", "sparse", "-o", output]
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main(arguments) == 0  # read in one chunk: no bar
     assert "reading g.txt" not in capsys.readouterr().err
     monkeypatch.setattr(edges, "CHUNK_BYTES", 64)  # now read in 13 chunks
     assert main(arguments) == 0
     err = capsys.readouterr().err
     assert "reading g.txt" in err and "800/800" in err and "wrote" in err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)  # a log: the summary alone
+    assert main(arguments) == 0
+    err = capsys.readouterr().err
+    assert "800/800" not in err and "reading" not in err and "wrote" in err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main([*arguments, "--quiet"]) == 0
     assert capsys.readouterr().err == ""
 
