@@ -936,10 +936,20 @@ def _check_writable(path: str | None, option: str) -> None:
         ) from None
 
 
+INPUTS = {"input": "the input", "nodes": "--nodes", "groups": "--groups", "queries": "--queries"}
+"""The options naming a command's input files (by attribute), as the messages name them."""
+
+
 def _check_outputs(arguments: argparse.Namespace) -> None:
-    """Refuse, before any data is read, an output that cannot be written or that names the
-    same file as another output (one would overwrite the other)."""
+    """Refuse, before any data is read, an output that cannot be written, that names the
+    same file as another output (one would overwrite the other), or that is one of the
+    input files (the release would replace the private input, which is then lost)."""
     seen: dict[Path, str] = {}
+    inputs = {}
+    for name, text in INPUTS.items():
+        source = getattr(arguments, name, None)
+        if source is not None and os.path.exists(source):
+            inputs[source] = text
     for option in ("output", "report", "communities_out"):
         path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
         _check_writable(path, flag)
@@ -951,6 +961,12 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
                 f"{flag} {path} is the same file as {seen[resolved]}; give each output its own"
             )
         seen[resolved] = flag
+        for source, text in inputs.items():
+            if os.path.exists(path) and os.path.samefile(path, source):
+                raise privcut.PrivcutError(
+                    f"{flag} {path} is the same file as {text} {source}: the release would "
+                    "replace the private input; give the output another path"
+                )
 
 
 def _raised_by_privcut(error: BaseException) -> bool:

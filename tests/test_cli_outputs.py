@@ -168,3 +168,34 @@ def test_the_help_documents_how_outputs_are_written(command, capsys):
         main([command, "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "The outputs are written together" in help_text and "exits 74" in help_text
+
+
+def test_an_output_naming_an_input_file_is_refused(tmp_path, capsys):
+    argv = setup(tmp_path, old=False)
+    edges, nodes = argv[1], tmp_path / "nodes.txt"
+    nodes.write_text("".join(f"{i}\n" for i in range(12)))
+    os.link(nodes, tmp_path / "linked.txt")  # the same file under another name
+    for option, target, named in (
+        ("-o", edges, "the input"),
+        ("--report", str(tmp_path / "linked.txt"), "--nodes"),
+        ("--communities-out", str(tmp_path / "sub" / ".." / "nodes.txt"), "--nodes"),
+    ):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        command = [*argv, "--nodes", str(nodes)]
+        command[command.index(option) + 1] = target
+        status, err = run(command, capsys)
+        assert status == USAGE_ERROR and f"is the same file as {named}" in err
+        assert "would replace the private input" in err
+    queries = tmp_path / "q.txt"
+    queries.write_text("1, 2\n")
+    cuts = ["cuts", edges, "--queries", str(queries), "--epsilon", "1", "-o", str(queries)]
+    status, err = run(cuts, capsys)
+    assert status == USAGE_ERROR and "is the same file as --queries" in err
+    assert queries.read_text() == "1, 2\n" and nodes.read_text().startswith("0\n1\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "g.txt",
+        "linked.txt",
+        "nodes.txt",
+        "q.txt",
+        "sub",
+    ]
