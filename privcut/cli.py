@@ -923,6 +923,12 @@ def _check_writable(path: str | None, option: str) -> None:
     folder = target.parent
     if target.is_dir():
         raise privcut.PrivcutError(f"{option} {path}: is a directory; give a file name")
+    if target.exists() and not target.is_file():
+        raise privcut.PrivcutError(
+            f"{option} {path}: not a regular file (a device, FIFO or socket), which the "
+            "output would replace, as it is written beside and renamed into place; give a "
+            "file path"
+        )
     if not folder.is_dir():
         raise privcut.PrivcutError(f"{option} {path}: folder {folder} does not exist")
     if target.exists() and not os.access(target, os.W_OK):

@@ -199,3 +199,14 @@ def test_an_output_naming_an_input_file_is_refused(tmp_path, capsys):
         "q.txt",
         "sub",
     ]
+
+
+def test_an_output_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
+    # e.g. --report /dev/stdout: the rename would replace the device (as root) by a file
+    argv = setup(tmp_path, old=False)
+    os.mkfifo(tmp_path / "pipe")
+    argv[argv.index("--report") + 1] = str(tmp_path / "pipe")
+    status, err = run(argv, capsys)
+    assert status == USAGE_ERROR and f"--report {tmp_path / 'pipe'}: not a regular file" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt", "pipe"]
+    assert not (tmp_path / "pipe").is_file()
