@@ -528,7 +528,7 @@ def _check_decision(arguments: argparse.Namespace, n: int, directed: bool) -> No
 
 
 def _synthesize(arguments: argparse.Namespace) -> int:
-    from privcut.datasets import read_groups, write_edge_array
+    from privcut.datasets import read_groups
     from privcut.privacy import check_epsilon
 
     if arguments.engine == "dask":
@@ -562,6 +562,25 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     except ValueError as error:  # option errors, raised before the graph is read
         raise privcut.PrivcutError(str(error)) from None
     report = H.graph["privcut"]  # the release's to_dict(): the --report JSON as it is
+    _write_outputs(_release_outputs(arguments, H, report, edges.directed))
+    if arguments.communities_out and H.communities is None and not arguments.quiet:
+        print(
+            f"no private communities were bought: {arguments.communities_out} has no rows",
+            file=sys.stderr,
+        )
+    if not arguments.quiet:
+        _summary(arguments, H, report, edges.directed)
+    return 0
+
+
+def _release_outputs(
+    arguments: argparse.Namespace, H, report: dict, directed: bool
+) -> list[_Output]:
+    """The outputs of ``synthesize``: the edge list, and the report and the partition
+    where asked (by the options alone: the partition is the header alone when the noisy
+    decision did not buy one)."""
+    from privcut.datasets import write_edge_array
+
     outputs = [
         _Output(
             "--output",
@@ -572,25 +591,17 @@ def _synthesize(arguments: argparse.Namespace) -> int:
                 H.nodes,  # the canonical order of the public node set, never the input's
                 header=[_guarantee(report)],
                 weighted=report["rounding"] is None,
-                directed=edges.directed,
+                directed=directed,
             ),
         )
     ]
     if arguments.report:
         outputs.append(_Output("--report", arguments.report, _text(_json(report))))
-    if arguments.communities_out:  # header only when the noisy decision said no
+    if arguments.communities_out:
         outputs.append(
             _Output("--communities-out", arguments.communities_out, _text(_communities_text(H)))
         )
-    _write_outputs(outputs)
-    if arguments.communities_out and H.communities is None and not arguments.quiet:
-        print(
-            f"no private communities were bought: {arguments.communities_out} has no rows",
-            file=sys.stderr,
-        )
-    if not arguments.quiet:
-        _summary(arguments, H, report, edges.directed)
-    return 0
+    return outputs
 
 
 def _summary(arguments: argparse.Namespace, H, report: dict, directed: bool) -> None:
@@ -836,6 +847,15 @@ def _add_private_communities(synthesize: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_quiet(synthesize: argparse.ArgumentParser) -> None:
+    synthesize.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar or summary on stderr (the bars, shown only on a terminal, "
+        "show the private input's size and timings; the summary only what is released)",
+    )
+
+
 def _add_synthesize(commands) -> None:
     synthesize = commands.add_parser(
         "synthesize",
@@ -893,12 +913,7 @@ def _add_synthesize(commands) -> None:
         "--beta", type=float, default=0.05, help="failure probability of the error bound"
     )
     synthesize.add_argument("--report", help="write the release's report here as JSON")
-    synthesize.add_argument(
-        "--quiet",
-        action="store_true",
-        help="no progress bar or summary on stderr (the bars, shown only on a terminal, "
-        "show the private input's size and timings; the summary only what is released)",
-    )
+    _add_quiet(synthesize)
     _add_dask_engine(synthesize)
     _add_seed(synthesize)
     synthesize.set_defaults(run=_synthesize)
