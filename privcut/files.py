@@ -28,6 +28,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import stat
 import tempfile
 import weakref
@@ -201,7 +202,11 @@ class ReplaceTogether:
 
     A failure in the middle of the renames (rare: the temporary entries sit beside
     their targets) raises :class:`PartialReplaceError`, which names the targets
-    replaced and those kept; the temporary entries not renamed are removed.
+    replaced and those kept; the temporary entries not renamed are removed. The
+    renames run with SIGINT, SIGTERM and SIGHUP held (where the platform can hold
+    signals; they are delivered after the renames), so Ctrl-C or a kill lands before or
+    after the set is replaced, never amid it; a crash (power loss, SIGKILL) amid the
+    renames can still leave a mixed set.
 
     Complexity: O(number of targets) system calls beyond the writing (and, for a
     folder, one fsync per entry in it).
@@ -269,12 +274,13 @@ class ReplaceTogether:
         try:
             for temporary, target in staged:
                 _fsync_tree(temporary, target)
-            for temporary, target in staged:
-                try:
-                    os.replace(temporary, target)
-                except OSError as error:
-                    raise OSError(error.errno, error.strerror, str(target)) from None
-                done += 1
+            with _signals_held():  # an interruption lands before or after the renames
+                for temporary, target in staged:
+                    try:
+                        os.replace(temporary, target)
+                    except OSError as error:
+                        raise OSError(error.errno, error.strerror, str(target)) from None
+                    done += 1
             for folder in dict.fromkeys(target.parent for _, target in staged):
                 fsync_directory(folder)
         except OSError as error:
@@ -296,6 +302,26 @@ class ReplaceTogether:
     def _check_open(self) -> None:
         if not self._open:
             raise ValueError("this ReplaceTogether was committed or discarded; start a new one")
+
+
+HELD_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals held during :meth:`ReplaceTogether.commit`'s renames."""
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold :data:`HELD_SIGNALS` in this thread while the block runs; they are delivered
+    when it ends (nothing is held where the platform cannot: no ``pthread_sigmask``)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _fsync_tree(temporary: Path, target: Path) -> None:

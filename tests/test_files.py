@@ -1,5 +1,6 @@
 import errno
 import os
+import signal
 
 import pytest
 
@@ -79,3 +80,29 @@ def test_replace_together_reports_a_folder_fsync_failing_after_the_renames(tmp_p
         outputs.commit()
     assert error.value.replaced == (tmp_path / "a", tmp_path / "b") and error.value.kept == ()
     assert sorted(os.listdir(tmp_path)) == ["a", "b"]
+
+
+def test_a_signal_during_the_renames_is_delivered_after_all_of_them(tmp_path, monkeypatch):
+    class Stopped(Exception):
+        pass
+
+    def stop(number, frame):
+        raise Stopped
+
+    def replace_and_signal(source, target):
+        replace(source, target)
+        os.kill(os.getpid(), signal.SIGTERM)  # held: not raised amid the renames
+
+    replace = os.replace
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        outputs = ReplaceTogether()
+        for name in "abc":
+            outputs.path(tmp_path / name).write_text(name)
+        monkeypatch.setattr(os, "replace", replace_and_signal)
+        with pytest.raises(Stopped):
+            outputs.commit()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert sorted(os.listdir(tmp_path)) == ["a", "b", "c"]
+    assert [(tmp_path / name).read_text() for name in "abc"] == ["a", "b", "c"]
