@@ -106,3 +106,19 @@ def test_a_signal_during_the_renames_is_delivered_after_all_of_them(tmp_path, mo
         signal.signal(signal.SIGTERM, previous)
     assert sorted(os.listdir(tmp_path)) == ["a", "b", "c"]
     assert [(tmp_path / name).read_text() for name in "abc"] == ["a", "b", "c"]
+
+
+def test_replace_together_touches_no_target_when_an_fsync_fails(tmp_path, monkeypatch):
+    def failing(descriptor):
+        raise OSError(errno.EIO, "Input/output error")
+
+    (tmp_path / "b").write_text("old")
+    outputs = ReplaceTogether()
+    outputs.path(tmp_path / "a").write_text("a")
+    outputs.path(tmp_path / "b").write_text("b")
+    monkeypatch.setattr(os, "fsync", failing)
+    with pytest.raises(OSError) as error:
+        outputs.commit()
+    assert not isinstance(error.value, PartialReplaceError)
+    assert error.value.filename == str(tmp_path / "a") and error.value.errno == errno.EIO
+    assert os.listdir(tmp_path) == ["b"] and (tmp_path / "b").read_text() == "old"
