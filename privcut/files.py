@@ -31,6 +31,7 @@ import shutil
 import signal
 import stat
 import tempfile
+import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -203,10 +204,10 @@ class ReplaceTogether:
     A failure in the middle of the renames (rare: the temporary entries sit beside
     their targets) raises :class:`PartialReplaceError`, which names the targets
     replaced and those kept; the temporary entries not renamed are removed. The
-    renames run with SIGINT, SIGTERM and SIGHUP held (where the platform can hold
-    signals; they are delivered after the renames), so Ctrl-C or a kill lands before or
-    after the set is replaced, never amid it; a crash (power loss, SIGKILL) amid the
-    renames can still leave a mixed set.
+    renames run with SIGINT, SIGTERM and SIGHUP held (in the main thread; they are
+    raised again after the renames), so Ctrl-C or a kill lands before or after the set
+    is replaced, never amid it; a crash (power loss, SIGKILL) amid the renames can
+    still leave a mixed set.
 
     Complexity: O(number of targets) system calls beyond the writing (and, for a
     folder, one fsync per entry in it).
@@ -312,16 +313,26 @@ HELD_SIGNALS = tuple(
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """Hold :data:`HELD_SIGNALS` in this thread while the block runs; they are delivered
-    when it ends (nothing is held where the platform cannot: no ``pthread_sigmask``)."""
-    if not hasattr(signal, "pthread_sigmask"):
+    """Defer :data:`HELD_SIGNALS` while the block runs: a signal that arrives is recorded
+    and raised again when the block ends, under the handlers as they were. Python runs
+    signal handlers in the main thread whichever thread the signal reaches, so this
+    holds them for the whole process; only the main thread can set handlers, so
+    nothing is held in another (nor a signal whose handler was not set from Python)."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    arrived: list[int] = []
+    previous = {number: signal.getsignal(number) for number in HELD_SIGNALS}
+    previous = {number: handler for number, handler in previous.items() if handler is not None}
+    for number in previous:
+        signal.signal(number, lambda received, frame: arrived.append(received))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(arrived):
+            signal.raise_signal(number)
 
 
 def _fsync_tree(temporary: Path, target: Path) -> None:
