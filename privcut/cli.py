@@ -927,7 +927,8 @@ INTERNAL_ERROR = 70
 
 PARTIAL_WRITE = 74
 """Exit status when a command's outputs were replaced only in part (a rename failed after
-another succeeded; rare): the files on disk do not belong together (``EX_IOERR``)."""
+another succeeded; rare): the files on disk do not belong together; or all were replaced
+but their folder could not be fsynced after (``EX_IOERR``)."""
 
 
 def _check_writable(path: str | None, option: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 import privcut
 import privcut.cli
+import privcut.files
 import privcut.graph
 from privcut.cli import PARTIAL_WRITE, USAGE_ERROR, main
 
@@ -210,3 +211,18 @@ def test_an_output_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
     assert status == USAGE_ERROR and f"--report {tmp_path / 'pipe'}: not a regular file" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt", "pipe"]
     assert not (tmp_path / "pipe").is_file()
+
+
+def test_a_folder_fsync_failing_after_the_renames_is_reported(tmp_path, capsys, monkeypatch):
+    def failing_once_renamed(folder):  # the staged writes' own fsyncs pass
+        if not any(name.endswith(".tmp") for name in os.listdir(folder)):
+            raise OSError(errno.EIO, "Input/output error")
+        return fsync(folder)
+
+    fsync = privcut.files.fsync_directory
+    monkeypatch.setattr(privcut.files, "fsync_directory", failing_once_renamed)
+    status, err = run(setup(tmp_path), capsys)
+    assert status == PARTIAL_WRITE and "all outputs were replaced" in err
+    assert "could not be flushed to disk (Input/output error)" in err
+    assert sorted(contents(tmp_path)) == ["c.tsv", "h.json", "h.txt"]
+    assert contents(tmp_path)["h.txt"] != OLD["h.txt"]
