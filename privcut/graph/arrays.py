@@ -22,7 +22,14 @@ import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 
-__all__ = ["ArrayGraph", "SyntheticArray", "edge_array", "is_array_graph", "read_adjacency"]
+__all__ = [
+    "ArrayGraph",
+    "CheckedAdjacency",
+    "SyntheticArray",
+    "edge_array",
+    "is_array_graph",
+    "read_adjacency",
+]
 
 
 def is_array_graph(G: object) -> bool:
@@ -51,6 +58,57 @@ class ArrayGraph:
     matrix: sp.csr_array
     nodes: tuple
     directed: bool
+
+
+class CheckedAdjacency(sp.csr_array):
+    """A graph's adjacency as already read and checked, kept with how it was read, so that
+    a pipeline of steps that each read G (a release: its decision, community and
+    measurement steps) reads and checks it once.
+
+    :func:`read_adjacency` given it back with the same reading (the same ``nodes`` tuple
+    object, the same kind, and ``weight`` None again or a name again) returns a fresh copy
+    of its arrays, O(n + nnz) copying, without checking it again; any other reading
+    checks it as any sparse adjacency. Made by :meth:`of` from the CSR a checked reading
+    returned (:meth:`~privcut.graph.universe.EdgeUniverse.read`); an array scipy derives
+    from it (a copy, a sum, a slice) is not marked. It is the caller's own graph: the
+    copies handed out are what a fresh read of the graph would have returned.
+
+    Examples
+    --------
+    >>> read = read_adjacency(sp.csr_array([[0, 2], [2, 0]]))
+    >>> checked = CheckedAdjacency.of(read.matrix, read.nodes, read.directed, None)
+    >>> again = read_adjacency(checked, nodes=read.nodes)
+    >>> again.matrix.toarray().tolist(), again.matrix is checked
+    ([[0.0, 1.0], [1.0, 0.0]], False)
+    >>> type(checked.copy()).__name__, checked.copy().reading
+    ('CheckedAdjacency', None)
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.reading: tuple | None = None
+
+    @classmethod
+    def of(
+        cls, matrix: sp.csr_array, nodes: tuple, directed: bool, weight: str | None
+    ) -> CheckedAdjacency:
+        """Mark a checked CSR (shared, not copied; do not modify it afterwards) as read
+        on ``nodes`` (the tuple object itself is the key), ``directed``, and as 0/1
+        (``weight`` None) or weights (a name)."""
+        array = cls((matrix.data, matrix.indices, matrix.indptr), shape=matrix.shape)
+        array.reading = (nodes, bool(directed), weight is None)
+        return array
+
+    def reread(self, weight: str | None, nodes: object, directed: bool) -> sp.csr_array | None:
+        """A fresh copy of the adjacency when asked for the reading it was made with, else
+        None. O(n + nnz)."""
+        if self.reading is None:
+            return None
+        read_nodes, read_directed, zero_one = self.reading
+        if nodes is not read_nodes or directed != read_directed or zero_one != (weight is None):
+            return None
+        copied = (self.data.copy(), self.indices.copy(), self.indptr.copy())
+        return sp.csr_array(copied, shape=self.shape)
 
 
 def _check_nodes(nodes: Iterable[Hashable] | None, n: int) -> tuple:
@@ -159,7 +217,8 @@ def read_adjacency(
     The one place array inputs are read: :meth:`~privcut.graph.universe.EdgeUniverse.of`
     and :meth:`~privcut.graph.universe.EdgeUniverse.adjacency` both call it. O(n + nnz)
     time and memory (the symmetry check compares the CSR with its transpose's), nothing
-    n x n; the caller's G is not modified.
+    n x n; the caller's G is not modified. A :class:`CheckedAdjacency` asked for the
+    reading it was made with is copied, not checked again.
 
     Parameters
     ----------
@@ -201,6 +260,10 @@ def read_adjacency(
         raise GraphInputError(f"expected a square scipy.sparse adjacency, got {type(G).__name__}")
     _check_weight_name(weight)
     directed = _check_directed(directed)
+    if isinstance(G, CheckedAdjacency):
+        copied = G.reread(weight, nodes, directed)
+        if copied is not None:
+            return ArrayGraph(copied, nodes, directed)
     matrix = _as_csr(G)
     nodes = _check_nodes(nodes, matrix.shape[0])
     return ArrayGraph(_check_values(matrix, weight, directed), nodes, directed)
