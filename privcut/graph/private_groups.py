@@ -41,6 +41,7 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -499,7 +500,13 @@ def decision_budget(epsilon: float) -> tuple[float, float, float]:
     >>> Fraction(charged) + Fraction(rest) == 1
     True
     """
-    epsilon = check_epsilon(epsilon)
+    return _decision_budget(check_epsilon(epsilon))
+
+
+@lru_cache(maxsize=64)
+def _decision_budget(epsilon: float) -> tuple[float, float, float]:
+    """:func:`decision_budget` of a checked epsilon, computed once per value (a release
+    asks for it up to five times; exact rational arithmetic)."""
     count = SweepMechanism().parts(PrivateGroups().split(epsilon)[0])[1]
     quantum = Fraction(math.ulp(epsilon))
     charged = math.ceil(Fraction(count) / quantum) * quantum
