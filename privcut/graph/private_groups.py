@@ -255,6 +255,9 @@ def resolve_groups(groups: object) -> PrivateGroups | None:
 def stand_in_groups(nodes: Sequence[Hashable]) -> dict[Hashable, int]:
     """Two public stand-in groups (alternate nodes) for checking the plan of the rest of a
     release before any noise is drawn, when its groups are not released yet.
+    :func:`~privcut.graph.synthetic.synthetic_graph` builds their partition directly,
+    :meth:`Partition.alternating(n, directed)
+    <privcut.graph.partition.Partition.alternating>` (the same, without a per-node step).
 
     Examples
     --------
