@@ -22,7 +22,14 @@ import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
 
-__all__ = ["ArrayGraph", "SyntheticArray", "edge_array", "is_array_graph", "read_adjacency"]
+__all__ = [
+    "ArrayGraph",
+    "CheckedAdjacency",
+    "SyntheticArray",
+    "edge_array",
+    "is_array_graph",
+    "read_adjacency",
+]
 
 
 def is_array_graph(G: object) -> bool:
@@ -51,6 +58,57 @@ class ArrayGraph:
     matrix: sp.csr_array
     nodes: tuple
     directed: bool
+
+
+class CheckedAdjacency(sp.csr_array):
+    """A graph's adjacency as already read and checked, kept with how it was read, so that
+    a pipeline of steps that each read G (a release: its decision, community and
+    measurement steps) reads and checks it once.
+
+    :func:`read_adjacency` given it back with the same reading (the same ``nodes`` tuple
+    object, the same kind, and ``weight`` None again or a name again) returns a fresh copy
+    of its arrays, O(n + nnz) copying, without checking it again; any other reading
+    checks it as any sparse adjacency. Made by :meth:`of` from the CSR a checked reading
+    returned (:meth:`~privcut.graph.universe.EdgeUniverse.read`); an array scipy derives
+    from it (a copy, a sum, a slice) is not marked. It is the caller's own graph: the
+    copies handed out are what a fresh read of the graph would have returned.
+
+    Examples
+    --------
+    >>> read = read_adjacency(sp.csr_array([[0, 2], [2, 0]]))
+    >>> checked = CheckedAdjacency.of(read.matrix, read.nodes, read.directed, None)
+    >>> again = read_adjacency(checked, nodes=read.nodes)
+    >>> again.matrix.toarray().tolist(), again.matrix is checked
+    ([[0.0, 1.0], [1.0, 0.0]], False)
+    >>> type(checked.copy()).__name__, checked.copy().reading
+    ('CheckedAdjacency', None)
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.reading: tuple | None = None
+
+    @classmethod
+    def of(
+        cls, matrix: sp.csr_array, nodes: tuple, directed: bool, weight: str | None
+    ) -> CheckedAdjacency:
+        """Mark a checked CSR (shared, not copied; do not modify it afterwards) as read
+        on ``nodes`` (the tuple object itself is the key), ``directed``, and as 0/1
+        (``weight`` None) or weights (a name)."""
+        array = cls((matrix.data, matrix.indices, matrix.indptr), shape=matrix.shape)
+        array.reading = (nodes, bool(directed), weight is None)
+        return array
+
+    def reread(self, weight: str | None, nodes: object, directed: bool) -> sp.csr_array | None:
+        """A fresh copy of the adjacency when asked for the reading it was made with, else
+        None. O(n + nnz)."""
+        if self.reading is None:
+            return None
+        read_nodes, read_directed, zero_one = self.reading
+        if nodes is not read_nodes or directed != read_directed or zero_one != (weight is None):
+            return None
+        copied = (self.data.copy(), self.indices.copy(), self.indptr.copy())
+        return sp.csr_array(copied, shape=self.shape)
 
 
 def _check_nodes(nodes: Iterable[Hashable] | None, n: int) -> tuple:
@@ -159,7 +217,8 @@ def read_adjacency(
     The one place array inputs are read: :meth:`~privcut.graph.universe.EdgeUniverse.of`
     and :meth:`~privcut.graph.universe.EdgeUniverse.adjacency` both call it. O(n + nnz)
     time and memory (the symmetry check compares the CSR with its transpose's), nothing
-    n x n; the caller's G is not modified.
+    n x n; the caller's G is not modified. A :class:`CheckedAdjacency` asked for the
+    reading it was made with is copied, not checked again.
 
     Parameters
     ----------
@@ -201,6 +260,10 @@ def read_adjacency(
         raise GraphInputError(f"expected a square scipy.sparse adjacency, got {type(G).__name__}")
     _check_weight_name(weight)
     directed = _check_directed(directed)
+    if isinstance(G, CheckedAdjacency):
+        copied = G.reread(weight, nodes, directed)
+        if copied is not None:
+            return ArrayGraph(copied, nodes, directed)
     matrix = _as_csr(G)
     nodes = _check_nodes(nodes, matrix.shape[0])
     return ArrayGraph(_check_values(matrix, weight, directed), nodes, directed)
@@ -211,14 +274,26 @@ def edge_array(
 ) -> sp.csr_array:
     """The n x n CSR adjacency of the pairs ``(rows[k], columns[k])``, each listed once
     (distinct, off the diagonal) with weight ``values[k]`` (1 when None); mirrored for an
-    undirected graph. Zero weights are dropped. O(n + |E|) time and memory.
+    undirected graph. Zero weights are dropped. O(n + |E|) time and memory; pairs listed
+    in row-major order (and, undirected, with ``rows < columns``), as the generators
+    release them, skip the sort (the same array).
 
     Examples
     --------
     >>> edge_array(np.array([0, 1]), np.array([1, 2]), None, 3, False).toarray().tolist()
     [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    >>> edge_array(np.array([1, 0]), np.array([2, 1]), None, 3, False).toarray().tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
     """
     values = np.ones(rows.size) if values is None else np.asarray(values, dtype=float)
+    if _row_major(rows, columns, n, directed):
+        listed = sp.coo_array((values, (rows, columns)), shape=(n, n))
+        listed.has_canonical_format = True  # sorted and distinct: nothing to sum or sort
+        matrix = listed.tocsr()
+        if not directed:  # the mirror of an upper triangle: a transpose, no sort
+            matrix = matrix + matrix.T.tocsr()
+        matrix.eliminate_zeros()
+        return matrix
     if not directed:
         rows, columns = np.concatenate([rows, columns]), np.concatenate([columns, rows])
         values = np.concatenate([values, values])
@@ -226,6 +301,15 @@ def edge_array(
     matrix.sum_duplicates()
     matrix.eliminate_zeros()
     return matrix
+
+
+def _row_major(rows: np.ndarray, columns: np.ndarray, n: int, directed: bool) -> bool:
+    """Whether the pairs are distinct and listed row by row, columns ascending (and in the
+    upper triangle when undirected). O(|E|)."""
+    if rows.size == 0 or (not directed and not np.all(rows < columns)):
+        return False
+    keys = rows.astype(np.int64) * n + columns
+    return bool(np.all(keys[1:] > keys[:-1]))
 
 
 class SyntheticArray(sp.csr_array):

@@ -89,6 +89,7 @@ __all__ = [
     "SENSITIVITY",
     "SEQUENCE_SHARE",
     "MeasurementPlan",
+    "plan_for",
     "plan_measurements",
 ]
 
@@ -659,14 +660,69 @@ def plan_measurements(
         raise ValueError("nodes must not repeat a label")
     universe = check_pairs(EdgeUniverse(nodes, bool(directed)), "plan_measurements")
     partition = Partition.of(universe, groups) if groups is not None else None
+    return plan_for(
+        universe,
+        epsilon,
+        measurements,
+        partition=partition,
+        workload=workload,
+        weight=weight,
+        beta=beta,
+        filtered_size=filtered_size,
+    )
+
+
+def plan_for(
+    universe: EdgeUniverse,
+    epsilon: float,
+    measurements: str | Iterable[str] | Mapping[str, float] = "auto",
+    *,
+    partition: Partition | None = None,
+    workload: Mapping[str, float] | None = None,
+    weight: str | None = None,
+    beta: float = 0.05,
+    filtered_size: float | None = None,
+) -> MeasurementPlan:
+    """:func:`plan_measurements` on an already checked node set and partition: the plan
+    of ``plan_measurements(universe.nodes, ..., groups=groups,
+    directed=universe.directed)`` for any ``groups`` with ``Partition.of(universe,
+    groups)`` equal to ``partition``, without reading the nodes or the groups again (a
+    release plans up to three times on the same n nodes). Public inputs only. O(g) in
+    the partition's g groups, nothing per node (the split itself is cached by its
+    public inputs).
+
+    Examples
+    --------
+    >>> universe = EdgeUniverse(tuple(range(1000)), False)
+    >>> partition = Partition.of(universe, {v: v // 50 for v in range(1000)})
+    >>> plan_for(universe, 1.0, partition=partition) == plan_measurements(
+    ...     range(1000), 1.0, groups={v: v // 50 for v in range(1000)})
+    True
+    """
+    epsilon = check_epsilon(epsilon)
+    beta = check_beta(beta)
+    if filtered_size is not None:
+        filtered_size = check_scalar(
+            filtered_size, "filtered_size", float, low=0.0, closed="neither"
+        )
+    if not isinstance(universe, EdgeUniverse):
+        raise TypeError(f"universe must be an EdgeUniverse, got {type(universe).__name__}")
+    check_pairs(universe, "plan_measurements")
+    if partition is not None and (
+        not isinstance(partition, Partition)
+        or partition.labels.size != universe.n
+        or partition.directed != universe.directed
+    ):
+        raise ValueError("partition must be a Partition of the universe's nodes and kind")
+    directed = universe.directed
     shape = _Shape(
         universe.n,
-        bool(directed),
+        directed,
         weight is None,
         None if partition is None else tuple(int(s) for s in partition.sizes),
     )
-    names, shares, weights, dropped = _shares(measurements, groups, workload, epsilon, shape)
-    _check_clustering(names, weight is not None, bool(directed))
+    names, shares, weights, dropped = _shares(measurements, partition, workload, epsilon, shape)
+    _check_clustering(names, weight is not None, directed)
     epsilons = exact_split(epsilon, shares)
     noise = tuple(
         _noise(name, eps, shape.integer) for name, eps in zip(names, epsilons, strict=True)

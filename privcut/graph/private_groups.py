@@ -41,6 +41,7 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -254,6 +255,9 @@ def resolve_groups(groups: object) -> PrivateGroups | None:
 def stand_in_groups(nodes: Sequence[Hashable]) -> dict[Hashable, int]:
     """Two public stand-in groups (alternate nodes) for checking the plan of the rest of a
     release before any noise is drawn, when its groups are not released yet.
+    :func:`~privcut.graph.synthetic.synthetic_graph` builds their partition directly,
+    :meth:`Partition.alternating(n, directed)
+    <privcut.graph.partition.Partition.alternating>` (the same, without a per-node step).
 
     Examples
     --------
@@ -499,7 +503,13 @@ def decision_budget(epsilon: float) -> tuple[float, float, float]:
     >>> Fraction(charged) + Fraction(rest) == 1
     True
     """
-    epsilon = check_epsilon(epsilon)
+    return _decision_budget(check_epsilon(epsilon))
+
+
+@lru_cache(maxsize=64)
+def _decision_budget(epsilon: float) -> tuple[float, float, float]:
+    """:func:`decision_budget` of a checked epsilon, computed once per value (a release
+    asks for it up to five times; exact rational arithmetic)."""
     count = SweepMechanism().parts(PrivateGroups().split(epsilon)[0])[1]
     quantum = Fraction(math.ulp(epsilon))
     charged = math.ceil(Fraction(count) / quantum) * quantum

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import networkx as nx
 import scipy.sparse as sp
 
-from privcut.graph.arrays import SyntheticArray, is_array_graph
+from privcut.graph.arrays import CheckedAdjacency, SyntheticArray, is_array_graph
 from privcut.graph.bounds import release_bounds, split_beta
 from privcut.graph.fitting import fit_targets
 from privcut.graph.generation import DenseGenerator, GraphGenerator
@@ -36,6 +37,7 @@ from privcut.graph.planning import (
     AUTO_GROUPS_MIN_NODES,
     CLUSTERING,
     FILTERED,
+    plan_for,
     plan_measurements,
 )
 from privcut.graph.private_groups import (
@@ -48,13 +50,12 @@ from privcut.graph.private_groups import (
     labels_of,
     release_communities,
     resolve_groups,
-    stand_in_groups,
 )
 from privcut.graph.report import SyntheticRelease
 from privcut.graph.sparse import SparseGenerator
 from privcut.graph.timing import log_timings
 from privcut.graph.universe import EdgeUniverse, check_pairs
-from privcut.privacy import check_beta
+from privcut.privacy import check_beta, check_epsilon
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option, check_scalar
 
@@ -689,10 +690,9 @@ def synthetic_graph(
     ...     nx.get_node_attributes(H, "community").values()))
     True
     """
-    universe = EdgeUniverse.of(G, weight, nodes=nodes, directed=directed)
-    check_pairs(universe, "synthetic_graph")
+    universe, source = _read_once(G, weight, nodes, directed)
     array = is_array_graph(G)  # the output follows the input's type
-    declared = dict(nodes=universe.nodes, directed=universe.directed) if array else {}
+    read = dict(nodes=universe.nodes, directed=universe.directed)
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
@@ -708,19 +708,20 @@ def synthetic_graph(
     requested = _resolved(
         measurements, groups, setup.generator, universe.directed, choice is not None
     )
-    rest = dict(workload=workload, directed=universe.directed, weight=weight, beta=setup.beta)
-    communities = decision = noisy_edges = None
+    rest = dict(workload=workload, weight=weight, beta=setup.beta)
+    communities = decision = noisy_edges = plan = partition = None
     if decides:
-        stand_in = stand_in_groups(universe.nodes)
+        stand_in = Partition.alternating(universe.n, universe.directed)
         bought = _resolved(measurements, stand_in, setup.generator, False, True)
         _, _, kept = decision_budget(epsilon)
         # both outcomes' plans checked before any noise is drawn
         part = PrivateGroups().split(epsilon)[1]
-        plan_measurements(universe.nodes, part, bought, groups=stand_in, **rest)
-        plan_measurements(universe.nodes, kept, requested, groups=None, **rest)
-        decision = decide_groups(G, epsilon, rng=rng, **declared)
+        plan_for(universe, part, bought, partition=stand_in, **rest)
+        plan = plan_for(universe, kept, requested, **rest)  # the release's if not bought
+        decision = decide_groups(source(), epsilon, rng=rng, **read)
         if decision.bought:
             choice, requested, noisy_edges = decision.choice(), bought, decision.noisy_edges
+            plan = None
         else:
             epsilon = decision.rest()
     if choice is not None:
@@ -731,16 +732,44 @@ def synthetic_graph(
             )
         total, epsilon = epsilon, choice.split(epsilon)[1]
         if decision is None:  # the rest's plan on stand-in groups before any noise is drawn
-            plan_measurements(
-                universe.nodes, epsilon, requested, groups=stand_in_groups(universe.nodes), **rest
-            )
+            stand_in = Partition.alternating(universe.n, universe.directed)
+            plan_for(universe, epsilon, requested, partition=stand_in, **rest)
         communities = release_communities(
-            G, total, choice, rng=rng, noisy_edges=noisy_edges, **declared
+            source(), total, choice, rng=rng, noisy_edges=noisy_edges, **read
         )
-        groups = communities.groups()
+        partition = Partition.from_labels(labels_of(communities, universe), universe.directed)
         rest["workload"] = _community_workload(workload, communities.found.communities)
-    plan = plan_measurements(universe.nodes, epsilon, requested, groups=groups, **rest)
-    partition = Partition.of(universe, groups) if groups is not None else None
-    measured = measure(G, plan, partition=partition, rng=rng, **declared)
+    elif groups is not None:  # public groups: checked in plan_measurements' order
+        check_epsilon(epsilon)
+        partition = Partition.of(universe, groups)
+    if plan is None:
+        plan = plan_for(universe, epsilon, requested, partition=partition, **rest)
+    measured = measure(source(), plan, partition=partition, rng=rng, **read)
     noise = time.perf_counter() - began
     return _release(measured, setup, rng, began, noise, array, communities, decision)
+
+
+def _read_once(
+    G, weight: str | None, nodes, directed
+) -> tuple[EdgeUniverse, Callable[[], CheckedAdjacency]]:
+    """G's universe, checked (:meth:`EdgeUniverse.read
+    <privcut.graph.universe.EdgeUniverse.read>`: a sparse G is read and checked here,
+    once; a NetworkX G checked, its adjacency built by
+    :meth:`~privcut.graph.universe.EdgeUniverse.adjacency` on the first call of the
+    second value, after every check of the options), and G for the release's steps that
+    read it (the decision, the communities, the measurements): that adjacency marked as
+    read (:class:`CheckedAdjacency`), so that each step, reading it on the universe's
+    nodes and kind, gets a copy of exactly what reading G would have given it, without G
+    being converted and checked again."""
+    if is_array_graph(G):
+        universe, adjacency = EdgeUniverse.read(G, weight, nodes=nodes, directed=directed)
+    else:
+        universe, adjacency = EdgeUniverse.of(G, weight, nodes=nodes, directed=directed), None
+    check_pairs(universe, "synthetic_graph")
+
+    @cache
+    def source() -> CheckedAdjacency:
+        checked = universe.adjacency(G, weight) if adjacency is None else adjacency
+        return CheckedAdjacency.of(checked, universe.nodes, universe.directed, weight)
+
+    return universe, source
