@@ -24,12 +24,11 @@ from privcut.graph.assortativity import class_count, degree_classes, joint_degre
 from privcut.graph.clustering import (
     bin_count,
     binned_corners,
-    capped_projection,
     choose_cap,
     clustering_sensitivity,
     degree_bins,
     degree_estimate,
-    triangle_corners,
+    projected_corners,
 )
 from privcut.graph.filtered import edge_positions, filtered_pairs
 from privcut.graph.noisy import NoisyGraph, randomized_response
@@ -361,7 +360,8 @@ def _corners(
     adjacency, records: list, partition: Partition | None, epsilon: float, rng
 ) -> tuple[np.ndarray, int]:
     """The ``"clustering"`` statistic and its cap: triangle corners of the capped projection
-    (:func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
+    (:func:`~privcut.graph.clustering.projected_corners` of
+    :func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
     here, independent of G; each node's edges ordered by the other end's released noisy
     degree first, public given that output) at the cap
     :func:`~privcut.graph.clustering.choose_cap` picks from the degree measurements
@@ -375,8 +375,7 @@ def _corners(
     estimate = degree_estimate(None if sequence is None else sequence.values, degrees, sizes)
     cap = choose_cap(estimate)
     salt = int(rng.integers(0, 2**63))
-    projected = capped_projection(adjacency, cap, salt, priority=degrees)
-    corners = triangle_corners(projected)
+    corners = projected_corners(adjacency, cap, salt, priority=degrees)
     count = bin_count(cap, epsilon)
     bins = degree_bins(degrees) if count > 1 else np.zeros(degrees.size, dtype=np.intp)
     return binned_corners(corners, bins, count), cap
