@@ -319,10 +319,11 @@ def sorted_sequence(degrees: np.ndarray, partition: Partition | None, directed: 
     array([1., 1., 2., 3.])
     """
     n = degrees.size // (2 if directed else 1)
-    labels = np.zeros(n, dtype=np.intp) if partition is None else partition.labels
-    order = np.lexsort((degrees[:n], labels))
-    halves = [order] if not directed else [order, n + np.lexsort((degrees[n:], labels))]
-    return np.concatenate([degrees[half] for half in halves])
+    halves = [degrees[:n]] if not directed else [degrees[:n], degrees[n:]]
+    if partition is None:  # one group: the sorted values (sums of weights >= 0: no -0.0)
+        return np.concatenate([np.sort(half) for half in halves])
+    labels = partition.labels
+    return np.concatenate([half[np.lexsort((half, labels))] for half in halves])
 
 
 def _on_weight_grid(adjacency, pairs: int):
@@ -477,7 +478,7 @@ def measure(
     rng = check_random_state(rng)
     adjacency = raw if plan.weight is None else _on_weight_grid(raw, universe.size)
     budget = PrivacyBudget(plan.epsilon)
-    records = []
+    records, degrees_exact = [], None
     for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
         budget.spend(eps, label=name)
         pairs, sensitivity = None, SENSITIVITY[name]
@@ -497,7 +498,14 @@ def measure(
                 exact = _joint_degrees(raw, degrees.values)
             values, draws = noise.add(exact, rng=rng).astype(float), exact.size
         else:
-            exact = statistic(name, adjacency, partition, universe.directed)
+            if name in ("degrees", SEQUENCE):  # one degree sum for both
+                if degrees_exact is None:
+                    degrees_exact = statistic("degrees", adjacency, None, universe.directed)
+                exact = degrees_exact
+                if name == SEQUENCE:
+                    exact = sorted_sequence(degrees_exact, partition, universe.directed)
+            else:
+                exact = statistic(name, adjacency, partition, universe.directed)
             records.append(noisy_statistic(name, exact, plan, universe, partition, rng))
             continue
         share = eps / plan.epsilon
