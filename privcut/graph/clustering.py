@@ -320,8 +320,8 @@ def projected_corners(
     """``triangle_corners(capped_projection(adjacency, cap, salt, priority))``, without
     building the projection's CSR: the clustering measurement's exact corners per node
     (:func:`capped_projection` for the parameters and the stability proof,
-    :func:`triangle_corners` for the count). O(n + |E| + W) time and memory, W <= |E|
-    ``cap`` the projection's wedges of two edges out of a node.
+    :func:`triangle_corners` for the count). O(n + |E| + W) time (expected) and memory,
+    W <= |E| ``cap`` / 2 the projection's wedges of two edges out of a node.
 
     Examples
     --------
@@ -403,12 +403,12 @@ def triangle_corners(projected) -> np.ndarray:
 
     Each edge is oriented from the end of smaller (degree, index) to the other (the
     degree-ordered orientation of Schank & Wagner 2005), so every triangle has one first
-    node a with edges to both others b < c, and is counted once, as the wedge (b, a, c) of
-    two edges out of a whose closing pair {b, c} is an edge (looked up in a hash table of
-    the edges, :func:`_members`); a node's corners are the closed wedges it is in. Exact
-    integers. O(n + |E| + W) time and memory, W the wedges of two edges out of a node, at
-    most |E| D on a graph of maximum degree D (the projection's ``cap``); no n x n array
-    and no ``A @ A``.
+    node a with edges out to both others b and c, and is counted once, as the wedge of
+    those two edges, closed because {b, c} is an edge (looked up in a hash table of the
+    edges); a node's corners are the closed wedges it is in. Exact integers. O(n + |E| +
+    W) time (expected, for the hash table) and memory, W <= |E| D / 2 the wedges of two
+    edges out of a node on a graph of maximum degree D (the projection's ``cap``); no
+    n x n array and no ``A @ A``.
 
     Examples
     --------
@@ -457,7 +457,7 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
 
 
 _HASH = {4: np.uint32(0x9E3779B9), 8: np.uint64(0x9E3779B97F4A7C15)}
-"""Fibonacci hashing multipliers (Knuth, TAOCP 3, 6.4) for 32- and 64-bit keys."""
+"""Multiplicative hashing of 32- and 64-bit keys: 2^w divided by the golden ratio."""
 
 
 def _members(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
