@@ -332,6 +332,9 @@ def projected_corners(
     True
     """
     rows, columns = _projected_edges(adjacency, cap, salt, priority)
+    if rows.size > 1:  # a non-canonical input's duplicate entries: one edge, as in a CSR
+        fresh = np.append(True, (rows[1:] != rows[:-1]) | (columns[1:] != columns[:-1]))
+        rows, columns = rows[fresh], columns[fresh]
     return _edge_corners(rows, columns, adjacency.shape[0])
 
 

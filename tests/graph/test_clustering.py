@@ -227,6 +227,14 @@ def test_bad_input_to_the_projection():
         projected_corners(sp.csr_array(np.ones((2, 3))))
 
 
+def test_projected_corners_count_a_duplicate_entry_once():
+    pairs = [(0, 1), (0, 1), (0, 2), (1, 2), (1, 3), (1, 4), (2, 5), (2, 6)]  # (0, 1) twice
+    rows, columns = np.array(pairs).T
+    A = sp.coo_array((np.ones(16), (np.append(rows, columns), np.append(columns, rows))))
+    expected = triangle_corners(capped_projection(A, 8))
+    assert projected_corners(A, 8).tolist() == expected.tolist() == [1, 1, 1, 0, 0, 0, 0]
+
+
 def test_sparse_defaults_take_clustering_without_groups_on_undirected_graphs_only():
     defaults = SparseGenerator.default_measurements(False)
     assert defaults == {
