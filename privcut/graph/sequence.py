@@ -127,11 +127,24 @@ def round_keeping_sum(x: np.ndarray, total: int, upper: np.ndarray | float) -> n
     short = int(total - result.sum())
     if short > 0:
         room = np.flatnonzero(result < upper)
-        result[room[np.argsort(-fraction[room], kind="stable")[:short]]] += 1.0
+        result[room[_smallest(-fraction[room], short)]] += 1.0
     elif short < 0:
         room = np.flatnonzero(result > 0)
-        result[room[np.argsort(fraction[room], kind="stable")[:-short]]] -= 1.0
+        result[room[_smallest(fraction[room], -short)]] -= 1.0
     return result.astype(np.int64)
+
+
+def _smallest(values: np.ndarray, k: int) -> np.ndarray:
+    """The positions of the ``k`` smallest ``values``, ties to the earlier position: the
+    set ``numpy.argsort(values, kind="stable")[:k]`` holds, by a partition in O(n)."""
+    if k >= values.size:
+        return np.arange(values.size)
+    if k <= 0:
+        return np.arange(0)
+    cut = np.partition(values, k - 1)[k - 1]
+    below = np.flatnonzero(values < cut)
+    tied = np.flatnonzero(values == cut)[: k - below.size]
+    return np.concatenate([below, tied])
 
 
 def is_graphical(degrees: np.ndarray, directed: bool = False) -> bool:

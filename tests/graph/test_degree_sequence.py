@@ -266,3 +266,24 @@ def test_rank_matched_is_the_lexsort_of_group_noisy_degree_and_tie_order():
             values = fitted[h * n : (h + 1) * n]
             expected[h * n + ranked] = values[np.lexsort((values, labels))]
         assert rank_matched(fitted, noisy, order, labels).tolist() == expected.tolist()
+
+
+def test_round_keeping_sum_moves_the_entries_the_stable_sort_picks():
+    """The entries rounded up (down) are the largest (smallest) fractions, ties to the
+    earlier entry, as the stable sort of the fractions picks them (now by a partition)."""
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        n = int(rng.integers(1, 25))
+        x = rng.integers(0, 12, n) / 4.0  # fractions 0, 1/4, 1/2, 3/4: many ties
+        floors = np.floor(x)
+        total = int(floors.sum()) + int(rng.integers(-n, n + 1))
+        result = round_keeping_sum(x, total, 3.0)
+        short, fraction = total - int(floors.sum()), x - floors
+        expected = floors.copy()
+        if short > 0:
+            room = np.flatnonzero(floors < 3.0)
+            expected[room[np.argsort(-fraction[room], kind="stable")[:short]]] += 1.0
+        elif short < 0:
+            room = np.flatnonzero(floors > 0)
+            expected[room[np.argsort(fraction[room], kind="stable")[:-short]]] -= 1.0
+        assert result.tolist() == expected.tolist()
