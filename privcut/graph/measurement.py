@@ -24,12 +24,11 @@ from privcut.graph.assortativity import class_count, degree_classes, joint_degre
 from privcut.graph.clustering import (
     bin_count,
     binned_corners,
-    capped_projection,
     choose_cap,
     clustering_sensitivity,
     degree_bins,
     degree_estimate,
-    triangle_corners,
+    projected_corners,
 )
 from privcut.graph.filtered import edge_positions, filtered_pairs
 from privcut.graph.noisy import NoisyGraph, randomized_response
@@ -320,10 +319,11 @@ def sorted_sequence(degrees: np.ndarray, partition: Partition | None, directed: 
     array([1., 1., 2., 3.])
     """
     n = degrees.size // (2 if directed else 1)
-    labels = np.zeros(n, dtype=np.intp) if partition is None else partition.labels
-    order = np.lexsort((degrees[:n], labels))
-    halves = [order] if not directed else [order, n + np.lexsort((degrees[n:], labels))]
-    return np.concatenate([degrees[half] for half in halves])
+    halves = [degrees[:n]] if not directed else [degrees[:n], degrees[n:]]
+    if partition is None:  # one group: the sorted values (sums of weights >= 0: no -0.0)
+        return np.concatenate([np.sort(half) for half in halves])
+    labels = partition.labels
+    return np.concatenate([half[np.lexsort((half, labels))] for half in halves])
 
 
 def _on_weight_grid(adjacency, pairs: int):
@@ -361,7 +361,8 @@ def _corners(
     adjacency, records: list, partition: Partition | None, epsilon: float, rng
 ) -> tuple[np.ndarray, int]:
     """The ``"clustering"`` statistic and its cap: triangle corners of the capped projection
-    (:func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
+    (:func:`~privcut.graph.clustering.projected_corners` of
+    :func:`~privcut.graph.clustering.capped_projection`, its salt public randomness drawn
     here, independent of G; each node's edges ordered by the other end's released noisy
     degree first, public given that output) at the cap
     :func:`~privcut.graph.clustering.choose_cap` picks from the degree measurements
@@ -375,8 +376,7 @@ def _corners(
     estimate = degree_estimate(None if sequence is None else sequence.values, degrees, sizes)
     cap = choose_cap(estimate)
     salt = int(rng.integers(0, 2**63))
-    projected = capped_projection(adjacency, cap, salt, priority=degrees)
-    corners = triangle_corners(projected)
+    corners = projected_corners(adjacency, cap, salt, priority=degrees)
     count = bin_count(cap, epsilon)
     bins = degree_bins(degrees) if count > 1 else np.zeros(degrees.size, dtype=np.intp)
     return binned_corners(corners, bins, count), cap
@@ -478,7 +478,7 @@ def measure(
     rng = check_random_state(rng)
     adjacency = raw if plan.weight is None else _on_weight_grid(raw, universe.size)
     budget = PrivacyBudget(plan.epsilon)
-    records = []
+    records, degrees_exact = [], None
     for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
         budget.spend(eps, label=name)
         pairs, sensitivity = None, SENSITIVITY[name]
@@ -498,7 +498,14 @@ def measure(
                 exact = _joint_degrees(raw, degrees.values)
             values, draws = noise.add(exact, rng=rng).astype(float), exact.size
         else:
-            exact = statistic(name, adjacency, partition, universe.directed)
+            if name in ("degrees", SEQUENCE):  # one degree sum for both
+                if degrees_exact is None:
+                    degrees_exact = statistic("degrees", adjacency, None, universe.directed)
+                exact = degrees_exact
+                if name == SEQUENCE:
+                    exact = sorted_sequence(degrees_exact, partition, universe.directed)
+            else:
+                exact = statistic(name, adjacency, partition, universe.directed)
             records.append(noisy_statistic(name, exact, plan, universe, partition, rng))
             continue
         share = eps / plan.epsilon

@@ -18,6 +18,7 @@ from privcut.graph.clustering import (
     capped_projection,
     clustering_sensitivity,
     degree_bins,
+    projected_corners,
     triangle_corners,
 )
 from privcut.graph.fitting import fit_targets
@@ -84,9 +85,35 @@ def test_the_cap_and_the_bins_follow_the_released_degrees():
 def test_triangle_corners_match_networkx_and_a_large_cap_keeps_the_graph():
     G = nx.powerlaw_cluster_graph(120, 4, 0.6, seed=2)
     A = nx.to_scipy_sparse_array(G, nodelist=range(120))
-    expected = [nx.triangles(G)[v] for v in range(120)]
+    expected = list(dict(sorted(nx.triangles(G).items())).values())
     assert triangle_corners(A).tolist() == expected
     assert _edges(capped_projection(A, 120)) == _edges(A)
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_triangle_corners_match_networkx_on_random_graphs(collide, monkeypatch):
+    """The wedge count with its hash table of the edges is exact on small random graphs of
+    every density (degree ties in the orientation included), also when every key hashes
+    to one slot (``collide``: the linear probing alone finds them); diagonal entries,
+    explicit zeros and duplicate entries are not edges or count once."""
+    if collide:
+        monkeypatch.setattr(clustering, "_HASH", {4: np.uint32(0), 8: np.uint64(0)})
+    rng = np.random.default_rng(7)
+    for trial in range(12):
+        n = int(rng.integers(1, 30))
+        G = nx.gnp_random_graph(n, rng.uniform(0.0, 1.0), seed=trial)
+        A = nx.to_scipy_sparse_array(G, nodelist=range(n))
+        assert triangle_corners(A).tolist() == list(dict(sorted(nx.triangles(G).items())).values())
+    rows, columns = [0, 1, 1, 2, 0, 2, 2, 0, 3, 0], [1, 0, 2, 1, 2, 0, 2, 3, 0, 1]
+    data = [1.0, 1, 1, 1, 1, 1, 1, 0, 0, 1]  # a triangle, a loop, a zero pair, a duplicate
+    A = sp.coo_array((data, (rows, columns)), shape=(4, 4))
+    assert triangle_corners(A).tolist() == [1, 1, 1, 0]
+    big = 50_000  # keys b n + c beyond 32 bits: the 64-bit table
+    clique = big - 1 - 7 * np.arange(5)
+    rows, columns = np.repeat(clique, 5), np.tile(clique, 5)
+    A = sp.csr_array((np.ones(25), (rows, columns)), shape=(big, big))  # K5, with its loops
+    corners = triangle_corners(A)
+    assert corners[clique].tolist() == [6] * 5 and corners.sum() == 30
 
 
 def _reference_kept(A, cap, salt, priority):
@@ -112,7 +139,9 @@ def _reference_kept(A, cap, salt, priority):
 @pytest.mark.parametrize("coarse", [False, True])
 def test_the_projection_keeps_the_first_cap_edges_of_the_stated_order(coarse, monkeypatch):
     """The fast projection (a radix sort of the ends above the cap only) keeps exactly the
-    edges of the definition, also when hash ranks tie (``coarse``: ranks of 3 bits)."""
+    edges of the definition, also when hash ranks tie (``coarse``: ranks of 3 bits), and
+    the corners counted on it without its CSR (the measurement's path, from a CSR or a
+    COO adjacency) are networkx's triangles of those edges."""
     if coarse:
         mix = clustering._mix
         monkeypatch.setattr(clustering, "_mix", lambda keys, salt: mix(keys, salt) & np.uint64(7))
@@ -123,9 +152,14 @@ def test_the_projection_keeps_the_first_cap_edges_of_the_stated_order(coarse, mo
             nx.gnp_random_graph(n, rng.uniform(0.05, 0.9), seed=trial), nodelist=range(n)
         )
         cap, salt = int(rng.integers(2, 10)), int(rng.integers(0, 2**63))
-        priority = None if trial % 2 else rng.integers(0, 4, n).astype(float)
+        # integer priorities (shifted, no sort) or halves (their dense ranks)
+        priority = None if trial % 2 else rng.integers(0, 4, n) / (1.0 + (trial % 4 == 0))
         expected = _reference_kept(A, cap, salt, priority)
         assert _edges(capped_projection(A, cap, salt, priority=priority)) == expected
+        H = nx.Graph(expected)
+        H.add_nodes_from(range(n))
+        corners = projected_corners(A if trial % 3 else sp.coo_array(A), cap, salt, priority)
+        assert corners.tolist() == list(dict(sorted(nx.triangles(H).items())).values())
 
 
 def test_bins_and_clustering_estimate():
@@ -189,6 +223,16 @@ def test_bad_input_to_the_projection():
         capped_projection(sp.csr_array(np.ones((2, 3))))
     with pytest.raises(ValueError, match="cap"):
         capped_projection(sp.csr_array(np.eye(3)), cap=1)
+    with pytest.raises(ValueError, match="square"):
+        projected_corners(sp.csr_array(np.ones((2, 3))))
+
+
+def test_projected_corners_count_a_duplicate_entry_once():
+    pairs = [(0, 1), (0, 1), (0, 2), (1, 2), (1, 3), (1, 4), (2, 5), (2, 6)]  # (0, 1) twice
+    rows, columns = np.array(pairs).T
+    A = sp.coo_array((np.ones(16), (np.append(rows, columns), np.append(columns, rows))))
+    expected = triangle_corners(capped_projection(A, 8))
+    assert projected_corners(A, 8).tolist() == expected.tolist() == [1, 1, 1, 0, 0, 0, 0]
 
 
 def test_sparse_defaults_take_clustering_without_groups_on_undirected_graphs_only():
@@ -281,7 +325,9 @@ def test_the_clustering_measurement_passes_its_audit_and_catches_broken_twins(
     if broken == "sensitivity understated":
         monkeypatch.setattr(measurement, "clustering_sensitivity", lambda cap, bins: 3.0)
     if broken == "projection skipped":
-        monkeypatch.setattr(measurement, "capped_projection", lambda A, *args, **kw: A)
+        monkeypatch.setattr(
+            measurement, "projected_corners", lambda A, *args, **kw: triangle_corners(A)
+        )
     pair = _pair(common)
     plan = plan_measurements(range(common + 2), 1.0, {"degrees": 0.1, "clustering": 0.9})
     assert measure(pair[0], plan, rng=0).get("clustering").values.size == (1 if pooled else 3)

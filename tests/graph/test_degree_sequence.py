@@ -18,6 +18,7 @@ from privcut.graph.sequence import (
     is_graphical,
     isotonic,
     make_graphical,
+    rank_matched,
     round_keeping_sum,
 )
 from privcut.privacy import Noise
@@ -245,3 +246,44 @@ def test_the_sequence_beats_noisy_degrees_on_a_heavy_tailed_histogram():
         kl[names[1]] = structure(G, H).degree_kl
     assert kl[SEQ] < kl["degrees"]
     assert kl[SEQ] < 0.8
+
+
+def test_rank_matched_is_the_lexsort_of_group_noisy_degree_and_tie_order():
+    """The node of the k-th smallest (group, noisy degree, public tie order) gets its
+    group's k-th smallest fitted degree, with integer noisy degrees (the radix path) and
+    fractional ones, one group or several, one half or two."""
+    rng = np.random.default_rng(3)
+    for trial in range(40):
+        n, halves = int(rng.integers(1, 30)), 1 + trial % 2
+        labels = rng.integers(0, 1 + trial % 3, n)
+        fitted = rng.integers(0, 6, halves * n).astype(float)
+        noisy = rng.integers(-3, 4, halves * n) / (1.0 if trial % 4 else 2.0)
+        order = tuple(rng.permutation(n) for _ in range(halves))
+        expected = np.empty(halves * n)
+        for h, permutation in enumerate(order):
+            tie = np.argsort(permutation)
+            ranked = np.lexsort((tie, noisy[h * n : (h + 1) * n], labels))
+            values = fitted[h * n : (h + 1) * n]
+            expected[h * n + ranked] = values[np.lexsort((values, labels))]
+        assert rank_matched(fitted, noisy, order, labels).tolist() == expected.tolist()
+
+
+def test_round_keeping_sum_moves_the_entries_the_stable_sort_picks():
+    """The entries rounded up (down) are the largest (smallest) fractions, ties to the
+    earlier entry, as the stable sort of the fractions picks them (now by a partition)."""
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        n = int(rng.integers(1, 25))
+        x = rng.integers(0, 12, n) / 4.0  # fractions 0, 1/4, 1/2, 3/4: many ties
+        floors = np.floor(x)
+        total = int(floors.sum()) + int(rng.integers(-n, n + 1))
+        result = round_keeping_sum(x, total, 3.0)
+        short, fraction = total - int(floors.sum()), x - floors
+        expected = floors.copy()
+        if short > 0:
+            room = np.flatnonzero(floors < 3.0)
+            expected[room[np.argsort(-fraction[room], kind="stable")[:short]]] += 1.0
+        elif short < 0:
+            room = np.flatnonzero(floors > 0)
+            expected[room[np.argsort(fraction[room], kind="stable")[:-short]]] -= 1.0
+        assert result.tolist() == expected.tolist()
