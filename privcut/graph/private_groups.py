@@ -77,7 +77,6 @@ __all__ = [
     "leading_spends",
     "release_communities",
     "resolve_groups",
-    "stand_in_groups",
 ]
 
 PRIVATE = "private"
@@ -250,21 +249,6 @@ def resolve_groups(groups: object) -> PrivateGroups | None:
             f"never bought), got {groups!r}"
         )
     return None
-
-
-def stand_in_groups(nodes: Sequence[Hashable]) -> dict[Hashable, int]:
-    """Two public stand-in groups (alternate nodes) for checking the plan of the rest of a
-    release before any noise is drawn, when its groups are not released yet.
-    :func:`~privcut.graph.synthetic.synthetic_graph` builds their partition directly,
-    :meth:`Partition.alternating(n, directed)
-    <privcut.graph.partition.Partition.alternating>` (the same, without a per-node step).
-
-    Examples
-    --------
-    >>> stand_in_groups("abc")
-    {'a': 0, 'b': 1, 'c': 0}
-    """
-    return {node: index % 2 for index, node in enumerate(nodes)}
 
 
 def check_accounting(spends: Sequence[Spend], epsilon: float) -> None:
