@@ -805,7 +805,8 @@ def sweep(
     size = order.size
     ordered = both[order]  # one row gather: each batch's rows are then a slice
     indptr, indices, data = ordered.indptr, ordered.indices, ordered.data
-    cells = np.repeat(np.arange(size, dtype=np.int64) * k, np.diff(indptr))  # row's first cell
+    width = k + 1  # a row's scores after a first cell for its unlabelled neighbours, dropped
+    cells = np.repeat(np.arange(size, dtype=np.int64) * width + 1, np.diff(indptr))
     weighed = weights[order]
     low, extra = divmod(size, batches)  # np.array_split's batches: the first `extra` one longer
     bounds = np.concatenate(([0], np.cumsum(np.where(np.arange(batches) < extra, low + 1, low))))
@@ -813,13 +814,11 @@ def sweep(
         if stop == start:
             continue
         first, last = indptr[start], indptr[stop]
-        found = labels[indices[first:last]]
-        known = found >= 0
-        scores = np.bincount(
-            cells[first:last][known] + (found[known] - start * k),
-            weights=data[first:last][known],
-            minlength=(stop - start) * k,
-        ).reshape(stop - start, k)
+        cell = labels[indices[first:last]]  # -1: unlabelled, into the row's first cell
+        cell += cells[first:last]
+        cell -= start * width
+        scores = np.bincount(cell, weights=data[first:last], minlength=(stop - start) * width)
+        scores = scores.reshape(stop - start, width)[:, 1:]
         logits = epsilon * (scores - scale * np.outer(weighed[start:stop], mass))
         logits -= logits.max(axis=1, keepdims=True)  # the same law, rounding near 0
         chosen = np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
