@@ -44,10 +44,11 @@ for line in sys.stdin:
 
 
 def _worker(tree: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()), OPENBLAS_NUM_THREADS="1")
+    root = str(Path(tree).resolve())  # run there too: "-c" puts the working folder first
+    env = dict(os.environ, PYTHONPATH=root, OPENBLAS_NUM_THREADS="1")
     command = [sys.executable, "-c", WORKER]
     return subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=root
     )
 
 
