@@ -305,8 +305,9 @@ def _first_new(keys: np.ndarray, existing: np.ndarray) -> np.ndarray:
 
 def _replaced(existing: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
     """The sorted ``existing`` with the keys ``old`` (each in it) taken out and the keys
-    ``new`` (none in it, distinct) put in, still sorted: the two sorted runs merged by a
-    stable sort (which finds them). O(|existing| + k log k)."""
+    ``new`` (none in it, distinct) put in, still sorted: the k keys radix-sorted
+    (:func:`~privcut.graph.sorting.sorted_keys`), the two sorted runs merged by a stable
+    sort (which finds them). O(|existing|), plus O(k) per 16 bits of the keys."""
     kept = np.ones(existing.size, dtype=bool)
     kept[np.searchsorted(existing, sorted_keys(old))] = False
     return np.sort(np.concatenate([existing[kept], sorted_keys(new)]), kind="stable")
