@@ -1,16 +1,17 @@
-"""Issue 18, speed: two source trees' default sparse releases timed alternately, for a
-before/after ratio on a shared, loaded machine.
+"""Issue 18, speed: the default sparse release of two source trees, single releases
+alternated between two persistent processes (one per tree), so that a busy machine's drift
+falls on both alike.
 
-For each graph of ``benchmarks/social.py`` and each of ``--rounds`` rounds, runs one
-subprocess per tree in turn (tree A, then tree B, with ``PYTHONPATH`` that tree): it loads
-the graph, makes one warm-up release, then times ``--seeds`` releases
-``synthetic_graph(A, 1.0, method="sparse", rng=seed)`` (CPU seconds, ``time.process_time``)
-and reports their median. A round's two medians are taken back to back, so load from
-other processes moves both; the table gives each tree's median over the rounds and the
-median over the rounds of the per-round ratio B / A.
+Each process imports privcut from its tree (``PYTHONPATH``), loads the graphs of
+``benchmarks/social.py`` once and warms up with one release; then, per graph, ``--rounds``
+rounds each run one release ``synthetic_graph(A, 1, method="sparse", rng=seed)`` (seeds
+0-4 in turn) in both processes, the order of the two alternating by round. The table gives
+the CPU seconds per release (``time.process_time``, single-threaded with
+``OPENBLAS_NUM_THREADS=1``): median (range) per tree and the median of the per-round
+ratios base / new.
 
-Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/release_ab.py <tree A> <tree B>
-[--graphs gnutella lfr] [--rounds 5] [--seeds 5]``.
+Run: ``python benchmarks/release_ab.py --base /work/main --new . [--rounds 60] [--graphs
+wiki-vote gnutella lfr]``.
 """
 
 from __future__ import annotations
@@ -23,64 +24,68 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import social  # the harness's graphs
-
 HERE = Path(__file__).resolve().parent
 
-WORKER = """
+WORKER = f"""
 import sys, time
-import numpy as np
-sys.path.insert(0, {here!r})
+sys.path.insert(0, {str(HERE)!r})
 import social
 from privcut import synthetic_graph
-A = social.load({graph!r})
-synthetic_graph(A, 1.0, method="sparse", rng=0)
-times = []
-for seed in range({seeds}):
+graphs = {{}}
+for line in sys.stdin:
+    name, seed = line.split()
+    if name not in graphs:
+        graphs[name] = social.load(name)
+        synthetic_graph(graphs[name], 1.0, method="sparse", rng=0)
     start = time.process_time()
-    synthetic_graph(A, 1.0, method="sparse", rng=seed)
-    times.append(time.process_time() - start)
-print(float(np.median(times)))
+    synthetic_graph(graphs[name], 1.0, method="sparse", rng=int(seed))
+    print(time.process_time() - start, flush=True)
 """
 
 
-def median_seconds(tree: str, graph: str, seeds: int) -> float:
-    """The median CPU seconds of ``seeds`` releases in a fresh process on ``tree``."""
-    code = WORKER.format(here=str(HERE), graph=graph, seeds=seeds)
-    env = dict(os.environ, PYTHONPATH=tree, OPENBLAS_NUM_THREADS="1")
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=tree, capture_output=True, text=True
+def _worker(tree: str) -> subprocess.Popen:
+    root = str(Path(tree).resolve())  # run there too: "-c" puts the working folder first
+    env = dict(os.environ, PYTHONPATH=root, OPENBLAS_NUM_THREADS="1")
+    command = [sys.executable, "-c", WORKER]
+    return subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=root
     )
-    done.check_returncode()
-    return float(done.stdout.split()[-1])
+
+
+def _release(worker: subprocess.Popen, name: str, seed: int) -> float:
+    worker.stdin.write(f"{name} {seed}\n")
+    worker.stdin.flush()
+    return float(worker.stdout.readline())
 
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("before")
-    parser.add_argument("after")
-    parser.add_argument("--graphs", nargs="+", default=social.DEFAULT_GRAPHS)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--base", required=True, help="the baseline tree (e.g. main)")
+    parser.add_argument("--new", required=True, help="the tree to compare")
+    parser.add_argument("--rounds", type=int, default=60)
+    parser.add_argument("--graphs", nargs="+", default=["wiki-vote", "gnutella", "lfr"])
     args = parser.parse_args(argv)
-    print(f"{args.rounds} rounds of {args.seeds} seeds, epsilon 1; CPU seconds per release")
+    workers = {"base": _worker(args.base), "new": _worker(args.new)}
+    print(f"{args.rounds} rounds, epsilon 1; CPU seconds per release, median (range)")
     print()
-    print("| graph | before (median of rounds) | after | after / before (median, range) |")
+    print("| graph | base | new | base / new |")
     print("|---|---:|---:|---:|")
-    for graph in args.graphs:
-        pairs = np.array(
-            [
-                [median_seconds(tree, graph, args.seeds) for tree in (args.before, args.after)]
-                for _ in range(args.rounds)
-            ]
-        )
-        ratios = pairs[:, 1] / pairs[:, 0]
-        before, after = np.median(pairs, axis=0)
+    for name in args.graphs:
+        times = {label: [] for label in workers}
+        for round_ in range(args.rounds):
+            order = list(workers) if round_ % 2 == 0 else list(workers)[::-1]
+            for label in order:
+                times[label].append(_release(workers[label], name, round_ % 5))
+        base, new = np.array(times["base"]), np.array(times["new"])
         print(
-            f"| {graph} | {before:.3f} | {after:.3f} | {np.median(ratios):.2f} "
-            f"({ratios.min():.2f}-{ratios.max():.2f}) |"
+            f"| {name} | {np.median(base):.3f} ({base.min():.3f}-{base.max():.3f}) | "
+            f"{np.median(new):.3f} ({new.min():.3f}-{new.max():.3f}) | "
+            f"{np.median(base / new):.2f} |",
+            flush=True,
         )
+    for worker in workers.values():
+        worker.stdin.close()
+        worker.wait()
 
 
 if __name__ == "__main__":

@@ -802,21 +802,28 @@ def sweep(
     labels = np.full(n, -1, dtype=np.int64)
     mass = np.zeros(k)
     scale = balance / total if total > 0 else 0.0
-    for batch in np.array_split(order, batches):
-        if not batch.size:
+    size = order.size
+    ordered = both[order]  # one row gather: each batch's rows are then a slice
+    indptr, indices, data = ordered.indptr, ordered.indices, ordered.data
+    width = k + 1  # a row's scores after a first cell for its unlabelled neighbours, dropped
+    cells = np.repeat(np.arange(size, dtype=np.int64) * width + 1, np.diff(indptr))
+    weighed = weights[order]
+    low, extra = divmod(size, batches)  # np.array_split's batches: the first `extra` one longer
+    bounds = np.concatenate(([0], np.cumsum(np.where(np.arange(batches) < extra, low + 1, low))))
+    for start, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        if stop == start:
             continue
-        rows = both[batch]
-        owner = np.repeat(np.arange(batch.size, dtype=np.int64), np.diff(rows.indptr))
-        found = labels[rows.indices]
-        known = found >= 0
-        scores = np.bincount(
-            owner[known] * k + found[known], weights=rows.data[known], minlength=batch.size * k
-        ).reshape(batch.size, k)
-        logits = epsilon * (scores - scale * np.outer(weights[batch], mass))
+        first, last = indptr[start], indptr[stop]
+        cell = labels[indices[first:last]]  # -1: unlabelled, into the row's first cell
+        cell += cells[first:last]
+        cell -= start * width
+        scores = np.bincount(cell, weights=data[first:last], minlength=(stop - start) * width)
+        scores = scores.reshape(stop - start, width)[:, 1:]
+        logits = epsilon * (scores - scale * np.outer(weighed[start:stop], mass))
         logits -= logits.max(axis=1, keepdims=True)  # the same law, rounding near 0
         chosen = np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
-        labels[batch] = chosen
-        mass += np.bincount(chosen, weights=weights[batch], minlength=k)
+        labels[order[start:stop]] = chosen
+        mass += np.bincount(chosen, weights=weighed[start:stop], minlength=k)
     return labels
 
 

@@ -29,12 +29,11 @@ def stable_argsort(keys: np.ndarray) -> np.ndarray:
     True
     """
     keys = np.asarray(keys)
-    mask = (1 << DIGIT) - 1
-    order = np.argsort((keys & mask).astype(np.uint16), kind="stable")
+    # a cast to 16 bits keeps the low 16 (integer casts wrap): one digit, no mask
+    order = np.argsort(keys.astype(np.uint16), kind="stable")
     top, shift = int(keys.max()) if keys.size else 0, DIGIT
     while top >> shift:
-        digit = ((keys[order] >> shift) & mask).astype(np.uint16)
-        order = order[np.argsort(digit, kind="stable")]
+        order = order[np.argsort((keys[order] >> shift).astype(np.uint16), kind="stable")]
         shift += DIGIT
     return order
 

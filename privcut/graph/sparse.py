@@ -567,18 +567,20 @@ class SparseGenerator:
         if measured.get(ASSORTATIVITY) is None or measured.get("degrees") is None:
             return None
         n = measured.universe.n
+        (first, second), (kept_first, kept_second) = divmod(pairs, n), divmod(kept, n)
         degrees = np.bincount(
-            np.concatenate([pairs // n, pairs % n, kept // n, kept % n]), minlength=n
+            np.concatenate([first, second, kept_first, kept_second]), minlength=n
         ).astype(float)
         target = self.target(measured, degrees, rng)
         partition = measured.partition
         labels = None if partition is None else partition.labels
         rows, columns, _ = assortative_swaps(
-            pairs // n, pairs % n, kept, degrees, target, rng, labels=labels
+            first, second, kept, degrees, target, rng, labels=labels
         )
         # the triangles the swaps took from the hubs, closed again at the same r
-        every = np.concatenate([pairs, kept])
-        before = core_triangles(every // n, every % n, degrees)
+        before = core_triangles(
+            np.concatenate([first, kept_first]), np.concatenate([second, kept_second]), degrees
+        )
         rows, columns, _ = closing_swaps(rows, columns, kept, degrees, before, rng, labels=labels)
         return rows * n + columns
 

@@ -130,6 +130,48 @@ def test_more_batches_than_nodes_is_one_node_per_batch():
     assert np.array_equal(one.labels, many.labels)
 
 
+def naive_sweep(both, order, k, epsilon, rng, weights, total, batches):
+    """:func:`sweep` as first written: each batch's rows gathered, its labelled neighbours'
+    weights summed per label (the draws the same, in the same order)."""
+    labels, mass = np.full(both.shape[0], -1), np.zeros(k)
+    for batch in np.array_split(order, batches):
+        if not batch.size:
+            continue
+        rows = both[batch]
+        owner = np.repeat(np.arange(batch.size), np.diff(rows.indptr))
+        found = labels[rows.indices]
+        known = found >= 0
+        scores = np.bincount(
+            owner[known] * k + found[known], weights=rows.data[known], minlength=batch.size * k
+        ).reshape(batch.size, k)
+        logits = epsilon * (scores - 1.0 / total * np.outer(weights[batch], mass))
+        logits -= logits.max(axis=1, keepdims=True)
+        chosen = np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
+        labels[batch] = chosen
+        mass += np.bincount(chosen, weights=weights[batch], minlength=k)
+    return labels
+
+
+@pytest.mark.parametrize("batches", [1, 7, 40, 200])
+def test_sweep_is_the_naive_batched_sweep(batches):
+    G = nx.gnp_random_graph(90, 0.08, seed=batches)
+    for u, v in G.edges:
+        G[u][v]["weight"] = 1.0 + (u * v) % 3  # uneven scores: rounding alike too
+    both = sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(90)))
+    order = np.random.default_rng(1).permutation(90)
+    weights = np.asarray(both.sum(axis=1)).ravel()
+    args = (both, order, 4, 1.5)
+    fast = sweep(
+        *args,
+        np.random.default_rng(2),
+        weights=weights,
+        total=float(weights.sum()),
+        batches=batches,
+    )
+    naive = naive_sweep(*args, np.random.default_rng(2), weights, float(weights.sum()), batches)
+    assert np.array_equal(fast, naive)
+
+
 def exact_log_law(both, order, k, epsilon, weights, total, batches):
     """The exact log-probability of every label vector of :func:`sweep` (balance 1)."""
     B, n = both.toarray(), both.shape[0]
