@@ -24,7 +24,6 @@ from privcut.exceptions import GraphInputError
 
 __all__ = [
     "ArrayGraph",
-    "CheckedAdjacency",
     "SyntheticArray",
     "edge_array",
     "is_array_graph",
@@ -63,23 +62,30 @@ class ArrayGraph:
 class CheckedAdjacency(sp.csr_array):
     """A graph's adjacency as already read and checked, kept with how it was read, so that
     a pipeline of steps that each read G (a release: its decision, community and
-    measurement steps) reads and checks it once.
+    measurement steps) reads and checks it once. Internal to
+    :func:`~privcut.graph.synthetic.synthetic_graph` (not exported): a caller's own matrix
+    is always checked.
 
-    :func:`read_adjacency` given it back with the same reading (the same ``nodes`` tuple
-    object, the same kind, and ``weight`` None again or a name again) returns a fresh copy
-    of its arrays, O(n + nnz) copying, without checking it again; any other reading
-    checks it as any sparse adjacency. Made by :meth:`of` from the CSR a checked reading
-    returned (:meth:`~privcut.graph.universe.EdgeUniverse.read`); an array scipy derives
-    from it (a copy, a sum, a slice) is not marked. It is the caller's own graph: the
-    copies handed out are what a fresh read of the graph would have returned.
+    :func:`read_adjacency` given it back with the same reading (as ``nodes`` the node
+    tuple :attr:`key` it made itself, not merely an equal one; the same kind; ``weight``
+    None again or a name again) returns a fresh copy of its arrays, O(n + nnz) copying,
+    without checking it again; any other reading checks it as any sparse adjacency, so a
+    matrix marked by hand and read on the caller's own node tuple is checked. Made by
+    :meth:`of` from the CSR a checked reading returned
+    (:meth:`~privcut.graph.universe.EdgeUniverse.read`), on read-only copies of its arrays
+    (an in-place change raises); an array scipy derives from it (a copy, a product, a
+    slice) is not marked. The copies handed out are what a fresh read of the graph would
+    have returned.
 
     Examples
     --------
     >>> read = read_adjacency(sp.csr_array([[0, 2], [2, 0]]))
     >>> checked = CheckedAdjacency.of(read.matrix, read.nodes, read.directed, None)
-    >>> again = read_adjacency(checked, nodes=read.nodes)
+    >>> again = read_adjacency(checked, nodes=checked.key)
     >>> again.matrix.toarray().tolist(), again.matrix is checked
     ([[0.0, 1.0], [1.0, 0.0]], False)
+    >>> checked.reread(None, read.nodes, False) is None  # an equal tuple: checked again
+    True
     >>> type(checked.copy()).__name__, checked.copy().reading
     ('CheckedAdjacency', None)
     """
@@ -90,14 +96,22 @@ class CheckedAdjacency(sp.csr_array):
 
     @classmethod
     def of(
-        cls, matrix: sp.csr_array, nodes: tuple, directed: bool, weight: str | None
+        cls, matrix: sp.csr_array, nodes: Sequence[Hashable], directed: bool, weight: str | None
     ) -> CheckedAdjacency:
-        """Mark a checked CSR (shared, not copied; do not modify it afterwards) as read
-        on ``nodes`` (the tuple object itself is the key), ``directed``, and as 0/1
-        (``weight`` None) or weights (a name)."""
-        array = cls((matrix.data, matrix.indices, matrix.indptr), shape=matrix.shape)
-        array.reading = (nodes, bool(directed), weight is None)
+        """Mark read-only copies of a checked CSR's arrays as read on ``nodes`` (under a
+        new tuple of them, :attr:`key`), ``directed``, and as 0/1 (``weight`` None) or
+        weights (a name). O(n + nnz)."""
+        parts = tuple(part.copy() for part in (matrix.data, matrix.indices, matrix.indptr))
+        for part in parts:
+            part.flags.writeable = False
+        array = cls(parts, shape=matrix.shape)
+        array.reading = (tuple(list(nodes)), bool(directed), weight is None)
         return array
+
+    @property
+    def key(self) -> tuple | None:
+        """The node tuple to read it on without checks (None when not marked)."""
+        return None if self.reading is None else self.reading[0]
 
     def reread(self, weight: str | None, nodes: object, directed: bool) -> sp.csr_array | None:
         """A fresh copy of the adjacency when asked for the reading it was made with, else

@@ -36,6 +36,8 @@ Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
 
 from __future__ import annotations
 
+import secrets
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import isotonic_regression
@@ -409,9 +411,9 @@ def triangle_corners(projected) -> np.ndarray:
     node a with edges out to both others b and c, and is counted once, as the wedge of
     those two edges, closed because {b, c} is an edge (looked up in a hash table of the
     edges); a node's corners are the closed wedges it is in. Exact integers. O(n + |E| +
-    W) time (expected, for the hash table) and memory, W <= |E| D / 2 the wedges of two
-    edges out of a node on a graph of maximum degree D (the projection's ``cap``); no
-    n x n array and no ``A @ A``.
+    W) time (expected over the hash table's random multiplier, for any graph) and memory,
+    W <= |E| D / 2 the wedges of two edges out of a node on a graph of maximum degree D
+    (the projection's ``cap``); no n x n array and no ``A @ A``.
 
     Examples
     --------
@@ -459,17 +461,24 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(ends, minlength=n).astype(np.int64)
 
 
-_HASH = {4: np.uint32(0x9E3779B9), 8: np.uint64(0x9E3779B97F4A7C15)}
-"""Multiplicative hashing of 32- and 64-bit keys: 2^w divided by the golden ratio."""
+def _multiplier(width: int) -> int:
+    """A random odd ``width``-bit multiplier for multiplicative hashing, drawn afresh per
+    table from the OS's source (Dietzfelbinger et al. 1997: for any fixed keys, few
+    collisions in expectation over the multiplier; a fixed one, e.g. 2^w over the golden
+    ratio, lets some key sets, such as a hub's edges at a Fibonacci n, fill one run of
+    slots: review r7 F4). Only the table's speed depends on it, never its answers."""
+    return secrets.randbits(width) | 1
 
 
 def _members(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
     """Which ``queries`` are among the distinct non-negative integer ``keys`` (same signed
     dtype): an open-addressing hash table of ``keys`` at load at most 1/8 (multiplicative
-    hashing, linear probing), built and probed a whole array at a time. O(len(keys) +
-    len(queries)) expected, O(len(keys)) memory."""
+    hashing with a random multiplier, :func:`_multiplier`; linear probing), built and
+    probed a whole array at a time. O(len(keys) + len(queries)) expected over the
+    multiplier, for any keys; O(len(keys)) memory."""
     unsigned = np.dtype(f"u{keys.dtype.itemsize}").type
-    multiplier, width = _HASH[keys.dtype.itemsize], 8 * keys.dtype.itemsize
+    width = 8 * keys.dtype.itemsize
+    multiplier = unsigned(_multiplier(width))
     bits = max(4, int(keys.size).bit_length() + 3)
     mask, shift = (1 << bits) - 1, unsigned(width - bits)
     table = np.full(1 << bits, -1, dtype=keys.dtype)

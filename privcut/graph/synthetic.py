@@ -692,7 +692,6 @@ def synthetic_graph(
     """
     universe, source = _read_once(G, weight, nodes, directed)
     array = is_array_graph(G)  # the output follows the input's type
-    read = dict(nodes=universe.nodes, directed=universe.directed)
     generation = dict(oracle=oracle, rounding=rounding, tau=tau, max_iterations=max_iterations)
     if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
         measurements = list(measurements)  # read once (an iterator is read here)
@@ -718,7 +717,8 @@ def synthetic_graph(
         part = PrivateGroups().split(epsilon)[1]
         plan_for(universe, part, bought, partition=stand_in, **rest)
         plan = plan_for(universe, kept, requested, **rest)  # the release's if not bought
-        decision = decide_groups(source(), epsilon, rng=rng, **read)
+        marked, read = source()
+        decision = decide_groups(marked, epsilon, rng=rng, **read)
         if decision.bought:
             choice, requested, noisy_edges = decision.choice(), bought, decision.noisy_edges
             plan = None
@@ -734,8 +734,9 @@ def synthetic_graph(
         if decision is None:  # the rest's plan on stand-in groups before any noise is drawn
             stand_in = Partition.alternating(universe.n, universe.directed)
             plan_for(universe, epsilon, requested, partition=stand_in, **rest)
+        marked, read = source()
         communities = release_communities(
-            source(), total, choice, rng=rng, noisy_edges=noisy_edges, **read
+            marked, total, choice, rng=rng, noisy_edges=noisy_edges, **read
         )
         partition = Partition.from_labels(labels_of(communities, universe), universe.directed)
         rest["workload"] = _community_workload(workload, communities.found.communities)
@@ -744,23 +745,24 @@ def synthetic_graph(
         partition = Partition.of(universe, groups)
     if plan is None:
         plan = plan_for(universe, epsilon, requested, partition=partition, **rest)
-    measured = measure(source(), plan, partition=partition, rng=rng, **read)
+    marked, read = source()
+    measured = measure(marked, plan, partition=partition, rng=rng, **read)
     noise = time.perf_counter() - began
     return _release(measured, setup, rng, began, noise, array, communities, decision)
 
 
 def _read_once(
     G, weight: str | None, nodes, directed
-) -> tuple[EdgeUniverse, Callable[[], CheckedAdjacency]]:
+) -> tuple[EdgeUniverse, Callable[[], tuple[CheckedAdjacency, dict]]]:
     """G's universe, checked (:meth:`EdgeUniverse.read
     <privcut.graph.universe.EdgeUniverse.read>`: a sparse G is read and checked here,
     once; a NetworkX G checked, its adjacency built by
     :meth:`~privcut.graph.universe.EdgeUniverse.adjacency` on the first call of the
     second value, after every check of the options), and G for the release's steps that
     read it (the decision, the communities, the measurements): that adjacency marked as
-    read (:class:`CheckedAdjacency`), so that each step, reading it on the universe's
-    nodes and kind, gets a copy of exactly what reading G would have given it, without G
-    being converted and checked again."""
+    read (:class:`CheckedAdjacency`) with the keyword arguments its steps read it with
+    (its own node tuple, the kind), so that each step gets a copy of exactly what reading
+    G would have given it, without G being converted and checked again."""
     if is_array_graph(G):
         universe, adjacency = EdgeUniverse.read(G, weight, nodes=nodes, directed=directed)
     else:
@@ -768,8 +770,9 @@ def _read_once(
     check_pairs(universe, "synthetic_graph")
 
     @cache
-    def source() -> CheckedAdjacency:
+    def source() -> tuple[CheckedAdjacency, dict]:
         checked = universe.adjacency(G, weight) if adjacency is None else adjacency
-        return CheckedAdjacency.of(checked, universe.nodes, universe.directed, weight)
+        marked = CheckedAdjacency.of(checked, universe.nodes, universe.directed, weight)
+        return marked, dict(nodes=marked.key, directed=universe.directed)
 
     return universe, source
