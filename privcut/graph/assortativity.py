@@ -356,7 +356,7 @@ def assortative_swaps(
         return rows, columns, 0
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
-    existing = KeySet(np.concatenate([fixed, rows * n + columns]))
+    existing = KeySet(np.concatenate([fixed, rows * n + columns]), high=n * n)
     taken = 0
     for _ in range(passes):
         gap = goal - current
