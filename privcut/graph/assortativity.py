@@ -32,7 +32,8 @@ every block-pair count is kept, and ``sum over edges of d_i d_j`` moves by ``-(d
 moves r towards the target (and makes no loop or repeat). Vectorised: each pass pairs
 the edges at random, keeps the swaps of the right sign up to the remaining gap, looks the
 new pairs up in a hash set of the edges (:class:`~privcut.graph.keyset.KeySet`); O(|E|)
-expected per pass, at most :data:`PASSES` passes (public).
+expected per pass, at most :data:`PASSES` passes (public), fewer once r is within
+:data:`TOLERANCE` of the target or a pass moved it by less than :data:`STALL`.
 
 Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
 """
@@ -73,6 +74,11 @@ PASSES = 20
 
 TOLERANCE = 1e-3
 """The swaps stop once the release's r is within this of the target."""
+
+STALL = 2e-3
+"""The swaps also stop after a pass that moved r by less than this (a stall: the passes
+left would move it little more; benchmarks/RESULTS.md, "Issue 18: release speed, sixth
+round")."""
 
 BOOTSTRAP = 200
 """Noise redraws of the parametric bootstrap of the noisy r's standard deviation."""
@@ -345,7 +351,9 @@ def assortative_swaps(
     (``fixed``: the other edges' keys ``i n + j``, i < j, which stay). ``degrees`` are the
     whole graph's (kept by every swap). At most ``passes`` passes (public), each O(|E|)
     expected (the edges in a :class:`~privcut.graph.keyset.KeySet`); stops within
-    :data:`TOLERANCE` of the target. Post-processing.
+    :data:`TOLERANCE` of the target, or after a pass that moved r by less than
+    :data:`STALL`. Post-processing: the target comes from the released measurements, the
+    stopping rules read only the swapped graph's r and the generator's own draws.
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and the passes taken.
 
@@ -415,5 +423,8 @@ def assortative_swaps(
         rows[j], columns[j] = new_2[chosen] // n, new_2[chosen] % n
         existing.remove(old)
         existing.add(np.concatenate([new_1[chosen], new_2[chosen]]))
-        current += delta[chosen].sum()
+        moved = delta[chosen].sum()
+        current += moved
+        if abs(moved) < STALL * edges * variance:  # r moved by less than STALL: a stall
+            break
     return rows, columns, taken
