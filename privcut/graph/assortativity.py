@@ -30,8 +30,10 @@ edges ``(a, b), (c, d)`` of the same block pair become ``(a, d), (c, b)``: every
 every block-pair count is kept, and ``sum over edges of d_i d_j`` moves by ``-(d_a - d_c)
 (d_b - d_d)`` while the other moments of Newman's r stay, so a swap is accepted when it
 moves r towards the target (and makes no loop or repeat). Vectorised: each pass pairs
-the edges at random, keeps the swaps of the right sign up to the remaining gap; O(|E| log
-|E|) per pass, at most :data:`PASSES` passes (public).
+the edges at random, keeps the swaps of the right sign up to the remaining gap, looks the
+new pairs up in a hash set of the edges (:class:`~privcut.graph.keyset.KeySet`); O(|E|)
+expected per pass, at most :data:`PASSES` passes (public), fewer once r is within
+:data:`TOLERANCE` of the target or a pass moved it by less than :data:`STALL`.
 
 Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
 """
@@ -40,7 +42,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from privcut.graph.sorting import sorted_keys, stable_argsort
+from privcut.graph.keyset import KeySet
+from privcut.graph.sorting import stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -56,6 +59,7 @@ __all__ = [
     "class_count",
     "class_scores",
     "count_assortativity",
+    "csr_joint_degree_counts",
     "degree_assortativity",
     "degree_classes",
     "joint_degree_counts",
@@ -70,6 +74,11 @@ PASSES = 20
 
 TOLERANCE = 1e-3
 """The swaps stop once the release's r is within this of the target."""
+
+STALL = 2e-3
+"""The swaps also stop after a pass that moved r by less than this (a stall: the passes
+left would move it little more; benchmarks/RESULTS.md, "Issue 18: release speed, sixth
+round")."""
 
 BOOTSTRAP = 200
 """Noise redraws of the parametric bootstrap of the noisy r's standard deviation."""
@@ -130,6 +139,28 @@ def joint_degree_counts(
     classes = np.asarray(classes)
     cells = _cell(classes[rows], classes[columns], count)
     return np.bincount(cells, minlength=count * (count + 1) // 2).astype(float)
+
+
+def csr_joint_degree_counts(adjacency, classes: np.ndarray, count: int) -> np.ndarray:
+    """:func:`joint_degree_counts` of a symmetric CSR adjacency's edges (stored entries off
+    the diagonal, each edge stored as (i, j) and (j, i), no duplicates: a checked
+    undirected adjacency) from its stored entries directly, both orientations counted per
+    ordered class pair: a pair ``a < b`` gets the entries of classes (a, b), a pair
+    ``(a, a)`` half of its entries. The same counts, without listing the upper triangle.
+    O(n + |E| + count^2).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=float))
+    >>> csr_joint_degree_counts(A, np.array([0, 1, 1]), 2).tolist()
+    [0.0, 2.0, 1.0]
+    """
+    classes = np.asarray(classes)
+    ends = np.repeat(classes * count, np.diff(adjacency.indptr)) + classes[adjacency.indices]
+    entries = np.bincount(ends, minlength=count * count).reshape(count, count)
+    a, b = np.triu_indices(count)
+    return np.where(a == b, entries[a, b] // 2, entries[a, b]).astype(float)
 
 
 def class_scores(noisy_degrees: np.ndarray, classes: np.ndarray, count: int) -> np.ndarray:
@@ -290,27 +321,15 @@ def _orient(rows, columns, labels, rng):
     return rows + change, columns - change, block
 
 
-def _first_new(keys: np.ndarray, existing: np.ndarray) -> np.ndarray:
-    """Whether each key is not in the sorted, non-empty ``existing`` and is the first copy
-    of its value in ``keys``: one stable radix sort of the keys, looked up in that order.
-    O(k log |existing|), plus O(k) per 16 bits of the keys."""
+def _first_new(keys: np.ndarray, existing: KeySet) -> np.ndarray:
+    """Whether each key is not in ``existing`` and is the first copy of its value in
+    ``keys``: looked up in the hash set, the copies found by one stable radix sort of the
+    keys. O(k) expected, plus O(k) per 16 bits of the keys."""
+    fresh = ~existing.contains(keys)
     order = stable_argsort(keys)
     ordered = keys[order]
-    at = np.minimum(np.searchsorted(existing, ordered), existing.size - 1)
-    fresh = np.empty(keys.size, dtype=bool)
-    fresh[order] = existing[at] != ordered
     fresh[order[1:][ordered[1:] == ordered[:-1]]] = False
     return fresh
-
-
-def _replaced(existing: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """The sorted ``existing`` with the keys ``old`` (each in it) taken out and the keys
-    ``new`` (none in it, distinct) put in, still sorted: the k keys radix-sorted
-    (:func:`~privcut.graph.sorting.sorted_keys`), the two sorted runs merged by a stable
-    sort (which finds them). O(|existing|), plus O(k) per 16 bits of the keys."""
-    kept = np.ones(existing.size, dtype=bool)
-    kept[np.searchsorted(existing, sorted_keys(old))] = False
-    return np.sort(np.concatenate([existing[kept], sorted_keys(new)]), kind="stable")
 
 
 def assortative_swaps(
@@ -330,8 +349,11 @@ def assortative_swaps(
     change ``-(d_a - d_c)(d_b - d_d)`` of ``sum d_i d_j`` has the sign of the gap to the
     target, up to the gap, and the new pairs are neither loops nor edges already there
     (``fixed``: the other edges' keys ``i n + j``, i < j, which stay). ``degrees`` are the
-    whole graph's (kept by every swap). At most ``passes`` passes (public), each O(|E| log
-    |E|); stops within :data:`TOLERANCE` of the target. Post-processing.
+    whole graph's (kept by every swap). At most ``passes`` passes (public), each O(|E|)
+    expected (the edges in a :class:`~privcut.graph.keyset.KeySet`); stops within
+    :data:`TOLERANCE` of the target, or after a pass that moved r by less than
+    :data:`STALL`. Post-processing: the target comes from the released measurements, the
+    stopping rules read only the swapped graph's r and the generator's own draws.
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and the passes taken.
 
@@ -365,8 +387,7 @@ def assortative_swaps(
         return rows, columns, 0
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
-    # two sorted runs when the swappable edges come sorted (timsort merges them in O(|E|))
-    existing = np.sort(np.concatenate([np.sort(fixed), rows * n + columns]), kind="stable")
+    existing = KeySet(np.concatenate([fixed, rows * n + columns]), high=n * n)
     taken = 0
     for _ in range(passes):
         gap = goal - current
@@ -400,6 +421,10 @@ def assortative_swaps(
         old = np.concatenate([rows[i] * n + columns[i], rows[j] * n + columns[j]])
         rows[i], columns[i] = new_1[chosen] // n, new_1[chosen] % n
         rows[j], columns[j] = new_2[chosen] // n, new_2[chosen] % n
-        existing = _replaced(existing, old, np.concatenate([new_1[chosen], new_2[chosen]]))
-        current += delta[chosen].sum()
+        existing.remove(old)
+        existing.add(np.concatenate([new_1[chosen], new_2[chosen]]))
+        moved = delta[chosen].sum()
+        current += moved
+        if abs(moved) < STALL * edges * variance:  # r moved by less than STALL: a stall
+            break
     return rows, columns, taken

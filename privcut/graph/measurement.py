@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.assortativity import class_count, degree_classes, joint_degree_counts
+from privcut.graph.assortativity import class_count, csr_joint_degree_counts, degree_classes
 from privcut.graph.clustering import (
     bin_count,
     binned_corners,
@@ -385,13 +385,11 @@ def _corners(
 def _joint_degrees(adjacency, degrees: np.ndarray) -> np.ndarray:
     """The ``"assortativity"`` statistic: the edges counted per pair of log-degree classes
     of the released noisy ``degrees`` (public given that output;
-    :func:`~privcut.graph.assortativity.joint_degree_counts`, l1 sensitivity 1).
-    O(n + |E|)."""
+    :func:`~privcut.graph.assortativity.joint_degree_counts`, l1 sensitivity 1; counted
+    from the checked symmetric CSR's entries,
+    :func:`~privcut.graph.assortativity.csr_joint_degree_counts`). O(n + |E|)."""
     count = class_count(degrees.size)
-    classes = degree_classes(degrees, count)
-    coo = sp.coo_array(adjacency)
-    upper = coo.row < coo.col
-    return joint_degree_counts(coo.row[upper], coo.col[upper], classes, count)
+    return csr_joint_degree_counts(adjacency, degree_classes(degrees, count), count)
 
 
 def _check_inputs(G, plan: MeasurementPlan, partition: Partition | None, nodes, directed):

@@ -478,12 +478,13 @@ class SparseGenerator:
             block = partition.block_of(rows, columns)
         chosen = []
         for k, count in enumerate(np.asarray(blocks.counts)):
-            found = np.sort(keys[block == k])
+            found = sorted_keys(keys[block == k])  # distinct: the blocks share no pair
             if found.size > count:
                 found = np.sort(rng.choice(found, size=int(count), replace=False))
             chosen.append(found)
-        before = blocks.taken or tuple(np.zeros(0, dtype=np.int64) for _ in chosen)
-        excluded = [np.union1d(old, new) for old, new in zip(before, chosen, strict=True)]
+        if blocks.taken is None:  # sorted and distinct: their union with nothing
+            return Survivors(chosen, list(chosen))
+        excluded = [np.union1d(old, new) for old, new in zip(blocks.taken, chosen, strict=True)]
         return Survivors(chosen, excluded)
 
     def wedges(

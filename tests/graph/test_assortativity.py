@@ -18,6 +18,7 @@ from privcut.graph.assortativity import (
     attenuation,
     class_count,
     count_assortativity,
+    csr_joint_degree_counts,
     degree_assortativity,
     degree_classes,
     joint_degree_counts,
@@ -209,3 +210,13 @@ def test_the_dense_generator_refuses_the_swap_measurements_before_any_spend(name
     assert name in [m["name"] for m in report["measurements"]]
     dense = synthetic_graph(G, 1.0, method="dense", rng=0).graph["privcut"]
     assert name not in [m["name"] for m in dense["measurements"]]  # "auto" never takes it
+
+
+def test_csr_joint_degree_counts_are_the_upper_edges_counts():
+    rng = np.random.default_rng(5)
+    for size in (2, 9, 40):
+        A = sp.csr_array(nx.to_scipy_sparse_array(nx.gnp_random_graph(size, 0.3, seed=size)))
+        count = class_count(size)
+        classes = rng.integers(0, count, size)
+        expected = joint_degree_counts(*_upper(A), classes, count)
+        assert csr_joint_degree_counts(A, classes, count).tolist() == expected.tolist()
