@@ -31,7 +31,7 @@ every block-pair count is kept, and ``sum over edges of d_i d_j`` moves by ``-(d
 (d_b - d_d)`` while the other moments of Newman's r stay, so a swap is accepted when it
 moves r towards the target (and makes no loop or repeat). Vectorised: each pass pairs
 the edges at random, keeps the swaps of the right sign up to the remaining gap, looks the
-new pairs up in a hash set of the edges (:class:`~privcut.graph.keyset.KeySet`); O(|E|)
+new pairs up in a hash set of the edges (:class:`~privcut.graph.keyset.KeyTable`); O(|E|)
 expected per pass, at most :data:`PASSES` passes (public), fewer once r is within
 :data:`TOLERANCE` of the target or a pass moved it by less than :data:`STALL`.
 
@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privcut.graph.keyset import KeySet
+from privcut.graph.keyset import KeyTable
 from privcut.graph.sorting import stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
@@ -321,7 +321,7 @@ def _orient(rows, columns, labels, rng):
     return rows + change, columns - change, block
 
 
-def _first_new(keys: np.ndarray, existing: KeySet) -> np.ndarray:
+def _first_new(keys: np.ndarray, existing: KeyTable) -> np.ndarray:
     """Whether each key is not in ``existing`` and is the first copy of its value in
     ``keys``: looked up in the hash set, the copies found by one stable radix sort of the
     keys. O(k) expected, plus O(k) per 16 bits of the keys."""
@@ -350,7 +350,7 @@ def assortative_swaps(
     target, up to the gap, and the new pairs are neither loops nor edges already there
     (``fixed``: the other edges' keys ``i n + j``, i < j, which stay). ``degrees`` are the
     whole graph's (kept by every swap). At most ``passes`` passes (public), each O(|E|)
-    expected (the edges in a :class:`~privcut.graph.keyset.KeySet`); stops within
+    expected (the edges in a :class:`~privcut.graph.keyset.KeyTable`); stops within
     :data:`TOLERANCE` of the target, or after a pass that moved r by less than
     :data:`STALL`. Post-processing: the target comes from the released measurements, the
     stopping rules read only the swapped graph's r and the generator's own draws.
@@ -387,7 +387,7 @@ def assortative_swaps(
         return rows, columns, 0
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
-    existing = KeySet(np.concatenate([fixed, rows * n + columns]), high=n * n)
+    existing = KeyTable(np.concatenate([fixed, rows * n + columns]), high=n * n)
     taken = 0
     for _ in range(passes):
         gap = goal - current

@@ -36,12 +36,11 @@ Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
 
 from __future__ import annotations
 
-import secrets
-
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import isotonic_regression
 
+from privcut.graph.keyset import KeyTable
 from privcut.graph.sorting import DIGIT, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
@@ -410,10 +409,11 @@ def triangle_corners(projected) -> np.ndarray:
     degree-ordered orientation of Schank & Wagner 2005), so every triangle has one first
     node a with edges out to both others b and c, and is counted once, as the wedge of
     those two edges, closed because {b, c} is an edge (looked up in a hash table of the
-    edges); a node's corners are the closed wedges it is in. Exact integers. O(n + |E| +
-    W) time (expected over the hash table's random multiplier, for any graph) and memory,
-    W <= |E| D / 2 the wedges of two edges out of a node on a graph of maximum degree D
-    (the projection's ``cap``); no n x n array and no ``A @ A``.
+    edges, :class:`~privcut.graph.keyset.KeyTable`); a node's corners are the closed
+    wedges it is in. Exact integers. O(n + |E| + W) time (expected over the hash table's
+    random multiplier, for any graph) and memory, W <= |E| D / 2 the wedges of two edges
+    out of a node on a graph of maximum degree D (the projection's ``cap``); no n x n
+    array and no ``A @ A``.
 
     Examples
     --------
@@ -455,50 +455,10 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     second = np.arange(wedges, dtype=dtype) - np.repeat(start, later)
     closing = np.repeat(heads * dtype(n), later) + heads[second]
     keys = (rows * n + columns).astype(dtype)
-    closed = np.flatnonzero(_members(keys, closing))
+    closed = np.flatnonzero(KeyTable(keys, high=n * n).contains(closing))
     first = np.searchsorted(through, closed, side="right")
     ends = np.concatenate([tails[first], heads[first], heads[second[closed]]])
     return np.bincount(ends, minlength=n).astype(np.int64)
-
-
-def _multiplier(width: int) -> int:
-    """A random odd ``width``-bit multiplier for multiplicative hashing, drawn afresh per
-    table from the OS's source (Dietzfelbinger et al. 1997: for any fixed keys, few
-    collisions in expectation over the multiplier; a fixed one, e.g. 2^w over the golden
-    ratio, lets some key sets, such as a hub's edges at a Fibonacci n, fill one run of
-    slots: review r7 F4). Only the table's speed depends on it, never its answers."""
-    return secrets.randbits(width) | 1
-
-
-def _members(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    """Which ``queries`` are among the distinct non-negative integer ``keys`` (same signed
-    dtype): an open-addressing hash table of ``keys`` at load at most 1/8 (multiplicative
-    hashing with a random multiplier, :func:`_multiplier`; linear probing), built and
-    probed a whole array at a time. O(len(keys) + len(queries)) expected over the
-    multiplier, for any keys; O(len(keys)) memory."""
-    unsigned = np.dtype(f"u{keys.dtype.itemsize}").type
-    width = 8 * keys.dtype.itemsize
-    multiplier = unsigned(_multiplier(width))
-    bits = max(4, int(keys.size).bit_length() + 3)
-    mask, shift = (1 << bits) - 1, unsigned(width - bits)
-    table = np.full(1 << bits, -1, dtype=keys.dtype)
-    slot = ((keys.view(unsigned) * multiplier) >> shift).astype(np.intp)
-    while keys.size:  # place the keys whose slot is free (one per slot), move the rest on
-        free = table[slot] == -1
-        table[slot[free]] = keys[free]
-        left = table[slot] != keys
-        keys, slot = keys[left], (slot[left] + 1) & mask
-    slot = ((queries.view(unsigned) * multiplier) >> shift).astype(np.intp)
-    found = table[slot]
-    hit = found == queries
-    active = np.flatnonzero((found != -1) & ~hit)
-    while active.size:  # a query stops at its key or at a free slot
-        slot[active] = (slot[active] + 1) & mask
-        found = table[slot[active]]
-        match = found == queries[active]
-        hit[active[match]] = True
-        active = active[(found != -1) & ~match]
-    return hit
 
 
 def degree_bins(degrees: np.ndarray, edges: tuple[int, ...] = BIN_EDGES) -> np.ndarray:

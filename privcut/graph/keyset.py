@@ -7,25 +7,35 @@ graph.
 
 from __future__ import annotations
 
+import secrets
+
 import numpy as np
 
-__all__ = ["KeySet"]
+__all__ = ["KeyTable"]
 
-_MULTIPLIER = {32: np.uint32(0x9E3779B9), 64: np.uint64(0x9E3779B97F4A7C15)}
-"""Multiplicative hashing of 32- and 64-bit keys: 2^w divided by the golden ratio."""
+
+def _multiplier(width: int) -> int:
+    """A random odd ``width``-bit multiplier for multiplicative hashing, drawn afresh per
+    table from the OS's source (Dietzfelbinger et al. 1997: for any fixed keys, few
+    collisions in expectation over the multiplier; a fixed one, e.g. 2^w over the golden
+    ratio, lets some key sets, such as a hub's edges at a Fibonacci n, fill one run of
+    slots: review r7 F4). Only the table's speed depends on it, never its answers."""
+    return secrets.randbits(width) | 1
+
 
 _EMPTY, _GONE = -1, -2
 """The table's marks: a slot never used (a lookup stops there), a key taken out (a
 tombstone: a lookup goes on, an insertion may reuse it)."""
 
 
-class KeySet:
+class KeyTable:
     """A set of distinct non-negative integer keys (below ``high``: every key it holds
-    or is asked about) in an open-addressing hash table: multiplicative hashing, linear
-    probing, load at most 1/8 of the keys it was built with, 32-bit slots when ``high <=
-    2^31``, keys taken out left as tombstones. Every method works on a whole array at a
-    time, expected O(1) time per key; O(len(keys)) memory. The answers depend only on the
-    keys in the set, never on the table's layout.
+    or is asked about) in an open-addressing hash table: multiplicative hashing with a
+    random multiplier per table, linear probing, load at most 1/8 of the keys it was built
+    with, 32-bit slots when ``high <= 2^31``, keys taken out left as tombstones. Every
+    method works on a whole array at a time, expected O(1) time per key (over the
+    multiplier, for any keys); O(len(keys)) memory. The answers depend only on the keys in
+    the set, never on the table's layout.
 
     Built for a set whose size stays about the same (:meth:`remove` then :meth:`add` of as
     many keys): the table does not grow, so a set grown well past the size it was built
@@ -33,7 +43,7 @@ class KeySet:
 
     Examples
     --------
-    >>> keys = KeySet(np.array([3, 10, 2**40]))
+    >>> keys = KeyTable(np.array([3, 10, 2**40]))
     >>> keys.contains(np.array([10, 11, 2**40])).tolist()
     [True, False, True]
     >>> keys.remove(np.array([10]))
@@ -52,7 +62,7 @@ class KeySet:
         width = 8 * self._dtype.itemsize
         bits = max(4, int(keys.size).bit_length() + 3)
         self._mask, self._shift = (1 << bits) - 1, self._unsigned(width - bits)
-        self._multiplier = _MULTIPLIER[width]
+        self._multiplier = self._unsigned(_multiplier(width))
         self._table = np.full(1 << bits, _EMPTY, dtype=self._dtype)
         self._size = 0
         self.add(keys)
@@ -100,6 +110,6 @@ class KeySet:
         keys = np.asarray(keys).astype(self._dtype, copy=False)
         hit, slot = self._find(keys)
         if not hit.all():
-            raise ValueError("KeySet.remove: a key to take out is not in the set")
+            raise ValueError("KeyTable.remove: a key to take out is not in the set")
         self._table[slot] = _GONE
         self._size -= keys.size

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from privcut import synthetic_graph
 from privcut.audit import audit
 from privcut.datasets import community_graph
-from privcut.graph import clustering, planning
+from privcut.graph import clustering, keyset, planning
 from privcut.graph.affinity import affinity_edges
 from privcut.graph.clustering import (
     BIN_EDGES,
@@ -97,7 +97,7 @@ def test_triangle_corners_match_networkx_on_random_graphs(collide, monkeypatch):
     to one slot (``collide``: the linear probing alone finds them); diagonal entries,
     explicit zeros and duplicate entries are not edges or count once."""
     if collide:
-        monkeypatch.setattr(clustering, "_multiplier", lambda width: 0)
+        monkeypatch.setattr(keyset, "_multiplier", lambda width: 0)
     rng = np.random.default_rng(7)
     for trial in range(12):
         n = int(rng.integers(1, 30))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from privcut.graph.keyset import KeySet
+from privcut.graph.keyset import KeyTable
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -11,7 +11,7 @@ def test_keyset_is_a_set_under_removes_and_adds(seed):
     rng = np.random.default_rng(seed)
     high = [50, 10**6, 2**31, 2**62][seed]  # dense keys (long probes) to 62-bit keys
     keys = np.unique(rng.integers(0, high, 40))
-    held, reference = KeySet(keys, high=high), set(keys.tolist())  # 32- or 64-bit slots
+    held, reference = KeyTable(keys, high=high), set(keys.tolist())  # 32- or 64-bit slots
     for _ in range(30):  # swap-like rounds: some out, as many new in
         out = rng.choice(np.array(sorted(reference)), size=min(8, len(reference)), replace=False)
         held.remove(out)
@@ -26,6 +26,6 @@ def test_keyset_is_a_set_under_removes_and_adds(seed):
 
 
 def test_keyset_refuses_to_remove_a_missing_key():
-    held = KeySet(np.array([1, 2, 3]))
+    held = KeyTable(np.array([1, 2, 3]))
     with pytest.raises(ValueError, match="not in the set"):
         held.remove(np.array([4]))
