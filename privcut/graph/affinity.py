@@ -47,6 +47,7 @@ from privcut.privacy.validation import check_scalar
 __all__ = [
     "CLOSING_GROUP",
     "CLOSING_PASSES",
+    "CLOSING_SPREAD",
     "CLOSING_WIDTH",
     "CORE_SIZE",
     "affinity_edges",
@@ -68,6 +69,13 @@ CLOSING_GROUP = 8
 """Size of the random groups of one degree class (and label) that :func:`closing_swaps`
 pairs hubs within in a pass (every pair of a group proposes one swap): larger groups
 propose more swaps per pass at ``CLOSING_GROUP k^2`` table reads a pass."""
+
+CLOSING_SPREAD = 6
+"""The most degree classes (of width :data:`CLOSING_WIDTH`) between the two ends a and c
+that a swap of :func:`closing_swaps` moves (a factor of about 1.1^6 = 1.8 in degree): the
+best-gaining ends unconstrained are mostly the largest hubs, and moving them raised the
+eigenvector-centrality error on wiki-vote (RESULTS.md, "Issue 18: closing swaps, sixth
+round")."""
 
 CLOSING_WIDTH = 0.1
 """Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
@@ -547,7 +555,8 @@ def closing_swaps(
     neighbour c of d likewise (wedge-closing: a joins d's neighbourhood where it closes
     the most wedges), scored by the common neighbours of the new pairs minus those of the
     old (the triangles the swap adds if no other swap of the pass touches them); positive
-    proposals are taken best first by a greedy matching (each edge and each new pair in
+    proposals whose a and c are at most :data:`CLOSING_SPREAD` classes apart are taken best
+    first by a greedy matching (each edge and each new pair in
     one swap per pass), never a loop or an edge already there (``fixed``: the other
     edges' keys ``i n + j``, which stay and are never swapped), and balanced so that the
     swaps' changes of ``sum d_i d_j`` (the moment of Newman's r that a swap moves) cancel:
@@ -603,9 +612,10 @@ def closing_swaps(
     low, high = index[rows[swappable]], index[columns[swappable]]  # core indices, low < high
     m = swappable.size
     classes = np.floor(np.log(np.maximum(f, 1.0)) / np.log1p(CLOSING_WIDTH)).astype(np.int64)
-    key, weight = classes[members], f[members]
+    grade, weight = classes[members], f[members]
+    key = grade  # pairs b, d: one class (and label)
     if labels is not None:
-        key = key * (int(np.max(labels)) + 1) + np.asarray(labels)[members].astype(np.int64)
+        key = grade * (int(np.max(labels)) + 1) + np.asarray(labels)[members].astype(np.int64)
     all_rows = np.concatenate([rows, fixed // n])
     all_columns = np.concatenate([columns, fixed % n])
     adjacency, inner, ends, starts = _core_tables(all_rows, all_columns, index, k)
@@ -626,6 +636,8 @@ def closing_swaps(
         if inside / 6.0 + across / 2.0 >= goal or m < 2:
             break
         a, b, c, d, gain = _proposals(table, far_bar, near_bar, _groups(key, rng))
+        alike = np.flatnonzero(np.abs(grade[a] - grade[c]) <= CLOSING_SPREAD)
+        a, b, c, d, gain = a[alike], b[alike], c[alike], d[alike], gain[alike]
         order = stable_argsort(np.max(gain, initial=0) - gain)  # best first
         a, b, c, d = a[order], b[order], c[order], d[order]
         i, j = edge[a, b], edge[c, d]
