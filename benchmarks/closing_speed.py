@@ -1,7 +1,7 @@
 """Issue 18, speed: the triangle-closing swaps and the hub-triangle count alone.
 
-For each graph of ``benchmarks/social.py`` (default wiki-vote, where they run 11-20
-passes; on gnutella and LFR they stop at once or after a pass) and seed, one default sparse release
+For each graph of ``benchmarks/social.py`` (default wiki-vote, where they run 20 passes;
+on gnutella and LFR they stop at once) and seed, one default sparse release
 (``synthetic_graph(A, eps, method="sparse", rng=seed)``) records the arguments of the
 assortativity step's calls of ``affinity.core_triangles`` and ``affinity.closing_swaps``
 (with the generator's state); each call is then replayed ``--repeats`` times from the

@@ -45,9 +45,7 @@ from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
 __all__ = [
-    "CLOSING_GROUP",
     "CLOSING_PASSES",
-    "CLOSING_SPREAD",
     "CLOSING_WIDTH",
     "CORE_SIZE",
     "affinity_edges",
@@ -65,17 +63,9 @@ whose edges :func:`closing_swaps` rewires (a dense ``CORE_SIZE^2`` table: public
 CLOSING_PASSES = 20
 """The public maximum number of passes of :func:`closing_swaps`."""
 
-CLOSING_GROUP = 8
-"""Size of the random groups of one degree class (and label) that :func:`closing_swaps`
-pairs hubs within in a pass (every pair of a group proposes one swap): larger groups
-propose more swaps per pass at ``CLOSING_GROUP k^2`` table reads a pass."""
-
-CLOSING_SPREAD = 6
-"""The most degree classes (of width :data:`CLOSING_WIDTH`) between the two ends a and c
-that a swap of :func:`closing_swaps` moves (a factor of about 1.1^6 = 1.8 in degree): the
-best-gaining ends unconstrained are mostly the largest hubs, and moving them raised the
-eigenvector-centrality error on wiki-vote (RESULTS.md, "Issue 18: closing swaps, sixth
-round")."""
+PAIRINGS = 16
+"""Partners proposed per core edge and pass of :func:`closing_swaps` (the edges of its
+degree class 1 to ``PAIRINGS`` places on in a random order)."""
 
 CLOSING_WIDTH = 0.1
 """Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
@@ -297,12 +287,6 @@ def _pairs(c: int) -> tuple[np.ndarray, np.ndarray]:
     return _few_pairs(c) if c <= 128 else np.triu_indices(c, 1)
 
 
-_CELLS = 2**17
-"""At most about this many move gains (512 kB) are held at once (:func:`_proposals`)."""
-
-_ROUNDS = 8
-"""Rounds of :func:`_matched`' greedy matching of a pass's proposals."""
-
 _CHUNK = 2**22
 """At most about this many outside pairs' keys (32 MB) are held at once
 (:func:`_pair_keys`)."""
@@ -398,106 +382,56 @@ def core_triangles(
     return float(inside + sum(flat.take(keys).sum() for keys in _pair_keys(ends, starts, k)))
 
 
-def _groups(key: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The core's k nodes in random groups of at most :data:`CLOSING_GROUP` of the same
-    ``key`` (each key's nodes in a random order dealt round-robin over its fewest groups),
-    as the rows of a table padded with k. O(k log k)."""
-    k = key.size
-    order = rng.permutation(k)
-    order = order[stable_argsort(key[order] - key.min())]
-    sizes = np.bincount(key - key.min())
-    sizes = sizes[sizes > 0]
-    count = -(-sizes // CLOSING_GROUP)  # groups per key
-    rank = np.arange(k) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # place within its key
-    per = np.repeat(count, sizes)
-    row = np.repeat(np.cumsum(count) - count, sizes) + rank % per
-    groups = np.full((int(count.sum()), CLOSING_GROUP), k)
-    groups[row, rank // per] = order
-    return groups
-
-
-def _proposals(
-    table: np.ndarray, far_bar: np.ndarray, near_bar: np.ndarray, groups: np.ndarray
-) -> tuple[np.ndarray, ...]:
-    """:func:`closing_swaps`' proposals: per pair ``b < d`` of a row of ``groups``, the
-    swap ``(a, b), (c, d) -> (a, d), (c, b)`` with a the neighbour of b (by a swappable
-    edge) not adjacent to d that gains most from the move, ``T[d, a] - T[b, a]`` (T the
-    common neighbours), and c likewise from d to b; scored by the common neighbours of the
-    new pairs less those of the old, kept if positive: as ``(a, b, c, d, gain)``.
-
-    ``table`` holds T less :data:`_BARRED` at an edge or a loop; ``far_bar`` is
-    :data:`_BARRED` at every edge and loop (else 0), ``near_bar`` at every pair but the
-    swappable edges, so ``(table - far_bar)[d, a] - (table + near_bar)[b, a]`` is ``T[d, a] -
-    T[b, a] + B`` (B = :data:`_BARRED`) exactly for such an a and below B / 2 for any other
-    (n the nodes: the barred table's entries lie in ``[-B, n)``, the differences in ``(-3 B
-    - n, B + 2 n)``, within 32 bits). O(:data:`CLOSING_GROUP` k^2) time, O(k^2) memory."""
-    barred = table.dtype.type(_barred(table))
+def _candidates(
+    a: np.ndarray, b: np.ndarray, grade: np.ndarray, table: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`closing_swaps`' candidate swaps of the core edges ``(a[i], b[i])`` (core
+    indices, sorted by ``grade``) with the :data:`PAIRINGS` next edges of their grade,
+    scored by the common neighbours gained, best first, each edge and each new pair in
+    one swap at most, none adding a loop or an edge: as position pairs ``(i, j)``.
+    ``table`` holds the common neighbours of every pair, less :data:`_BARRED` for an edge
+    or a loop (so a swap making one never gains)."""
     k = table.shape[0]
-    far = np.empty((k + 1, k), dtype=table.dtype)  # the pad row k: never chosen
-    near = np.empty((k + 1, k), dtype=table.dtype)
-    np.subtract(table, far_bar, out=far[:k])
-    np.add(table, near_bar, out=near[:k])
-    far[k], near[k] = -barred, barred
-    size = groups.shape[1]
-    best = np.empty((groups.shape[0], size, size), dtype=np.int64)
-    step = max(_CELLS // (size * size * k), 1)  # groups per block of move gains
-    for at in range(0, groups.shape[0], step):
-        part = groups[at : at + step]
-        moves = far[part][:, None, :, :] - near[part][:, :, None, :]  # [., b, d, a]
-        best[at : at + step] = moves.argmax(axis=3)
-    value = far[groups[:, None, :], best].astype(np.int64) - near[groups[:, :, None], best]
-    b, d = _pairs(size)
-    gain = value[:, b, d] + value[:, d, b] - 2 * int(barred)
-    row, pair = np.nonzero(gain > 0)
-    b, d = b[pair], d[pair]
-    return (
-        best[row, b, d],
-        groups[row, b],
-        best[row, d, b],
-        groups[row, d],
-        gain[row, pair],
-    )
+    # the table is symmetric: entry (a, b) read at (b, a), b of about the same degree along
+    # the edges (a row of few nodes), not at the rows of a, whose k-strided addresses share
+    # a few cache sets (about 2.5x slower gathers)
+    table, row = table.ravel(), b * k
+    held = table.take(row + a) + _barred(table)  # the edges' common neighbours as they are
+    pair = np.empty(a.size, dtype=np.int64)
+    i, j, gain = [], [], []
+    for shift in range(1, PAIRINGS + 1):  # partners ``shift`` places on, same grade
+        pairs = pair[: max(a.size - shift, 0)]
+        won = table.take(np.add(row[shift:], a[:-shift], out=pairs))
+        won += table.take(np.add(row[:-shift], a[shift:], out=pairs))
+        won -= held[:-shift]
+        won -= held[shift:]
+        good = np.flatnonzero((won > 0) & (grade[:-shift] == grade[shift:]))
+        i.append(good)
+        j.append(good + shift)
+        gain.append(won[good])
+    i, j, gain = np.concatenate(i), np.concatenate(j), np.concatenate(gain).astype(float)
+    if gain.size > a.size:  # at most one swap per edge: the best candidates
+        top = np.argpartition(-gain, a.size - 1)[: a.size]
+        i, j, gain = i[top], j[top], gain[top]
+    best = stable_argsort((np.max(gain, initial=0.0) - gain).astype(np.int64))  # integers
+    i, j = i[best], j[best]
+    new_1 = np.minimum(a[i], b[j]) * k + np.maximum(a[i], b[j])
+    new_2 = np.minimum(a[j], b[i]) * k + np.maximum(a[j], b[i])
+    chosen = _once(i, j, a.size) & _once(new_1, new_2, k * k)
+    return i[chosen], j[chosen]
 
 
-def _matched(
-    i: np.ndarray, j: np.ndarray, new_1: np.ndarray, new_2: np.ndarray, m: int, size: int
-) -> np.ndarray:
-    """The positions of a greedy matching of the swaps of edges ``(i[r], j[r])`` (in ``[0,
-    m)``) making the new pairs ``(new_1[r], new_2[r])`` (keys in ``[0, size)``), best
-    first: each edge and new pair in one swap at most. Rounds of :func:`_once` (the swaps
-    first to hold all four), each dropping the rest that hold a taken edge or pair, at
-    most :data:`_ROUNDS` of them. O(_ROUNDS (swaps + m + size))."""
-    chosen = np.zeros(i.size, dtype=bool)
-    live = np.arange(i.size)
-    used_edges = np.zeros(m, dtype=bool)
-    used_pairs = np.zeros(size, dtype=bool)
-    for _round in range(_ROUNDS):
-        first = _once(i[live], j[live], m) & _once(new_1[live], new_2[live], size)
-        taken = live[first]
-        chosen[taken] = True
-        used_edges[i[taken]] = used_edges[j[taken]] = True
-        used_pairs[new_1[taken]] = used_pairs[new_2[taken]] = True
-        live = live[~first]
-        live = live[
-            ~(
-                used_edges[i[live]]
-                | used_edges[j[live]]
-                | used_pairs[new_1[live]]
-                | used_pairs[new_2[live]]
-            )
-        ]
-        if live.size == 0:
-            break
-    return np.flatnonzero(chosen)
-
-
-def _balanced(delta: np.ndarray) -> np.ndarray:
-    """The positions of the swaps whose changes ``delta`` of ``sum d_i d_j`` cancel: all of
-    the smaller side (raising or lowering it) and a prefix of the other up to it."""
+def _balanced(
+    i: np.ndarray, j: np.ndarray, degree_a: np.ndarray, degree_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate swaps ``(i, j)`` whose changes of ``sum d_i d_j`` cancel: all of the
+    smaller side (raising or lowering it) and a prefix of the other up to it."""
+    delta = -(degree_a[i] - degree_a[j]) * (degree_b[i] - degree_b[j])
     down, up = np.flatnonzero(delta < 0), np.flatnonzero(delta >= 0)
     up = up[np.cumsum(delta[up]) <= -delta[down].sum()]
     down = down[np.cumsum(-delta[down]) <= delta[up].sum() + 1e-9]
-    return np.concatenate([down, up])
+    take = np.concatenate([down, up])
+    return i[take], j[take]
 
 
 def _swapped(
@@ -548,25 +482,20 @@ def closing_swaps(
     :data:`CORE_SIZE` of the largest) that add triangles, a dK-2.5-style rewiring
     (Mahadevan et al. 2006 [MKFV06]; Orsini et al. 2015 [ODCJ15]): ``(a, b), (c, d) ->
     (a, d), (c, b)`` with b and d in the same degree class (width :data:`CLOSING_WIDTH`)
-    and, given ``labels`` (groups), the same group (so every block-pair count stays).
-    Each pass deals every class's hubs (of one label) into random groups of at most
-    :data:`CLOSING_GROUP`; every pair ``b, d`` of a group proposes the swap that moves to
-    d the neighbour a of b that gains most common neighbours from the move, and to b the
-    neighbour c of d likewise (wedge-closing: a joins d's neighbourhood where it closes
-    the most wedges), scored by the common neighbours of the new pairs minus those of the
-    old (the triangles the swap adds if no other swap of the pass touches them); positive
-    proposals whose a and c are at most :data:`CLOSING_SPREAD` classes apart are taken best
-    first by a greedy matching (each edge and each new pair in
-    one swap per pass), never a loop or an edge already there (``fixed``: the other
-    edges' keys ``i n + j``, which stay and are never swapped), and balanced so that the
-    swaps' changes of ``sum d_i d_j`` (the moment of Newman's r that a swap moves) cancel:
-    every degree stays, and the degree assortativity up to one swap's change per pass.
-    Passes go on until the triangles with an edge between two core nodes
-    (:func:`core_triangles`, counted exactly at the start from the core's dense adjacency
-    and its common neighbours outside the core, then kept exactly after every pass: the
-    pass's change C of the adjacency A moves the paths of length two by ``C A + (A + C)
-    C`` and the closed walks ``trace (A + C)^3`` by sums over C's entries) number
-    ``goal``, or after ``passes`` (public), or when a pass has no swap; the state with the
+    and, given ``labels`` (groups), both edges in the same block pair and oriented alike
+    (so every block-pair count stays). Candidates (each edge with the :data:`PAIRINGS`
+    next ones of its class in a random order) are scored by the common neighbours of the
+    new pairs minus those of the old (the triangles the swap adds if no other swap of the
+    pass touches them) and taken best first, each edge and each new pair in one swap per
+    pass, never a loop or an edge already there (``fixed``: the other edges' keys ``i n +
+    j``, which stay), and balanced so that the swaps' changes of ``sum d_i d_j`` (the
+    moment of Newman's r that a swap moves) cancel: every degree stays, and the degree
+    assortativity up to one swap's change per pass. Passes go on until the triangles with
+    an edge between two core nodes (:func:`core_triangles`, counted exactly at the start
+    from the core's dense adjacency and its common neighbours outside the core, then kept
+    exactly after every pass: the pass's change C of the adjacency A moves the paths of
+    length two by ``C A + (A + C) C`` and the closed walks ``trace (A + C)^3`` by sums
+    over C's entries) number ``goal``, or after ``passes`` (public); the state with the
     most of them is returned (the swaps of one pass interact, so a pass can lower the
     count). The edges are distinct (a simple graph).
 
@@ -574,12 +503,10 @@ def closing_swaps(
     the goal is that count before the degree-assortativity swaps: the BTER blocks reach
     degrees up to ``cap`` only, and on a disassortative graph with a dense hub core
     (wiki-vote) those swaps break the hub-hub edges that close most triangles.
-    Post-processing: reads only the release's edges (swappable and ``fixed``), the
-    fitted ``degrees``, the ``labels`` (a released partition) and ``goal`` (a count on the
-    release), and draws from ``rng`` only; its passes and its stopping are functions of
-    those. O(|E| + k^3 + sum c^2) time to start (c the core neighbours of an outside
-    node), then per pass O(G k^2 + s log s + k^2 + s k) for G = :data:`CLOSING_GROUP` and
-    s proposals (at most G k / 2); O(|E| + k^2) memory (k core nodes).
+    Post-processing: reads only the release's edges and degrees and fresh randomness.
+    O(|E| + k^3 + sum c^2) time to start (c the core neighbours of an outside node), then
+    per pass O(P m + m log m + k^2 + s k) for the m swappable edges, P = :data:`PAIRINGS`
+    and s accepted swaps; O(|E| + k^2 + P m) memory (k core nodes).
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
     :func:`core_triangles` count.
@@ -610,12 +537,12 @@ def closing_swaps(
     index[members] = np.arange(k)
     swappable = np.flatnonzero((index[rows] >= 0) & (index[columns] >= 0))
     low, high = index[rows[swappable]], index[columns[swappable]]  # core indices, low < high
-    m = swappable.size
     classes = np.floor(np.log(np.maximum(f, 1.0)) / np.log1p(CLOSING_WIDTH)).astype(np.int64)
     grade, weight = classes[members], f[members]
-    key = grade  # pairs b, d: one class (and label)
     if labels is not None:
-        key = grade * (int(np.max(labels)) + 1) + np.asarray(labels)[members].astype(np.int64)
+        labels = np.asarray(labels)
+        group = labels[members].astype(np.int64)
+        spans = (int(labels.max()) + 1, int(classes.max()) + 1)
     all_rows = np.concatenate([rows, fixed // n])
     all_columns = np.concatenate([columns, fixed % n])
     adjacency, inner, ends, starts = _core_tables(all_rows, all_columns, index, k)
@@ -623,50 +550,36 @@ def closing_swaps(
     paths = _squared(adjacency)
     inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
     table = (paths + outside).astype(np.int32 if n < _WIDE else np.int64)
-    barred = table.dtype.type(_barred(table))
-    far_bar = (adjacency + np.eye(k)).astype(table.dtype) * barred  # edges and loops
-    table -= far_bar  # no loop or repeat
-    near_bar = np.full((k, k), barred)  # all but the swappable edges
-    near_bar[low, high] = near_bar[high, low] = 0
-    edge = np.full((k, k), -1, dtype=np.int64)  # the swappable edges' positions
-    edge[low, high] = edge[high, low] = np.arange(m)
+    table -= _barred(table) * (adjacency + np.eye(k)).astype(table.dtype)  # no loop or repeat
     adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
     best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())  # passes interact: keep it
     for _pass in range(passes):
-        if inside / 6.0 + across / 2.0 >= goal or m < 2:
+        if inside / 6.0 + across / 2.0 >= goal or swappable.size < 2:
             break
-        a, b, c, d, gain = _proposals(table, far_bar, near_bar, _groups(key, rng))
-        alike = np.flatnonzero(np.abs(grade[a] - grade[c]) <= CLOSING_SPREAD)
-        a, b, c, d, gain = a[alike], b[alike], c[alike], d[alike], gain[alike]
-        order = stable_argsort(np.max(gain, initial=0) - gain)  # best first
-        a, b, c, d = a[order], b[order], c[order], d[order]
-        i, j = edge[a, b], edge[c, d]
-        new_1 = np.minimum(a, d) * k + np.maximum(a, d)
-        new_2 = np.minimum(b, c) * k + np.maximum(b, c)
-        take = _matched(i, j, new_1, new_2, m, k * k)
-        take = take[_balanced((weight[a] - weight[c])[take] * (weight[d] - weight[b])[take])]
-        if take.size == 0:
+        flip = rng.random(swappable.size) < 0.5
+        if labels is not None:  # (a, b) with labels[a] <= labels[b]: block pairs kept
+            first, second = group[low], group[high]
+            flip = (first > second) | ((first == second) & flip)
+        ends_a, ends_b = np.where(flip, high, low), np.where(flip, low, high)
+        key = grade[ends_b]
+        if labels is not None:
+            key = (group[ends_a] * spans[0] + group[ends_b]) * spans[1] + key
+        order = rng.permutation(swappable.size)
+        order = order[stable_argsort(key[order] - key.min())]
+        a, b = ends_a[order], ends_b[order]
+        i, j = _candidates(a, b, key[order], table)
+        i, j = _balanced(i, j, weight[a], weight[b])
+        if i.size == 0:
             break
-        a, b, c, d, i, j = a[take], b[take], c[take], d[take], i[take], j[take]
-        x = np.concatenate([a, c, a, c])
-        y = np.concatenate([b, d, d, b])
-        sign = np.repeat(np.array([-1, -1, 1, 1], dtype=np.int16), take.size)
+        x = np.concatenate([a[i], a[j], a[i], a[j]])
+        y = np.concatenate([b[i], b[j], b[j], b[i]])
+        sign = np.repeat(np.array([-1, -1, 1, 1], dtype=np.int16), i.size)
         ends = np.concatenate([x, y]), np.concatenate([y, x])  # C symmetric
         more = _swapped(table, adjacency, outside, *ends, np.concatenate([sign, sign]))
         inside, across = inside + more[0], across + more[1]
-        gone, made = (
-            (x[: 2 * take.size], y[: 2 * take.size]),
-            (x[2 * take.size :], y[2 * take.size :]),
-        )
-        far_bar[gone] = far_bar[gone[::-1]] = 0
-        near_bar[gone] = near_bar[gone[::-1]] = barred
-        edge[gone] = edge[gone[::-1]] = -1
-        far_bar[made] = far_bar[made[::-1]] = barred
-        near_bar[made] = near_bar[made[::-1]] = 0
-        edge[a, d] = edge[d, a] = i
-        edge[c, b] = edge[b, c] = j
-        low[i], high[i] = np.minimum(a, d), np.maximum(a, d)
-        low[j], high[j] = np.minimum(b, c), np.maximum(b, c)
+        edge_i, edge_j = order[i], order[j]
+        low[edge_i], high[edge_i] = np.minimum(a[i], b[j]), np.maximum(a[i], b[j])
+        low[edge_j], high[edge_j] = np.minimum(a[j], b[i]), np.maximum(a[j], b[i])
         if inside / 6.0 + across / 2.0 > best[0]:
             best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())
     count, low, high = best

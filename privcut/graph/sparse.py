@@ -562,9 +562,8 @@ class SparseGenerator:
         triangles, and the closing swaps give back all but 0.04-0.10 at the same degrees,
         block-pair counts and assortativity (benchmarks/RESULTS.md, "Issue 18: triangles
         with assortativity"). Post-processing of the released measurements (no privacy
-        spend); O(|E| log |E|) per pass of either, plus O(k^3) once and O(G k^2) per
-        closing pass for the k <= :data:`~privcut.graph.affinity.CORE_SIZE` hubs (G =
-        :data:`~privcut.graph.affinity.CLOSING_GROUP`)."""
+        spend); O(|E| log |E|) per pass of either, plus O(k^3) once and O(k^2) per
+        closing pass for the k <= :data:`~privcut.graph.affinity.CORE_SIZE` hubs."""
         if measured.get(ASSORTATIVITY) is None or measured.get("degrees") is None:
             return None
         n = measured.universe.n
