@@ -99,6 +99,69 @@ def test_closing_swaps_stop_at_the_goal_and_keep_block_pairs():
         closing_swaps(rows, columns, none, degrees, 1, np.random.default_rng(0), passes=-1)
 
 
+def _random_case(seed: int):
+    """A random hub-heavy graph, a random fifth of its edges fixed, random labels."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(150, 400))
+    if seed % 2:
+        G = nx.barabasi_albert_graph(n, int(rng.integers(3, 7)), seed=seed)
+    else:
+        sequence = np.minimum(np.floor(rng.pareto(1.8, n) * 3 + 2), n // 3).astype(int)
+        sequence[0] += sequence.sum() % 2
+        G = nx.Graph(nx.configuration_model(sequence.tolist(), seed=seed))
+        G.remove_edges_from(nx.selfloop_edges(G))
+    rows, columns = _edges(G)
+    degrees = np.bincount(np.concatenate([rows, columns]), minlength=n).astype(float)
+    held = rng.random(rows.size) < 0.2
+    fixed = np.sort(rows[held] * n + columns[held])
+    labels = rng.integers(0, int(rng.integers(1, 4)), n) if seed % 3 else None
+    cap = int(np.quantile(degrees, 0.7))
+    return rows[~held], columns[~held], fixed, degrees, labels, cap
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_closing_swaps_keep_every_invariant_on_random_inputs(seed):
+    """Degrees, block-pair counts, the fixed and the non-core edges, a simple graph, the
+    exact count, the moment ``sum d_i d_j`` within one swap's change per pass."""
+    rows, columns, fixed, degrees, labels, cap = _random_case(seed)
+    n = degrees.size
+    passes = 5
+    new_rows, new_columns, count = closing_swaps(
+        rows, columns, fixed, degrees, 10**9, np.random.default_rng(seed), cap, passes, labels
+    )
+    assert new_rows.shape == rows.shape and (new_rows < new_columns).all()
+    keys = np.concatenate([new_rows * n + new_columns, fixed])
+    assert np.unique(keys).size == keys.size  # simple, the fixed edges not drawn again
+    ends = np.concatenate([new_rows, new_columns, fixed // n, fixed % n])
+    assert (np.bincount(ends, minlength=n) == degrees).all()
+    core = np.zeros(n, dtype=bool)
+    core[affinity._core(degrees, cap)] = True
+    moved = (new_rows != rows) | (new_columns != columns)
+    assert (core[rows[moved]] & core[columns[moved]]).all()  # only hub-hub edges move
+    assert (core[new_rows[moved]] & core[new_columns[moved]]).all()
+    if labels is not None:
+
+        def pair_counts(r, c):
+            low, high = np.minimum(labels[r], labels[c]), np.maximum(labels[r], labels[c])
+            return np.bincount(low * 3 + high, minlength=9)
+
+        assert (pair_counts(new_rows, new_columns) == pair_counts(rows, columns)).all()
+    all_rows, all_columns = (
+        np.concatenate([new_rows, fixed // n]),
+        np.concatenate([new_columns, fixed % n]),
+    )
+    assert core_triangles(all_rows, all_columns, degrees, cap) == count
+    before = core_triangles(
+        np.concatenate([rows, fixed // n]), np.concatenate([columns, fixed % n]), degrees, cap
+    )
+    assert count >= before
+    # a swap (a, b), (c, d) -> (a, d), (c, b) moves sum d_i d_j by (d_a - d_c)(d_d - d_b),
+    # b and d in one class: at most CLOSING_WIDTH d_max^2, and a pass by one such change
+    moment = (degrees[new_rows] * degrees[new_columns]).sum()
+    moment -= (degrees[rows] * degrees[columns]).sum()
+    assert abs(moment) <= passes * affinity.CLOSING_WIDTH * degrees.max() ** 2
+
+
 @pytest.mark.parametrize("wide", [False, True])
 def test_closing_swaps_are_the_same_by_seed_as_before_the_speed_up(wide, monkeypatch):
     """Outputs pinned at main 5300d9e (issue 18, speed: the kept table and count release
