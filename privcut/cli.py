@@ -994,14 +994,12 @@ settings): an output there is refused. ``/dev/shm``, a plain in-memory file syst
 among them."""
 
 
-def _check_writable(path: str | None, option: str) -> None:
-    """Refuse an output path that cannot be written, before any data is read: a folder,
-    a symbolic link (the rename would replace the link, not write where it points), a
-    device, FIFO or socket, a path in a system folder (:data:`SYSTEM_FOLDERS`), a name too
-    long or a folder where the temporary file cannot be made
-    (:func:`privcut.files.check_replaceable`)."""
-    if path is None:
-        return
+def _check_writable(path: str, option: str) -> None:
+    """Refuse an output path that cannot be written, before any data is read: a missing
+    folder, a path in a system folder (:data:`SYSTEM_FOLDERS`), a name too long for the
+    folder, a symbolic link (the rename would replace the link, not write where it
+    points), a folder, a device, FIFO or socket, a file not writable. Nothing is created
+    (:func:`_probe` then tries the temporary file)."""
     target = Path(path)
     folder = target.parent
     if not folder.is_dir():
@@ -1014,16 +1012,7 @@ def _check_writable(path: str | None, option: str) -> None:
             f"{option} {path}: in the system folder {real} (descriptors, devices or kernel "
             "settings, not files to replace); give a path in an ordinary folder"
         )
-    try:  # the name fits, and a temporary file named as the writes' can be made (it vanishes)
-        check_replaceable(target)
-    except OSError as error:
-        if error.errno == errno.ENAMETOOLONG:
-            raise privcut.PrivcutError(
-                f"{option} {path}: the file {error.strerror}; give a shorter name"
-            ) from None
-        raise privcut.PrivcutError(
-            f"{option} {path}: cannot write in {folder}: {error.strerror}"
-        ) from None
+    _probe(path, option, probe=False)
     if target.is_symlink():
         raise privcut.PrivcutError(
             f"{option} {path}: a symbolic link (to {os.readlink(target)}); the output is "
@@ -1042,6 +1031,22 @@ def _check_writable(path: str | None, option: str) -> None:
         raise privcut.PrivcutError(f"{option} {path}: not writable (permission denied)")
 
 
+def _probe(path: str, option: str, probe: bool = True) -> None:
+    """Refuse an output whose name does not fit its folder's NAME_MAX or (with ``probe``)
+    beside which the writes' temporary file cannot be made: one is made and removed
+    (:func:`privcut.files.check_replaceable`)."""
+    try:
+        check_replaceable(path, probe=probe)
+    except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            raise privcut.PrivcutError(
+                f"{option} {path}: the file {error.strerror}; give a shorter name"
+            ) from None
+        raise privcut.PrivcutError(
+            f"{option} {path}: cannot write in {Path(path).parent}: {error.strerror}"
+        ) from None
+
+
 INPUTS = {
     "input": ("the input", "the private input"),
     "nodes": ("--nodes", "this public input"),
@@ -1057,6 +1062,7 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
     same file as another output (one would overwrite the other), or that is one of the
     input files (the release would replace it: the private input would be lost)."""
     seen: dict[Path, str] = {}
+    given: list[tuple[str, str]] = []
     inputs = {}
     for name, named in INPUTS.items():
         source = getattr(arguments, name, None)
@@ -1064,21 +1070,24 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
             inputs[source] = named
     for option in ("output", "report", "communities_out"):
         path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
-        _check_writable(path, flag)
         if path is None:
             continue
+        _check_writable(path, flag)
         resolved = Path(path).resolve()
         if resolved in seen:
             raise privcut.PrivcutError(
                 f"{flag} {path} is the same file as {seen[resolved]}; give each output its own"
             )
         seen[resolved] = flag
+        given.append((path, flag))
         for source, (text, what) in inputs.items():
             if os.path.exists(path) and os.path.samefile(path, source):
                 raise privcut.PrivcutError(
                     f"{flag} {path} is the same file as {text} {source}: the release would "
                     f"replace {what}; give the output another path"
                 )
+    for path, flag in given:  # last: only this changes a folder (its mtime)
+        _probe(path, flag)
 
 
 def _raised_by_privcut(error: BaseException) -> bool:

@@ -178,12 +178,13 @@ def _temporary(target: Path) -> Path:
     return target.parent / f".{target.name[:STEM]}.{secrets.token_hex(8)}.tmp"
 
 
-def check_replaceable(path: str | os.PathLike) -> None:
+def check_replaceable(path: str | os.PathLike, *, probe: bool = True) -> None:
     """Check, without touching it, that ``path`` can be replaced by this module's writes.
 
-    Its name must fit the folder's ``NAME_MAX``, and a temporary file named as the
-    writes name theirs must be creatable in its folder: one is created and removed.
-    Whether ``path`` itself is a file, a folder or absent is not checked.
+    Its name must fit the folder's ``NAME_MAX``, and (with ``probe``) a temporary file
+    named as the writes name theirs must be creatable in its folder: one is created and
+    removed (which changes the folder's modification time). Whether ``path`` itself is
+    a file, a folder or absent is not checked.
 
     Raises
     ------
@@ -212,9 +213,10 @@ def check_replaceable(path: str | os.PathLike) -> None:
     if len(os.fsencode(target.name)) > limit:
         message = f"name longer than the folder's NAME_MAX ({limit} bytes)"
         raise OSError(errno.ENAMETOOLONG, message, str(path))
-    temporary = _temporary(target)
-    os.close(os.open(temporary, _CREATE, 0o600))
-    os.unlink(temporary)
+    if probe:
+        temporary = _temporary(target)
+        os.close(os.open(temporary, _CREATE, 0o600))
+        os.unlink(temporary)
 
 
 class PartialReplaceError(OSError):
