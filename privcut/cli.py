@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import errno
 import io
 import json
 import os
+import signal
 import sys
-import tempfile
+import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, NoReturn
 
 import privcut
-from privcut.files import PartialReplaceError, ReplaceTogether, write_atomically
+from privcut.files import PartialReplaceError, ReplaceTogether, check_replaceable
 from privcut.graph.workloads import STRATEGIES
 
 MECHANISMS = (
@@ -367,11 +369,12 @@ def _write_outputs(outputs: Sequence[_Output]) -> None:
     into place. A failure before the renames removes the temporary files, touches no
     output and is a :class:`~privcut.PrivcutError` naming the path and the fix; a failure
     during the renames is a :class:`~privcut.files.PartialReplaceError` (see
-    :func:`main`)."""
+    :func:`main`). A SIGTERM or SIGHUP meanwhile removes the temporary files too, then
+    ends the process as the signal would (:func:`_terminable`)."""
     options = {str(Path(output.path)): output.option for output in outputs}
     failed = outputs[0]
     try:
-        with ReplaceTogether() as written:
+        with _terminable(), ReplaceTogether() as written:
             for failed in outputs:
                 stage = written.folder if failed.folder else written.path
                 failed.write(stage(failed.path))
@@ -389,8 +392,59 @@ def _write_outputs(outputs: Sequence[_Output]) -> None:
 
 
 def _text(content: str) -> Callable[[Path], None]:
-    """A writer of ``content`` (UTF-8 text) for :class:`_Output`."""
-    return lambda path: write_atomically(path, content)
+    """A writer of ``content`` (UTF-8 text) for :class:`_Output`, straight into the staged
+    temporary file (which the commit fsyncs)."""
+    return lambda path: path.write_bytes(content.encode())
+
+
+class _Terminated(BaseException):
+    """A SIGTERM or SIGHUP that arrived while the outputs were being written."""
+
+
+TERMINATING = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals :func:`_terminable` turns into an exception while the outputs are written."""
+
+
+@contextlib.contextmanager
+def _terminable() -> Iterator[None]:
+    """While the block runs, turn :data:`TERMINATING` (those at their default action, in
+    the main thread) into an exception, so that the staged temporary files (the full
+    release) are removed as on any failure; then end the process as the signal would
+    (its default action: killed by it, status 128 + its number in a shell; else exit
+    status 128 + its number)."""
+    numbers = ()
+    if threading.current_thread() is threading.main_thread():
+        numbers = tuple(n for n in TERMINATING if signal.getsignal(n) == signal.SIG_DFL)
+    arrived: list[int] = []
+
+    def stop(number: int, frame) -> None:
+        arrived.append(number)
+        if len(arrived) == 1:
+            raise _Terminated(number)
+
+    try:
+        try:
+            for number in numbers:
+                signal.signal(number, stop)
+            yield
+        finally:
+            _set_default(list(numbers))
+    except _Terminated:
+        pass
+    if arrived:
+        signal.raise_signal(arrived[0])  # its default action again: ends the process
+        raise SystemExit(128 + arrived[0])
+
+
+def _set_default(numbers: list[int]) -> None:
+    """Put back each signal's default action, even when setting an earlier one raises."""
+    if numbers:
+        try:
+            signal.signal(numbers[0], signal.SIG_DFL)
+        finally:
+            _set_default(numbers[1:])
 
 
 def _synthesize_dask(arguments: argparse.Namespace) -> int:
@@ -744,12 +798,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 OUTPUTS_HELP = (
-    "Outputs: every output path is checked before the data is read or any budget spent. "
+    "Outputs: every output path is checked before the data is read or any budget spent "
+    "(its folder takes a new file, its name fits, it is no folder, device, symbolic link "
+    "or system path, it is no input and no other output). "
     "The outputs are written together: each in full to a temporary file beside it, and "
     "only when all are written are they renamed into place. A failed write replaces no "
     "output (exit status 2, naming the path and the fix; a rerun spends epsilon again); "
     "a rename failing after another succeeded (rare) exits 74, naming the outputs "
-    "replaced and those not. Which files are written depends on the options only."
+    "replaced and those not. A SIGTERM or SIGHUP while writing removes the temporary "
+    "files. Which files are written depends on the options only."
 )
 """The commands' help on how their outputs are written."""
 
@@ -931,12 +988,37 @@ another succeeded; rare): the files on disk do not belong together; or all were 
 but their folder could not be fsynced after (``EX_IOERR``)."""
 
 
-def _check_writable(path: str | None, option: str) -> None:
-    """Refuse an output path that cannot be written, before any data is read."""
-    if path is None:
-        return
+SYSTEM_FOLDERS = (Path("/proc"), Path("/sys"), Path("/dev"))
+"""Folders whose entries are not files to replace (links to descriptors, devices, kernel
+settings): an output there is refused. ``/dev/shm``, a plain in-memory file system, is not
+among them."""
+
+
+def _check_writable(path: str, option: str) -> None:
+    """Refuse an output path that cannot be written, before any data is read: a missing
+    folder, a path in a system folder (:data:`SYSTEM_FOLDERS`), a name too long for the
+    folder, a symbolic link (the rename would replace the link, not write where it
+    points), a folder, a device, FIFO or socket, a file not writable. Nothing is created
+    (:func:`_probe` then tries the temporary file)."""
     target = Path(path)
     folder = target.parent
+    if not folder.is_dir():
+        raise privcut.PrivcutError(f"{option} {path}: folder {folder} does not exist")
+    real = Path(os.path.realpath(folder))
+    if any(real.is_relative_to(system) for system in SYSTEM_FOLDERS) and not real.is_relative_to(
+        "/dev/shm"
+    ):
+        raise privcut.PrivcutError(
+            f"{option} {path}: in the system folder {real} (descriptors, devices or kernel "
+            "settings, not files to replace); give a path in an ordinary folder"
+        )
+    _probe(path, option, probe=False)
+    if target.is_symlink():
+        raise privcut.PrivcutError(
+            f"{option} {path}: a symbolic link (to {os.readlink(target)}); the output is "
+            "written beside it and renamed into place, which would replace the link itself, "
+            "not write where it points: give the file's own path"
+        )
     if target.is_dir():
         raise privcut.PrivcutError(f"{option} {path}: is a directory; give a file name")
     if target.exists() and not target.is_file():
@@ -945,50 +1027,67 @@ def _check_writable(path: str | None, option: str) -> None:
             "output would replace, as it is written beside and renamed into place; give a "
             "file path"
         )
-    if not folder.is_dir():
-        raise privcut.PrivcutError(f"{option} {path}: folder {folder} does not exist")
     if target.exists() and not os.access(target, os.W_OK):
         raise privcut.PrivcutError(f"{option} {path}: not writable (permission denied)")
-    try:  # the atomic write needs a temporary file in the folder: try one (it vanishes)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
+
+
+def _probe(path: str, option: str, probe: bool = True) -> None:
+    """Refuse an output whose name does not fit its folder's NAME_MAX or (with ``probe``)
+    beside which the writes' temporary file cannot be made: one is made and removed
+    (:func:`privcut.files.check_replaceable`)."""
+    try:
+        check_replaceable(path, probe=probe)
     except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            raise privcut.PrivcutError(
+                f"{option} {path}: the file {error.strerror}; give a shorter name"
+            ) from None
         raise privcut.PrivcutError(
-            f"{option} {path}: cannot write in {folder}: {error.strerror}"
+            f"{option} {path}: cannot write in {Path(path).parent}: {error.strerror}"
         ) from None
 
 
-INPUTS = {"input": "the input", "nodes": "--nodes", "groups": "--groups", "queries": "--queries"}
-"""The options naming a command's input files (by attribute), as the messages name them."""
+INPUTS = {
+    "input": ("the input", "the private input"),
+    "nodes": ("--nodes", "this public input"),
+    "groups": ("--groups", "this public input"),
+    "queries": ("--queries", "this public input"),
+}
+"""The options naming a command's input files (by attribute): as the messages name them, and
+what the release would replace."""
 
 
 def _check_outputs(arguments: argparse.Namespace) -> None:
     """Refuse, before any data is read, an output that cannot be written, that names the
     same file as another output (one would overwrite the other), or that is one of the
-    input files (the release would replace the private input, which is then lost)."""
+    input files (the release would replace it: the private input would be lost)."""
     seen: dict[Path, str] = {}
+    given: list[tuple[str, str]] = []
     inputs = {}
-    for name, text in INPUTS.items():
+    for name, named in INPUTS.items():
         source = getattr(arguments, name, None)
         if source is not None and os.path.exists(source):
-            inputs[source] = text
+            inputs[source] = named
     for option in ("output", "report", "communities_out"):
         path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
-        _check_writable(path, flag)
         if path is None:
             continue
+        _check_writable(path, flag)
         resolved = Path(path).resolve()
         if resolved in seen:
             raise privcut.PrivcutError(
                 f"{flag} {path} is the same file as {seen[resolved]}; give each output its own"
             )
         seen[resolved] = flag
-        for source, text in inputs.items():
+        given.append((path, flag))
+        for source, (text, what) in inputs.items():
             if os.path.exists(path) and os.path.samefile(path, source):
                 raise privcut.PrivcutError(
                     f"{flag} {path} is the same file as {text} {source}: the release would "
-                    "replace the private input; give the output another path"
+                    f"replace {what}; give the output another path"
                 )
+    for path, flag in given:  # last: only this changes a folder (its mtime)
+        _probe(path, flag)
 
 
 def _raised_by_privcut(error: BaseException) -> bool:

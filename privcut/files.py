@@ -42,6 +42,7 @@ __all__ = [
     "PartialReplaceError",
     "ReplaceTogether",
     "StateFile",
+    "check_replaceable",
     "fsync_directory",
     "open_atomically",
     "open_regular",
@@ -141,9 +142,8 @@ def open_atomically(
     """
     target = Path(path)
     folder = target.parent
-    temporary = folder / f".{target.name}.{secrets.token_hex(8)}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    descriptor = os.open(temporary, flags, 0o666 if mode is None else mode)
+    temporary = _temporary(target)
+    descriptor = os.open(temporary, _CREATE, 0o666 if mode is None else mode)
 
     def write(content: bytes) -> None:
         view = memoryview(content)
@@ -163,6 +163,60 @@ def open_atomically(
         temporary.unlink(missing_ok=True)
         raise
     fsync_directory(folder)
+
+
+STEM = 32
+"""Characters of a target's name kept in its temporary's name (``.STEM.<16 hex>.tmp``): the
+temporary's name is at most ``STEM + 22`` characters whatever the target's length, so a
+target whose own name fits the folder's ``NAME_MAX`` always gets one (nested too)."""
+
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _temporary(target: Path) -> Path:
+    """A new temporary name beside ``target`` (not created)."""
+    return target.parent / f".{target.name[:STEM]}.{secrets.token_hex(8)}.tmp"
+
+
+def check_replaceable(path: str | os.PathLike, *, probe: bool = True) -> None:
+    """Check, without touching it, that ``path`` can be replaced by this module's writes.
+
+    Its name must fit the folder's ``NAME_MAX``, and (with ``probe``) a temporary file
+    named as the writes name theirs must be creatable in its folder: one is created and
+    removed (which changes the folder's modification time). Whether ``path`` itself is
+    a file, a folder or absent is not checked.
+
+    Raises
+    ------
+    OSError
+        ``ENAMETOOLONG`` for a name longer than ``NAME_MAX`` bytes; else the error of
+        creating the temporary file (e.g. ``EACCES``, ``EROFS``, ``ENOENT`` for a missing
+        folder).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     check_replaceable(Path(folder) / "graph.txt")
+    ...     try:
+    ...         check_replaceable(Path(folder) / ("x" * 300))
+    ...     except OSError as error:
+    ...         print(error.strerror, os.listdir(folder))
+    name longer than the folder's NAME_MAX (255 bytes) []
+    """
+    target = Path(path)
+    folder = target.parent
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):  # no such setting here, or a missing folder (see below)
+        limit = 255
+    if len(os.fsencode(target.name)) > limit:
+        message = f"name longer than the folder's NAME_MAX ({limit} bytes)"
+        raise OSError(errno.ENAMETOOLONG, message, str(path))
+    if probe:
+        temporary = _temporary(target)
+        os.close(os.open(temporary, _CREATE, 0o600))
+        os.unlink(temporary)
 
 
 class PartialReplaceError(OSError):
@@ -205,9 +259,11 @@ class ReplaceTogether:
     their targets) raises :class:`PartialReplaceError`, which names the targets
     replaced and those kept; the temporary entries not renamed are removed. The
     renames run with SIGINT, SIGTERM and SIGHUP held (in the main thread; they are
-    raised again after the renames), so Ctrl-C or a kill lands before or after the set
-    is replaced, never amid it; a crash (power loss, SIGKILL) amid the renames can
-    still leave a mixed set.
+    raised again after the renames, all of them, under the handlers as they were), so
+    Ctrl-C or a kill lands before or after the set is replaced, never amid it; a crash
+    (power loss, SIGKILL) amid the renames can still leave a mixed set. A temporary
+    file's name keeps at most :data:`STEM` characters of its target's, so any name that
+    fits ``NAME_MAX`` can be staged (:func:`check_replaceable` checks a target ahead).
 
     Complexity: O(number of targets) system calls beyond the writing (and, for a
     folder, one fsync per entry in it).
@@ -218,8 +274,8 @@ class ReplaceTogether:
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     graph, report = Path(folder) / "h.txt", Path(folder) / "h.json"
     ...     with ReplaceTogether() as outputs:
-    ...         write_atomically(outputs.path(graph), "1 2\\n")
-    ...         write_atomically(outputs.path(report), "{}\\n")
+    ...         _ = outputs.path(graph).write_text("1 2\\n")
+    ...         _ = outputs.path(report).write_text("{}\\n")
     ...     (graph.read_text(), report.read_text(), sorted(os.listdir(folder)))
     ('1 2\\n', '{}\\n', ['h.json', 'h.txt'])
     """
@@ -238,14 +294,14 @@ class ReplaceTogether:
             self.discard()
 
     def path(self, target: str | os.PathLike) -> Path:
-        """A new empty temporary file beside ``target``, to write in full (by any means,
-        e.g. :func:`write_atomically` on it) before :meth:`commit` renames it over
-        ``target``."""
+        """A new empty temporary file beside ``target`` (named as :func:`check_replaceable`
+        checks), to write in full before :meth:`commit` renames it over ``target``: write
+        straight into it (:meth:`commit` fsyncs it); an atomic write on it
+        (:func:`write_atomically`) works too, at the cost of one more temporary file."""
         self._check_open()
         target = Path(target)
-        temporary = target.parent / f".{target.name}.{secrets.token_hex(8)}.tmp"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        os.close(os.open(temporary, flags, 0o666))
+        temporary = _temporary(target)
+        os.close(os.open(temporary, _CREATE, 0o666))
         self._staged.append((temporary, target))
         return temporary
 
@@ -254,7 +310,8 @@ class ReplaceTogether:
         :meth:`commit` renames the folder to it)."""
         self._check_open()
         target = Path(target)
-        temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
+        prefix = f".{target.name[:STEM]}."
+        temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=prefix))
         self._staged.append((temporary, target))
         return temporary
 
@@ -324,15 +381,41 @@ def _signals_held() -> Iterator[None]:
     arrived: list[int] = []
     previous = {number: signal.getsignal(number) for number in HELD_SIGNALS}
     previous = {number: handler for number, handler in previous.items() if handler is not None}
-    for number in previous:
-        signal.signal(number, lambda received, frame: arrived.append(received))
     try:
+        for number in previous:
+            signal.signal(number, lambda received, frame: arrived.append(received))
         yield
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        _release(previous, arrived)
+
+
+def _release(previous: dict, arrived: list[int]) -> None:
+    """Restore the ``previous`` handlers and raise the ``arrived`` signals again, none lost.
+
+    The held signals are blocked first (``pthread_sigmask``, which also runs the recording
+    handler for any signal that arrived just before), so none lands amid the restores;
+    every restore runs whatever another signal raises; the arrived signals are raised
+    while still blocked (they stay pending) and delivered together when the mask is put
+    back: a SIGINT's KeyboardInterrupt cannot stop a SIGTERM after it from being delivered
+    (Python runs the handlers still due at its next check)."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    blocked = mask(signal.SIG_BLOCK, HELD_SIGNALS) if mask else None
+    try:
+        _restore(list(previous.items()))
         for number in dict.fromkeys(arrived):
             signal.raise_signal(number)
+    finally:
+        if mask:
+            mask(signal.SIG_SETMASK, blocked)
+
+
+def _restore(handlers: list) -> None:
+    """Set each ``(signal, handler)``, even when setting an earlier one raises."""
+    if handlers:
+        try:
+            signal.signal(*handlers[0])
+        finally:
+            _restore(handlers[1:])
 
 
 def _fsync_tree(temporary: Path, target: Path) -> None:

@@ -6,6 +6,8 @@ replaced; unwritable targets are refused before any spend. In-process (``main(ar
 import errno
 import json
 import os
+import pathlib
+import signal
 
 import pytest
 
@@ -69,13 +71,13 @@ def test_success_writes_every_output_and_no_temporary_file(tmp_path):
 @pytest.mark.parametrize("old", [True, False])
 @pytest.mark.parametrize("failing", ["h.json", "c.tsv"])
 def test_a_failing_later_write_leaves_no_new_output(tmp_path, capsys, monkeypatch, old, failing):
-    def full(path, data, **options):
+    def full(path, data):
         if path.name.startswith(f".{failing}."):
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        return write(path, data, **options)
+        return write(path, data)
 
-    write = privcut.cli.write_atomically
-    monkeypatch.setattr(privcut.cli, "write_atomically", full)
+    write = pathlib.Path.write_bytes  # the text outputs are written straight into the stage
+    monkeypatch.setattr(pathlib.Path, "write_bytes", full)
     status, err = run(setup(tmp_path, old), capsys)
     assert status == USAGE_ERROR
     option = {"h.json": "--report", "c.tsv": "--communities-out"}[failing]
@@ -176,22 +178,23 @@ def test_an_output_naming_an_input_file_is_refused(tmp_path, capsys):
     edges, nodes = argv[1], tmp_path / "nodes.txt"
     nodes.write_text("".join(f"{i}\n" for i in range(12)))
     os.link(nodes, tmp_path / "linked.txt")  # the same file under another name
-    for option, target, named in (
-        ("-o", edges, "the input"),
-        ("--report", str(tmp_path / "linked.txt"), "--nodes"),
-        ("--communities-out", str(tmp_path / "sub" / ".." / "nodes.txt"), "--nodes"),
+    for option, target, named, what in (
+        ("-o", edges, "the input", "the private input"),
+        ("--report", str(tmp_path / "linked.txt"), "--nodes", "this public input"),
+        ("--communities-out", str(tmp_path / "sub" / ".." / "nodes.txt"), "--nodes", "this "),
     ):
         (tmp_path / "sub").mkdir(exist_ok=True)
         command = [*argv, "--nodes", str(nodes)]
         command[command.index(option) + 1] = target
         status, err = run(command, capsys)
         assert status == USAGE_ERROR and f"is the same file as {named}" in err
-        assert "would replace the private input" in err
+        assert f"would replace {what}" in err
     queries = tmp_path / "q.txt"
     queries.write_text("1, 2\n")
     cuts = ["cuts", edges, "--queries", str(queries), "--epsilon", "1", "-o", str(queries)]
     status, err = run(cuts, capsys)
     assert status == USAGE_ERROR and "is the same file as --queries" in err
+    assert "would replace this public input" in err
     assert queries.read_text() == "1, 2\n" and nodes.read_text().startswith("0\n1\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "g.txt",
@@ -226,3 +229,81 @@ def test_a_folder_fsync_failing_after_the_renames_is_reported(tmp_path, capsys, 
     assert "could not be flushed to disk (Input/output error)" in err
     assert sorted(contents(tmp_path)) == ["c.tsv", "h.json", "h.txt"]
     assert contents(tmp_path)["h.txt"] != OLD["h.txt"]
+
+
+def refused_before_any_spend(monkeypatch) -> None:
+    def spent(*arguments, **options):
+        raise AssertionError("the budget was spent before the outputs were checked")
+
+    monkeypatch.setattr(privcut, "synthetic_graph", spent)
+
+
+@pytest.mark.parametrize("length", [230, 256])
+def test_a_long_output_name_is_written_or_refused_before_any_spend(tmp_path, capsys, length):
+    # review r7 F2: the staged temporary's name no longer grows with the target's, and a
+    # name beyond NAME_MAX is refused by the checks, before the release
+    argv = setup(tmp_path, old=False)
+    name = "o" * (length - 4) + ".txt"
+    argv[argv.index("--report") + 1] = str(tmp_path / name)
+    if length <= 255:
+        assert main(argv) == 0 and (tmp_path / name).is_file()
+        assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        refused_before_any_spend(patch)
+        status, err = run(argv, capsys)
+    assert status == USAGE_ERROR and "NAME_MAX (255 bytes); give a shorter name" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt"]
+
+
+def test_the_temporary_file_probe_failing_is_refused_before_any_spend(
+    tmp_path, capsys, monkeypatch
+):
+    # the CI runs as root: a folder refusing new files is simulated
+    def refused(path, *arguments):
+        if str(path).endswith(".tmp"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return create(path, *arguments)
+
+    create = os.open
+    refused_before_any_spend(monkeypatch)
+    monkeypatch.setattr(os, "open", refused)
+    status, err = run(setup(tmp_path, old=False), capsys)
+    assert status == USAGE_ERROR and f"cannot write in {tmp_path}: Permission denied" in err
+
+
+def test_an_output_that_is_a_link_or_in_a_system_folder_is_refused(tmp_path, capsys, monkeypatch):
+    # review r7 F5: "-o /dev/stdout" with stdout a file would replace the link itself
+    refused_before_any_spend(monkeypatch)
+    argv = setup(tmp_path, old=False)
+    (tmp_path / "out").symlink_to("/proc/self/fd/1")
+    for target, message in (
+        (tmp_path / "out", "a symbolic link (to /proc/self/fd/1)"),
+        ("/dev/null", "in the system folder /dev"),
+        ("/proc/self/fd/1", "in the system folder /proc"),
+    ):
+        argv[argv.index("-o") + 1] = str(target)
+        status, err = run(argv, capsys)
+        assert status == USAGE_ERROR and message in err
+    assert (tmp_path / "out").is_symlink()
+
+
+def test_a_sigterm_while_writing_removes_the_temporary_files(tmp_path, monkeypatch):
+    # review r7 F6: the staged release is removed, then the process ends as by the signal
+    # (its default action is replaced here by a record, so that pytest lives on)
+    if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        pytest.skip("SIGTERM has a handler here")
+    raised = []
+    monkeypatch.setattr(signal, "raise_signal", raised.append)
+
+    def terminated(path, data):
+        write(path, data)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    write = pathlib.Path.write_bytes
+    monkeypatch.setattr(pathlib.Path, "write_bytes", terminated)
+    with pytest.raises(SystemExit) as exit_info:
+        main(setup(tmp_path))
+    assert exit_info.value.code == 128 + signal.SIGTERM and raised == [signal.SIGTERM]
+    assert contents(tmp_path) == OLD  # no temporary file, no output replaced
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL

@@ -8,6 +8,7 @@ from privcut import files
 from privcut.files import (
     PartialReplaceError,
     ReplaceTogether,
+    check_replaceable,
     open_regular,
     read_regular,
     write_atomically,
@@ -122,3 +123,68 @@ def test_replace_together_touches_no_target_when_an_fsync_fails(tmp_path, monkey
     assert not isinstance(error.value, PartialReplaceError)
     assert error.value.filename == str(tmp_path / "a") and error.value.errno == errno.EIO
     assert os.listdir(tmp_path) == ["b"] and (tmp_path / "b").read_text() == "old"
+
+
+def signalled_commit(tmp_path, monkeypatch, numbers, during=os.replace) -> None:
+    """Commit one staged file; each of ``numbers`` is sent amid the renames."""
+
+    def replace_and_signal(source, target):
+        during(source, target)
+        for number in numbers:
+            os.kill(os.getpid(), number)
+
+    outputs = ReplaceTogether()
+    outputs.path(tmp_path / "a").write_text("a")
+    monkeypatch.setattr(os, "replace", replace_and_signal)
+    outputs.commit()
+
+
+def test_a_sigint_held_with_a_sigterm_loses_neither(tmp_path, monkeypatch):
+    # review r7 F3 (1): the KeyboardInterrupt of a SIGINT did stop a held SIGTERM
+    terms = []
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: terms.append(number))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            signalled_commit(tmp_path, monkeypatch, [signal.SIGINT, signal.SIGTERM])
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # runs any handler still due
+        assert terms == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert (tmp_path / "a").read_text() == "a"
+
+
+def test_a_sigint_amid_the_restores_leaves_every_handler_restored(tmp_path, monkeypatch):
+    # review r7 F3 (2): a SIGINT landing once its handler was back left SIGTERM and SIGHUP
+    # on the recording handler for good
+    def restoring(number, handler):
+        previous = set_handler(number, handler)
+        if number == signal.SIGINT and handler is signal.default_int_handler:
+            os.kill(os.getpid(), signal.SIGINT)  # lands amid the restores
+        return previous
+
+    def marker(number, frame):
+        raise AssertionError("not to run")
+
+    set_handler = signal.signal
+    previous = set_handler(signal.SIGTERM, marker)
+    try:
+        monkeypatch.setattr(signal, "signal", restoring)
+        with pytest.raises(KeyboardInterrupt):
+            signalled_commit(tmp_path, monkeypatch, [signal.SIGINT])
+        monkeypatch.setattr(signal, "signal", set_handler)
+        assert signal.getsignal(signal.SIGTERM) is marker
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        set_handler(signal.SIGTERM, previous)
+
+
+def test_temporary_names_do_not_grow_with_the_target_and_are_probed(tmp_path):
+    # review r7 F2: a target of 250 bytes gets temporaries that fit NAME_MAX, nested too
+    target = tmp_path / ("t" * 250)
+    check_replaceable(target)
+    with ReplaceTogether() as outputs:
+        write_atomically(outputs.path(target), "x")
+    assert os.listdir(tmp_path) == [target.name] and target.read_text() == "x"
+    with pytest.raises(OSError) as error:
+        check_replaceable(tmp_path / ("t" * 256))
+    assert error.value.errno == errno.ENAMETOOLONG and os.listdir(tmp_path) == [target.name]
