@@ -332,15 +332,17 @@ class ReplaceTogether:
         try:
             for temporary, target in staged:
                 _fsync_tree(temporary, target)
-            with _signals_held():  # an interruption lands before or after the renames
+            # an interruption lands before the renames or after them and the folders'
+            # fsyncs (durable): never between (review r8 F4')
+            with _signals_held():
                 for temporary, target in staged:
                     try:
                         os.replace(temporary, target)
                     except OSError as error:
                         raise OSError(error.errno, error.strerror, str(target)) from None
                     done += 1
-            for folder in dict.fromkeys(target.parent for _, target in staged):
-                fsync_directory(folder)
+                for folder in dict.fromkeys(target.parent for _, target in staged):
+                    fsync_directory(folder)
         except OSError as error:
             _remove(temporary for temporary, _ in staged[done:])
             if done == 0:

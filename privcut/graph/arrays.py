@@ -63,64 +63,65 @@ class CheckedAdjacency(sp.csr_array):
     """A graph's adjacency as already read and checked, kept with how it was read, so that
     a pipeline of steps that each read G (a release: its decision, community and
     measurement steps) reads and checks it once. Internal to
-    :func:`~privcut.graph.synthetic.synthetic_graph` (not exported): a caller's own matrix
-    is always checked.
+    :func:`~privcut.graph.synthetic.synthetic_graph`, which never hands one out (not
+    exported).
 
-    :func:`read_adjacency` given it back with the same reading (as ``nodes`` the node
-    tuple :attr:`key` it made itself, not merely an equal one; the same kind; ``weight``
-    None again or a name again) returns a fresh copy of its arrays, O(n + nnz) copying,
-    without checking it again; any other reading checks it as any sparse adjacency, so a
-    matrix marked by hand and read on the caller's own node tuple is checked. Made by
-    :meth:`of` from the CSR a checked reading returned
-    (:meth:`~privcut.graph.universe.EdgeUniverse.read`), on read-only copies of its arrays
-    (an in-place change raises); an array scipy derives from it (a copy, a product, a
-    slice) is not marked. The copies handed out are what a fresh read of the graph would
-    have returned.
+    :func:`read_adjacency` given it back with the same reading (as ``nodes`` the very
+    node tuple :meth:`of` returned with it, not merely an equal one; the same kind;
+    ``weight`` None again or a name again) returns a fresh copy of its arrays, O(n + nnz)
+    copying, without checking it again; any other reading checks it as any sparse
+    adjacency. It is made by :meth:`of` on read-only copies of a checked CSR's arrays (an
+    in-place change raises; arrays put in their place drop the mark); an array scipy
+    derives from it (a copy, a product, a slice) is not marked. The mark is the release
+    pipeline's bookkeeping, not a boundary against its caller: code that marks a matrix
+    by hand with :meth:`of` and reads it on the tuple returned skips the checks (as
+    patching the module would); a matrix marked by hand and read on the caller's own node
+    tuple is checked.
 
     Examples
     --------
     >>> read = read_adjacency(sp.csr_array([[0, 2], [2, 0]]))
-    >>> checked = CheckedAdjacency.of(read.matrix, read.nodes, read.directed, None)
-    >>> again = read_adjacency(checked, nodes=checked.key)
+    >>> checked, key = CheckedAdjacency.of(read.matrix, read.nodes, read.directed, None)
+    >>> again = read_adjacency(checked, nodes=key)
     >>> again.matrix.toarray().tolist(), again.matrix is checked
     ([[0.0, 1.0], [1.0, 0.0]], False)
     >>> checked.reread(None, read.nodes, False) is None  # an equal tuple: checked again
     True
-    >>> type(checked.copy()).__name__, checked.copy().reading
-    ('CheckedAdjacency', None)
+    >>> type(checked.copy()).__name__, checked.copy().reread(None, key, False) is None
+    ('CheckedAdjacency', True)
     """
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.reading: tuple | None = None
+        self._reading: tuple | None = None
 
     @classmethod
     def of(
         cls, matrix: sp.csr_array, nodes: Sequence[Hashable], directed: bool, weight: str | None
-    ) -> CheckedAdjacency:
-        """Mark read-only copies of a checked CSR's arrays as read on ``nodes`` (under a
-        new tuple of them, :attr:`key`), ``directed``, and as 0/1 (``weight`` None) or
-        weights (a name). O(n + nnz)."""
-        parts = tuple(part.copy() for part in (matrix.data, matrix.indices, matrix.indptr))
+    ) -> tuple[CheckedAdjacency, tuple]:
+        """Read-only copies of a checked CSR's arrays, marked as read on a new tuple of
+        ``nodes`` (returned with it: the key to read it on without checks),
+        ``directed``, and as 0/1 (``weight`` None) or weights (a name). O(n + nnz)."""
+        copies = (matrix.data.copy(), matrix.indices.copy(), matrix.indptr.copy())
+        array = cls(copies, shape=matrix.shape)
+        parts = (array.data, array.indices, array.indptr)  # as scipy keeps them
         for part in parts:
             part.flags.writeable = False
-        array = cls(parts, shape=matrix.shape)
-        array.reading = (tuple(list(nodes)), bool(directed), weight is None)
-        return array
-
-    @property
-    def key(self) -> tuple | None:
-        """The node tuple to read it on without checks (None when not marked)."""
-        return None if self.reading is None else self.reading[0]
+        key = tuple(list(nodes))  # a new tuple object
+        array._reading = (key, bool(directed), weight is None, parts)
+        return array, key
 
     def reread(self, weight: str | None, nodes: object, directed: bool) -> sp.csr_array | None:
-        """A fresh copy of the adjacency when asked for the reading it was made with, else
-        None. O(n + nnz)."""
-        if self.reading is None:
+        """A fresh copy of the adjacency when asked for the reading it was made with (and
+        its arrays are the ones it was made with), else None. O(n + nnz)."""
+        if self._reading is None:
             return None
-        read_nodes, read_directed, zero_one = self.reading
-        if nodes is not read_nodes or directed != read_directed or zero_one != (weight is None):
+        key, read_directed, zero_one, parts = self._reading
+        if nodes is not key or directed != read_directed or zero_one != (weight is None):
             return None
+        now = (self.data, self.indices, self.indptr)
+        if any(part is not made for part, made in zip(now, parts, strict=True)):
+            return None  # arrays put in place of the checked ones
         copied = (self.data.copy(), self.indices.copy(), self.indptr.copy())
         return sp.csr_array(copied, shape=self.shape)
 

@@ -37,9 +37,11 @@ class KeyTable:
     multiplier, for any keys); O(len(keys)) memory. The answers depend only on the keys in
     the set, never on the table's layout.
 
-    Built for a set whose size stays about the same (:meth:`remove` then :meth:`add` of as
-    many keys): the table does not grow, so a set grown well past the size it was built
-    with probes longer (still exact).
+    The slots ever used (keys and tombstones) stay at most half the table: an
+    :meth:`add` that would pass that rebuilds the table first (the live keys only, sized
+    for them and the new keys: O(len(table)) then, amortised over the adds since the last
+    rebuild), so a lookup always ends at a never-used slot and a set churned by
+    :meth:`remove` then :meth:`add` (the swaps' use) or grown keeps expected O(1) probes.
 
     Examples
     --------
@@ -59,13 +61,18 @@ class KeyTable:
         # 32-bit slots where every key fits: half the table to allocate and touch
         self._dtype = np.dtype(np.int32 if high <= 2**31 else np.int64)
         self._unsigned = np.dtype(np.uint32 if high <= 2**31 else np.uint64).type
+        self._empty(keys.size)
+        self.add(keys)
+
+    def _empty(self, count: int) -> None:
+        """A new empty table for ``count`` keys (at most 1/8 full with them), with a new
+        multiplier."""
         width = 8 * self._dtype.itemsize
-        bits = max(4, int(keys.size).bit_length() + 3)
+        bits = max(4, int(count).bit_length() + 3)
         self._mask, self._shift = (1 << bits) - 1, self._unsigned(width - bits)
         self._multiplier = self._unsigned(_multiplier(width))
         self._table = np.full(1 << bits, _EMPTY, dtype=self._dtype)
-        self._size = 0
-        self.add(keys)
+        self._size = self._used = 0
 
     def __len__(self) -> int:
         return self._size
@@ -78,13 +85,19 @@ class KeyTable:
         """Put the distinct ``keys``, none of them in the set, in: each at the first slot
         from its home that is free (never used or a tombstone), one key per slot."""
         keys = np.asarray(keys).astype(self._dtype, copy=False)
+        if 2 * (self._used + keys.size) > self._table.size:  # keep never-used slots
+            live = self._table[self._table >= 0]
+            self._empty(live.size + keys.size)
+            self.add(live)
         self._size += keys.size
         table, mask, slot = self._table, self._mask, self._slots(keys)
         while keys.size:  # place the keys whose slot is free (one per slot), move the rest on
             free = table[slot] < 0
+            fresh = table[slot] == _EMPTY
             table[slot[free]] = keys[free]
-            left = table[slot] != keys
-            keys, slot = keys[left], (slot[left] + 1) & mask
+            placed = table[slot] == keys
+            self._used += int(np.count_nonzero(placed & fresh))
+            keys, slot = keys[~placed], (slot[~placed] + 1) & mask
 
     def _find(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Whether each key is in the set and, where it is, its slot."""

@@ -769,10 +769,13 @@ def _read_once(
         universe, adjacency = EdgeUniverse.of(G, weight, nodes=nodes, directed=directed), None
     check_pairs(universe, "synthetic_graph")
 
+    held = [adjacency]
+
     @cache
     def source() -> tuple[CheckedAdjacency, dict]:
-        checked = universe.adjacency(G, weight) if adjacency is None else adjacency
-        marked = CheckedAdjacency.of(checked, universe.nodes, universe.directed, weight)
-        return marked, dict(nodes=marked.key, directed=universe.directed)
+        checked = held.pop()  # the marked copy alone is kept (review r8 F3')
+        checked = universe.adjacency(G, weight) if checked is None else checked
+        marked, key = CheckedAdjacency.of(checked, universe.nodes, universe.directed, weight)
+        return marked, dict(nodes=key, directed=universe.directed)
 
     return universe, source

@@ -29,3 +29,20 @@ def test_keyset_refuses_to_remove_a_missing_key():
     held = KeyTable(np.array([1, 2, 3]))
     with pytest.raises(ValueError, match="not in the set"):
         held.remove(np.array([4]))
+
+
+def test_keyset_keeps_never_used_slots_under_churn_and_growth():
+    """Review r8 F2': remove-then-add churn used to fill every slot with tombstones, and a
+    lookup of an absent key then never ended; a set grown past its table hung in add."""
+    held = KeyTable(np.array([0, 1, 2]))
+    for step in range(200):  # one key out, a new one in
+        held.remove(np.array([step]))
+        held.add(np.array([step + 3]))
+    assert held.contains(np.array([10**6, 202, 5])).tolist() == [False, True, False]
+    grown = KeyTable(np.array([7]))
+    grown.add(np.arange(100, 5_100))  # 5,000 keys into a table built for one
+    assert len(grown) == 5_001 and grown.contains(np.array([7, 5_099, 5_100])).tolist() == [
+        True,
+        True,
+        False,
+    ]

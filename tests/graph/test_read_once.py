@@ -25,22 +25,24 @@ def same_csr(a, b) -> bool:
 def test_a_checked_adjacency_is_copied_for_its_own_reading_only():
     A = sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(5), weight=None).astype(float))
     read = read_adjacency(A)
-    checked = CheckedAdjacency.of(read.matrix, read.nodes, read.directed, None)
-    again = read_adjacency(checked, nodes=checked.key)
+    checked, key = CheckedAdjacency.of(read.matrix, read.nodes, read.directed, None)
+    again = read_adjacency(checked, nodes=key)
     assert same_csr(again.matrix, read.matrix) and again.matrix.data is not checked.data
-    assert type(again.matrix) is sp.csr_array and again.nodes is checked.key
+    assert type(again.matrix) is sp.csr_array and again.nodes is key
     for weight, nodes, directed in (
-        (None, checked.key, True),  # another kind: checked again
+        (None, key, True),  # another kind: checked again
         (None, read.nodes, False),  # an equal node tuple, not the mark's own
-        ("weight", checked.key, False),  # read as weights
+        ("weight", key, False),  # read as weights
     ):
         assert checked.reread(weight, nodes, directed) is None
     upper = sp.csr_array(np.triu(np.ones((3, 3)), 1))
-    asymmetric = CheckedAdjacency.of(upper, (0, 1, 2), True, None)
+    asymmetric, mark = CheckedAdjacency.of(upper, (0, 1, 2), True, None)
     with pytest.raises(arrays.GraphInputError, match="not symmetric"):
-        read_adjacency(asymmetric, nodes=asymmetric.key, directed=False)
+        read_adjacency(asymmetric, nodes=mark, directed=False)
     with pytest.raises(ValueError, match="read-only"):
         checked.data[:] = -7.0  # marked arrays cannot change after their check
+    checked.data = np.full(checked.nnz, 5.0)  # replaced: the mark is dropped
+    assert checked.reread(None, key, False) is None
 
 
 def test_a_matrix_marked_by_hand_is_checked_by_a_release():
@@ -48,7 +50,7 @@ def test_a_matrix_marked_by_hand_is_checked_by_a_release():
     goes through every check."""
     nodes = tuple(range(4))
     bad = sp.csr_array(np.full((4, 4), 1000.0))  # weights above 1, self-loops, marked
-    forged = CheckedAdjacency.of(bad, nodes, False, "weight")
+    forged, _ = CheckedAdjacency.of(bad, nodes, False, "weight")
     with pytest.raises(arrays.GraphInputError):
         synthetic_graph(forged, 1.0, weight="weight", nodes=nodes, rng=0)
 
