@@ -40,7 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import isotonic_regression
 
-from privcut.graph.keyset import sorted_members
+from privcut.graph.keyset import KeyTable
 from privcut.graph.sorting import DIGIT, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
@@ -408,13 +408,12 @@ def triangle_corners(projected) -> np.ndarray:
     Each edge is oriented from the end of smaller (degree, index) to the other (the
     degree-ordered orientation of Schank & Wagner 2005), so every triangle has one first
     node a with edges out to both others b and c, and is counted once, as the wedge of
-    those two edges, closed because {b, c} is an edge (looked up among the sorted edge
-    keys behind a hashed filter, :func:`~privcut.graph.keyset.sorted_members`); a node's
-    corners are the closed wedges it is in. Exact integers. O(n + |E| + W) time and
-    memory, plus O(log |E|) per wedge the filter passes (the closed ones and, in
-    expectation over its random multiplier, for any graph, at most 1/16 of the others),
-    W <= |E| D / 2 the wedges of two edges out of a node on a graph of maximum degree D
-    (the projection's ``cap``); no n x n array and no ``A @ A``.
+    those two edges, closed because {b, c} is an edge (looked up in a hash table of the
+    edges, :class:`~privcut.graph.keyset.KeyTable`); a node's corners are the closed
+    wedges it is in. Exact integers. O(n + |E| + W) time (expected over the hash table's
+    random multiplier, for any graph) and memory, W <= |E| D / 2 the wedges of two edges
+    out of a node on a graph of maximum degree D (the projection's ``cap``); no n x n
+    array and no ``A @ A``.
 
     Examples
     --------
@@ -456,7 +455,7 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     second = np.arange(wedges, dtype=dtype) - np.repeat(start, later)
     closing = np.repeat(heads * dtype(n), later) + heads[second]
     keys = (rows * n + columns).astype(dtype)
-    closed = np.flatnonzero(sorted_members(keys, closing))
+    closed = np.flatnonzero(KeyTable(keys, high=n * n).contains(closing))
     first = np.searchsorted(through, closed, side="right")
     ends = np.concatenate([tails[first], heads[first], heads[second[closed]]])
     return np.bincount(ends, minlength=n).astype(np.int64)

@@ -1,9 +1,8 @@
 """A set of non-negative integer keys (pair keys ``i n + j``) that answers membership,
 takes keys out and puts keys in a whole array at a time, each in expected O(1) per key:
 the edge set of :func:`~privcut.graph.assortativity.assortative_swaps`, which changes by a
-few thousand keys per pass and would otherwise be re-sorted (O(|E|)) every pass; and a
-membership test for many queries against a fixed sorted key set (a hashed filter before a
-binary search), the triangle count's closing pairs. Reads no graph.
+few thousand keys per pass and would otherwise be re-sorted (O(|E|)) every pass. Reads no
+graph.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import secrets
 
 import numpy as np
 
-__all__ = ["KeyTable", "sorted_members"]
+__all__ = ["KeyTable"]
 
 
 def _multiplier(width: int) -> int:
@@ -127,33 +126,3 @@ class KeyTable:
             raise ValueError("KeyTable.remove: a key to take out is not in the set")
         self._table[slot] = _GONE
         self._size -= keys.size
-
-
-def sorted_members(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    """Whether each of the ``queries`` is one of the sorted distinct ``keys`` (all
-    non-negative integers below 2^63), for a fixed set asked many times (the wedges'
-    closing pairs of :func:`~privcut.graph.clustering.triangle_corners`): a filter of one
-    byte per slot, 16 to 32 slots per key, marks the keys' home slots (multiplicative
-    hashing with a random multiplier, as :class:`KeyTable`); a query whose slot is
-    unmarked is out, and the rest (the members and, in expectation over the multiplier,
-    at most 1/16 of the others) are looked up by binary search in ``keys``. Exact for any
-    multiplier; O(len(keys) + len(queries)) expected time, O(len(keys) log len(keys)) at
-    worst per passed query; O(len(keys)) memory.
-
-    Examples
-    --------
-    >>> sorted_members(np.array([3, 10, 2**40]), np.array([10, 11, 2**40, 0])).tolist()
-    [True, False, True, False]
-    """
-    keys, queries = np.asarray(keys), np.asarray(queries)
-    bits = max(4, int(keys.size).bit_length() + 4)
-    multiplier, shift = np.uint64(_multiplier(64)), np.uint64(64 - bits)
-    marked = np.zeros(1 << bits, dtype=bool)
-    marked[(keys.astype(np.uint64) * multiplier) >> shift] = True
-    passed = np.flatnonzero(marked[(queries.astype(np.uint64) * multiplier) >> shift])
-    found = np.zeros(queries.size, dtype=bool)
-    if keys.size and passed.size:
-        asked = queries[passed]
-        at = np.minimum(np.searchsorted(keys, asked), keys.size - 1)
-        found[passed] = keys[at] == asked
-    return found

@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from privcut.graph import keyset
-from privcut.graph.keyset import KeyTable, sorted_members
+from privcut.graph.keyset import KeyTable
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -47,18 +46,3 @@ def test_keyset_keeps_never_used_slots_under_churn_and_growth():
         True,
         False,
     ]
-
-
-@pytest.mark.parametrize("collide", [False, True])
-def test_sorted_members_is_membership_whatever_the_filter_passes(collide, monkeypatch):
-    """Exact against ``numpy.isin`` for keys of 6 to 62 bits and empty sides, also when
-    every key and query hashes to one slot (``collide``: the binary search alone)."""
-    if collide:
-        monkeypatch.setattr(keyset, "_multiplier", lambda width: 0)
-    rng = np.random.default_rng(3)
-    for high in (50, 10**6, 2**31, 2**62):
-        keys = np.unique(rng.integers(0, high, 200))
-        for size in (0, 1, 500):
-            queries = np.concatenate([rng.integers(0, high, size), keys[: size // 5]])
-            assert sorted_members(keys, queries).tolist() == np.isin(queries, keys).tolist()
-            assert not sorted_members(keys[:0], queries).any()
