@@ -148,6 +148,23 @@ def projected_wedges(
     return retention * np.bincount(bins, kept * (kept - 1.0) / 2.0, len(BIN_EDGES) + 1)
 
 
+def _dense_levels(values: np.ndarray) -> tuple[int, np.ndarray]:
+    """The number of distinct ``values`` and each one's rank among them
+    (``numpy.unique(values, return_inverse=True)``'s size and inverse): counted without a
+    sort when the values are finite integers spanning fewer than ``len(values)`` (noisy
+    degrees), O(n); else by ``numpy.unique``, O(n log n)."""
+    low, high = values.min(initial=np.inf), values.max(initial=-np.inf)
+    if np.isfinite(low) and np.isfinite(high) and high - low < values.size:
+        offset = values - low
+        if bool(np.all(np.rint(offset) == offset)):
+            offset = offset.astype(np.intp)
+            present = np.bincount(offset) > 0
+            rank = np.cumsum(present) - 1
+            return int(rank[-1]) + 1, rank[offset]
+    distinct, level = np.unique(values, return_inverse=True)
+    return distinct.size, level
+
+
 def expected_wedges(
     degrees: np.ndarray, noisy_degrees: np.ndarray, cap: int = DEFAULT_CAP
 ) -> np.ndarray:
@@ -176,20 +193,20 @@ def expected_wedges(
     total = d.sum()
     if total <= 0:
         return np.zeros(len(BIN_EDGES) + 1)
-    values, level = np.unique(np.asarray(noisy_degrees, dtype=float), return_inverse=True)
-    at = np.bincount(level, d, values.size) / total
+    count, level = _dense_levels(np.asarray(noisy_degrees, dtype=float))
+    at = np.bincount(level, d, count) / total
     below = np.cumsum(at) - at
     hubs = d > cap
     limit, weight = cap / d[hubs], d[hubs] / total
     # hub v keeps every edge to levels wholly below cap / d_v, part of the level it ends in
     ends = np.searchsorted(below + at, limit, side="right")
-    whole = np.bincount(ends, weight, values.size + 1)[::-1].cumsum()[::-1][1:]
-    inside = ends < values.size
+    whole = np.bincount(ends, weight, count + 1)[::-1].cumsum()[::-1][1:]
+    inside = ends < count
     part = np.clip(
         (limit[inside] - below[ends[inside]]) / np.maximum(at[ends[inside]], 1e-300), 0.0, 1.0
     )
     chance = d[~hubs].sum() / total + whole
-    chance += np.bincount(ends[inside], weight[inside] * part, values.size)
+    chance += np.bincount(ends[inside], weight[inside] * part, count)
     q = chance[level]
     mean = d * q
     pairs = np.where(mean > cap, cap * (cap - 1) / 2.0, d * (d - 1.0) * q * q / 2.0)
