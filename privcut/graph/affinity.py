@@ -180,7 +180,8 @@ def expected_wedges(
     fraction of edges kept. Within 0.1-3% of a drawn proxy's :func:`projected_wedges` on
     the social graphs of ``benchmarks/social.py`` and about 50x faster (RESULTS.md,
     "Issue 18: triangles with assortativity"). Post-processing of the fitted and the
-    released degrees; O(n log n) time, O(n) memory.
+    released degrees; O(n log n) time (O(n) when the noisy degrees are integers spanning
+    fewer than n, as released), O(n) memory.
 
     Examples
     --------
