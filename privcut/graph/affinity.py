@@ -253,7 +253,7 @@ def affinity_edges(
     rho = np.asarray(rho, dtype=float)
     eligible = np.flatnonzero((degrees >= 2) & (degrees <= cap) & (rho > 0.0))
     shuffled = eligible[rng.permutation(eligible.size)]
-    order = shuffled[np.argsort(degrees[shuffled], kind="stable")]
+    order = shuffled[stable_argsort(degrees[shuffled])]  # degrees in [2, cap]: one radix pass
     starts, sizes = _blocks(degrees[order])
     rows, columns = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
     for size in np.unique(sizes[sizes >= 2]):
