@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 from privcut import synthetic_graph
 
@@ -75,6 +76,13 @@ def _same(first, second) -> bool:
         return len(first) == len(second) and all(map(_same, first, second))
     if isinstance(first, np.ndarray):
         return first.dtype == second.dtype and np.array_equal(first, second)
+    if sp.issparse(first):  # a CSR: its arrays, their dtypes and its flags
+        parts = ("data", "indices", "indptr", "has_canonical_format")
+        return (
+            type(first) is type(second)
+            and first.shape == second.shape
+            and all(_same(getattr(first, part), getattr(second, part)) for part in parts)
+        )
     return first == second
 
 

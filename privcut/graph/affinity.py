@@ -148,6 +148,23 @@ def projected_wedges(
     return retention * np.bincount(bins, kept * (kept - 1.0) / 2.0, len(BIN_EDGES) + 1)
 
 
+def _dense_levels(values: np.ndarray) -> tuple[int, np.ndarray]:
+    """The number of distinct ``values`` and each one's rank among them
+    (``numpy.unique(values, return_inverse=True)``'s size and inverse): counted without a
+    sort when the values are finite integers spanning fewer than ``len(values)`` (noisy
+    degrees), O(n); else by ``numpy.unique``, O(n log n)."""
+    low, high = values.min(initial=np.inf), values.max(initial=-np.inf)
+    if np.isfinite(low) and np.isfinite(high) and high - low < values.size:
+        offset = values - low
+        if bool(np.all(np.rint(offset) == offset)):
+            offset = offset.astype(np.intp)
+            present = np.bincount(offset) > 0
+            rank = np.cumsum(present) - 1
+            return int(rank[-1]) + 1, rank[offset]
+    distinct, level = np.unique(values, return_inverse=True)
+    return distinct.size, level
+
+
 def expected_wedges(
     degrees: np.ndarray, noisy_degrees: np.ndarray, cap: int = DEFAULT_CAP
 ) -> np.ndarray:
@@ -163,7 +180,8 @@ def expected_wedges(
     fraction of edges kept. Within 0.1-3% of a drawn proxy's :func:`projected_wedges` on
     the social graphs of ``benchmarks/social.py`` and about 50x faster (RESULTS.md,
     "Issue 18: triangles with assortativity"). Post-processing of the fitted and the
-    released degrees; O(n log n) time, O(n) memory.
+    released degrees; O(n log n) time (O(n) when the noisy degrees are integers spanning
+    fewer than n, as released), O(n) memory.
 
     Examples
     --------
@@ -176,20 +194,20 @@ def expected_wedges(
     total = d.sum()
     if total <= 0:
         return np.zeros(len(BIN_EDGES) + 1)
-    values, level = np.unique(np.asarray(noisy_degrees, dtype=float), return_inverse=True)
-    at = np.bincount(level, d, values.size) / total
+    count, level = _dense_levels(np.asarray(noisy_degrees, dtype=float))
+    at = np.bincount(level, d, count) / total
     below = np.cumsum(at) - at
     hubs = d > cap
     limit, weight = cap / d[hubs], d[hubs] / total
     # hub v keeps every edge to levels wholly below cap / d_v, part of the level it ends in
     ends = np.searchsorted(below + at, limit, side="right")
-    whole = np.bincount(ends, weight, values.size + 1)[::-1].cumsum()[::-1][1:]
-    inside = ends < values.size
+    whole = np.bincount(ends, weight, count + 1)[::-1].cumsum()[::-1][1:]
+    inside = ends < count
     part = np.clip(
         (limit[inside] - below[ends[inside]]) / np.maximum(at[ends[inside]], 1e-300), 0.0, 1.0
     )
     chance = d[~hubs].sum() / total + whole
-    chance += np.bincount(ends[inside], weight[inside] * part, values.size)
+    chance += np.bincount(ends[inside], weight[inside] * part, count)
     q = chance[level]
     mean = d * q
     pairs = np.where(mean > cap, cap * (cap - 1) / 2.0, d * (d - 1.0) * q * q / 2.0)
@@ -235,7 +253,7 @@ def affinity_edges(
     rho = np.asarray(rho, dtype=float)
     eligible = np.flatnonzero((degrees >= 2) & (degrees <= cap) & (rho > 0.0))
     shuffled = eligible[rng.permutation(eligible.size)]
-    order = shuffled[np.argsort(degrees[shuffled], kind="stable")]
+    order = shuffled[stable_argsort(degrees[shuffled])]  # degrees in [2, cap]: one radix pass
     starts, sizes = _blocks(degrees[order])
     rows, columns = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
     for size in np.unique(sizes[sizes >= 2]):

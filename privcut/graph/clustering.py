@@ -360,13 +360,17 @@ def _kept(
     keep = np.ones(m, dtype=bool)
     if entries.size == 0:
         return keep
-    rank = _mix(rows * n + columns, salt)[entries % m]
+    pair = entries % m  # each end's edge; the hash ranks of those edges only, when fewer
+    if entries.size < m:
+        rank = _mix(rows[pair] * n + columns[pair], salt)
+    else:
+        rank = _mix(rows * n + columns, salt)[pair]
     node = (np.cumsum(over) - 1)[ends[entries]]
     if priority is None:
         group = node
     else:  # an integer per node with the order and ties of priority
         level, levels = _levels(np.asarray(priority, dtype=float))
-        other = np.concatenate([columns, rows])[entries]
+        other = np.where(entries < m, columns[pair], rows[pair])
         group = node * levels + level[other]
     bits = int(group.max()).bit_length()
     width = min(64, DIGIT * -(-(bits + DIGIT) // DIGIT))  # whole digits, >= 16 rank bits

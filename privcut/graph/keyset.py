@@ -92,8 +92,8 @@ class KeyTable:
         self._size += keys.size
         table, mask, slot = self._table, self._mask, self._slots(keys)
         while keys.size:  # place the keys whose slot is free (one per slot), move the rest on
-            free = table[slot] < 0
-            fresh = table[slot] == _EMPTY
+            current = table[slot]
+            free, fresh = current < 0, current == _EMPTY
             table[slot[free]] = keys[free]
             placed = table[slot] == keys
             self._used += int(np.count_nonzero(placed & fresh))

@@ -114,7 +114,8 @@ def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tup
     first = np.ones(ordered.size, dtype=bool)
     first[1:] = ordered[1:] != ordered[:-1]
     distinct, chosen = ordered[first], where[order[first]]
-    fresh = ~_member(distinct, taken)
+    small = taken.size < distinct.size  # binary searches for the fewer side, same answer
+    fresh = ~(_holds(taken, distinct) if small else _member(distinct, taken))
     mask = np.zeros(keys.size, dtype=bool)
     mask[chosen[fresh]] = True
     return mask, np.sort(np.concatenate([taken, distinct[fresh]]), kind="stable")
@@ -292,6 +293,17 @@ def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
     empty = (none, none, none)
     edges = tuple(np.concatenate(part) for part in zip(empty, *kept, strict=True))
     return edges, (rows, columns, block)
+
+
+def _holds(keys: np.ndarray, distinct: np.ndarray) -> np.ndarray:
+    """Whether each of the sorted, distinct ``distinct`` is among ``keys`` (any order):
+    ``_member(distinct, sorted keys)``, with the binary searches made for ``keys`` instead,
+    when they are the fewer. O(len(keys) log len(distinct) + len(distinct))."""
+    found = np.zeros(distinct.size, dtype=bool)
+    if distinct.size and keys.size:
+        spot = np.minimum(np.searchsorted(distinct, keys), distinct.size - 1)
+        found[spot[distinct[spot] == keys]] = True
+    return found
 
 
 def _member(keys: np.ndarray, sorted_: np.ndarray) -> np.ndarray:
