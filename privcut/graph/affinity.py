@@ -40,7 +40,7 @@ from privcut.graph.clustering import (
     capped_projection,
     degree_bins,
 )
-from privcut.graph.sorting import stable_argsort
+from privcut.graph.sorting import dense_ranks, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -148,23 +148,6 @@ def projected_wedges(
     return retention * np.bincount(bins, kept * (kept - 1.0) / 2.0, len(BIN_EDGES) + 1)
 
 
-def _dense_levels(values: np.ndarray) -> tuple[int, np.ndarray]:
-    """The number of distinct ``values`` and each one's rank among them
-    (``numpy.unique(values, return_inverse=True)``'s size and inverse): counted without a
-    sort when the values are finite integers spanning fewer than ``len(values)`` (noisy
-    degrees), O(n); else by ``numpy.unique``, O(n log n)."""
-    low, high = values.min(initial=np.inf), values.max(initial=-np.inf)
-    if np.isfinite(low) and np.isfinite(high) and high - low < values.size:
-        offset = values - low
-        if bool(np.all(np.rint(offset) == offset)):
-            offset = offset.astype(np.intp)
-            present = np.bincount(offset) > 0
-            rank = np.cumsum(present) - 1
-            return int(rank[-1]) + 1, rank[offset]
-    distinct, level = np.unique(values, return_inverse=True)
-    return distinct.size, level
-
-
 def expected_wedges(
     degrees: np.ndarray, noisy_degrees: np.ndarray, cap: int = DEFAULT_CAP
 ) -> np.ndarray:
@@ -194,7 +177,7 @@ def expected_wedges(
     total = d.sum()
     if total <= 0:
         return np.zeros(len(BIN_EDGES) + 1)
-    count, level = _dense_levels(np.asarray(noisy_degrees, dtype=float))
+    count, level = dense_ranks(noisy_degrees)
     at = np.bincount(level, d, count) / total
     below = np.cumsum(at) - at
     hubs = d > cap

@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from scipy.optimize import isotonic_regression
 
 from privcut.graph.keyset import KeyTable
-from privcut.graph.sorting import DIGIT, stable_argsort
+from privcut.graph.sorting import DIGIT, dense_ranks, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -369,7 +369,7 @@ def _kept(
     if priority is None:
         group = node
     else:  # an integer per node with the order and ties of priority
-        level, levels = _levels(np.asarray(priority, dtype=float))
+        levels, level = dense_ranks(priority)
         other = np.where(entries < m, columns[pair], rows[pair])
         group = node * levels + level[other]
     bits = int(group.max()).bit_length()
@@ -389,19 +389,6 @@ def _kept(
     position = np.arange(entries.size) - starts[node[order]]
     keep[entries[order[position >= cap]] % m] = False
     return keep
-
-
-def _levels(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """Non-negative integers with the order and ties of ``values``, and a bound on them:
-    the values shifted to start at 0 when they are integers spanning fewer than
-    ``len(values)`` (noisy degrees: no sort), else their dense ranks. O(n), or O(n log n)
-    for the ranks."""
-    low, high = values.min(initial=np.inf), values.max(initial=-np.inf)
-    if np.isfinite(low) and np.isfinite(high) and high - low < values.size:
-        if bool(np.all(np.rint(values) == values)):
-            return (values - low).astype(np.int64), int(high - low) + 1
-    level = np.unique(values, return_inverse=True)[1].astype(np.int64).ravel()
-    return level, int(level.max(initial=0)) + 1
 
 
 def triangle_corners(projected) -> np.ndarray:

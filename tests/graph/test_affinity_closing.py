@@ -216,20 +216,3 @@ def test_expected_wedges_match_a_drawn_configuration_model():
     found = projected_wedges(rows, columns, 3000, noisy, salt=7, cap=16)
     expected = expected_wedges(drawn, noisy, cap=16)
     assert np.allclose(expected, found, rtol=0.1)  # a collapsed heavy tail drifts further
-
-
-def test_dense_levels_are_numpy_unique_s_count_and_inverse():
-    """Counted without a sort for integers spanning fewer than n (noisy degrees, with
-    negatives), by numpy.unique otherwise (fractions, wide spans, NaN, empty)."""
-    rng = np.random.default_rng(4)
-    cases = [
-        rng.integers(-20, 50, 300).astype(float),
-        rng.integers(0, 10**6, 50).astype(float),
-        np.round(rng.normal(0.0, 10.0, 200)) + 0.5 * (rng.random(200) < 0.1),
-        np.array([3.0, np.nan, 3.0]),
-        np.zeros(0),
-    ]
-    for values in cases:
-        count, level = affinity._dense_levels(values)
-        distinct, inverse = np.unique(values, return_inverse=True)
-        assert count == distinct.size and level.tolist() == inverse.tolist()

@@ -4,7 +4,7 @@ speed): the same permutation as NumPy's stable sort, for every key width."""
 import numpy as np
 import pytest
 
-from privcut.graph.sorting import sorted_keys, stable_argsort
+from privcut.graph.sorting import dense_ranks, sorted_keys, stable_argsort
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.intp])
@@ -16,3 +16,20 @@ def test_stable_argsort_is_numpys_stable_argsort(dtype, bits):
         keys[: size // 3] = keys[size // 3 : 2 * (size // 3)]  # repeats: ties keep their order
         assert stable_argsort(keys).tolist() == np.argsort(keys, kind="stable").tolist()
         assert sorted_keys(keys).tolist() == np.sort(keys).tolist()
+
+
+def test_dense_ranks_are_numpy_unique_s_count_and_inverse():
+    """Counted without a sort for integers spanning fewer than n (noisy degrees, with
+    negatives), by numpy.unique otherwise (fractions, wide spans, NaN, empty)."""
+    rng = np.random.default_rng(4)
+    cases = [
+        rng.integers(-20, 50, 300).astype(float),
+        rng.integers(0, 10**6, 50).astype(float),
+        np.round(rng.normal(0.0, 10.0, 200)) + 0.5 * (rng.random(200) < 0.1),
+        np.array([3.0, np.nan, 3.0]),
+        np.zeros(0),
+    ]
+    for values in cases:
+        count, level = dense_ranks(values)
+        distinct, inverse = np.unique(values, return_inverse=True)
+        assert count == distinct.size and level.tolist() == inverse.tolist()
