@@ -6,10 +6,12 @@ release (no groups) on wiki-vote, gnutella and LFR 5k (``benchmarks/social.py``)
 two small generated graphs at epsilon 0.5, 1 and 2, seeds 0-2; and on a 2,000-node
 community graph, releases with public groups (default measurements, and with
 clustering and assortativity), with ``groups="private"``, with filtered randomized
-response, and a directed graph (seeds 0-2, epsilon 1). Run it on two trees and compare
-the outputs (``diff``).
+response, and a directed graph (seeds 0-2, epsilon 1); with ``--large``, also the default
+release of ``benchmarks/scale.py``'s 10^5-node community graph (seeds 0-1, epsilon 1).
+Run it on two trees and compare the outputs (``diff``).
 
-Run: ``OPENBLAS_NUM_THREADS=1 PYTHONPATH=<tree> python benchmarks/release_identity.py``.
+Run: ``OPENBLAS_NUM_THREADS=1 PYTHONPATH=<tree> python benchmarks/release_identity.py
+[--large]``.
 """
 
 from __future__ import annotations
@@ -79,6 +81,11 @@ def main() -> None:
         for seed in range(3):
             H = synthetic_graph(G, 1.0, method="sparse", rng=seed, **options)
             print(f"{name}/{seed} {_fingerprint(H, G.shape[0])}")
+    if "--large" in sys.argv[1:]:  # benchmarks/scale.py's 10^5-node row, seeds 0-1
+        A = social.load("community-1e5")
+        for seed in range(2):
+            H = synthetic_graph(A, 1.0, method="sparse", rng=seed)
+            print(f"community-1e5/{seed} {_fingerprint(H, A.shape[0])}")
 
 
 if __name__ == "__main__":

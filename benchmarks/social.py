@@ -99,6 +99,9 @@ METRICS = [
     ("own-community error", "own-group"),
 ]
 HIGHER_BETTER = {"nmi"}
+# Larger graphs for the speed scripts (release_ab.py, step_ab.py): benchmarks/scale.py's
+# community rows, ``community_graph(n, 50, 20, seed=0)`` (n nodes, 10 n edges).
+SCALE = {"community-1e5": 100_000, "community-1e6": 1_000_000}
 # Set in the parent before the pool forks, read by the workers: name -> (A, labels, work),
 # and method name -> release function.
 GRAPHS: dict[str, tuple] = {}
@@ -131,8 +134,12 @@ def load(name: str) -> sp.csr_array | None:
     if name == "community":
         A, _ = community_graph(5_000, 25, 10.0, exponent=2.5, mixing=0.1, seed=0, as_sparse=True)
         return sp.csr_array(A)
+    if name in SCALE:  # benchmarks/scale.py's community rows, for speed only
+        A, _ = community_graph(SCALE[name], 50, 20, seed=0, as_sparse=True)
+        return sp.csr_array(A)
     if name not in FILES:
-        raise SystemExit(f"unknown graph {name!r}: choose from lfr, community, {', '.join(FILES)}")
+        known = ", ".join(["lfr", "community", *SCALE, *FILES])
+        raise SystemExit(f"unknown graph {name!r}: choose from {known}")
     path = data_file(FILES[name])
     if path is None:
         print(f"skipping {name}: shared/data/{FILES[name]} not found", file=sys.stderr)
