@@ -9,6 +9,7 @@ import errno
 import io
 import json
 import os
+import select
 import signal
 import sys
 import threading
@@ -363,18 +364,22 @@ FIXES = {
 """The fix a failed write's message names, by its errno (else: fix the path)."""
 
 
-def _write_outputs(outputs: Sequence[_Output]) -> None:
+def _write_outputs(arguments: argparse.Namespace, outputs: Sequence[_Output]) -> None:
     """Write a command's outputs together (:class:`privcut.files.ReplaceTogether`): each
     in full to a temporary file beside its target, fsynced, and only then all renamed
-    into place. A failure before the renames removes the temporary files, touches no
-    output and is a :class:`~privcut.PrivcutError` naming the path and the fix; a failure
-    during the renames is a :class:`~privcut.files.PartialReplaceError` (see
-    :func:`main`). A SIGTERM or SIGHUP meanwhile removes the temporary files too, then
-    ends the process as the signal would (:func:`_terminable`)."""
+    into place (a replaced file keeps its permission bits). A failure before the renames
+    removes the temporary files, touches no output and is a
+    :class:`~privcut.PrivcutError` naming the path and the fix; a failure during the
+    renames is a :class:`~privcut.files.PartialReplaceError` (see :func:`main`). A
+    SIGTERM or SIGHUP meanwhile removes the temporary files too, then ends the process as
+    the signal would (:func:`_terminable`); a Ctrl-C removes them too (:func:`main`
+    reports it). ``arguments.replaced`` is set to the outputs renamed into place, whatever
+    happens."""
     options = {str(Path(output.path)): output.option for output in outputs}
     failed = outputs[0]
+    written = ReplaceTogether()
     try:
-        with _terminable(), ReplaceTogether() as written:
+        with _terminable(), written:
             for failed in outputs:
                 stage = written.folder if failed.folder else written.path
                 failed.write(stage(failed.path))
@@ -389,6 +394,8 @@ def _write_outputs(outputs: Sequence[_Output]) -> None:
             f"written or replaced: {fix} and run again (a new release: it spends epsilon "
             "again)"
         ) from None
+    finally:
+        arguments.replaced = written.replaced
 
 
 def _text(content: str) -> Callable[[Path], None]:
@@ -495,7 +502,7 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
         ]
         if arguments.report:
             outputs.append(_Output("--report", arguments.report, _text(_json(report))))
-        _write_outputs(outputs)
+        _write_outputs(arguments, outputs)
     if not arguments.quiet:
         print(
             f"wrote {report['edge_count']:.0f} edges on {arguments.node_count} nodes to "
@@ -616,7 +623,7 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     except ValueError as error:  # option errors, raised before the graph is read
         raise privcut.PrivcutError(str(error)) from None
     report = H.graph["privcut"]  # the release's to_dict(): the --report JSON as it is
-    _write_outputs(_release_outputs(arguments, H, report, edges.directed))
+    _write_outputs(arguments, _release_outputs(arguments, H, report, edges.directed))
     if arguments.communities_out and H.communities is None and not arguments.quiet:
         print(
             f"no private communities were bought: {arguments.communities_out} has no rows",
@@ -728,7 +735,7 @@ def _cuts(arguments: argparse.Namespace) -> int:
     )
     text = _json(answers.to_dict())  # the release's report, as it is
     if arguments.output:
-        _write_outputs([_Output("--output", arguments.output, _text(text))])
+        _write_outputs(arguments, [_Output("--output", arguments.output, _text(text))])
     else:
         sys.stdout.write(text)
     return 0
@@ -806,7 +813,13 @@ OUTPUTS_HELP = (
     "output (exit status 2, naming the path and the fix; a rerun spends epsilon again); "
     "a rename failing after another succeeded (rare) exits 74, naming the outputs "
     "replaced and those not. A SIGTERM or SIGHUP while writing removes the temporary "
-    "files. Which files are written depends on the options only."
+    "files. Ctrl-C at any point prints one line, 'interrupted', saying whether the "
+    "outputs were written (none is written or left half-written unless the renames were "
+    "already under way: they finish first), and ends as SIGINT does (status 130). A "
+    "replaced output keeps its permission bits (not set-user-ID or set-group-ID) but "
+    "belongs to the user running the command; a new one is created with 0666 (a Dask "
+    "folder 0777) less the umask. A standard output closed early (| head) ends the "
+    "command quietly (status 141). Which files are written depends on the options only."
 )
 """The commands' help on how their outputs are written."""
 
@@ -1118,9 +1131,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     renamed into place. A write that fails (disk full, permission denied) leaves every
     output as it was (status 2, naming the path and the fix); a rename that fails after
     another succeeded (rare) is status 74, naming the outputs replaced and those not.
+    A replaced output keeps its permission bits; a new one gets ``0o666`` less the umask
+    (a Dask output folder ``0o777`` less the umask); see
+    :class:`~privcut.files.ReplaceTogether`.
+
+    Ctrl-C (a KeyboardInterrupt) ends the program with one line ``privcut COMMAND:
+    interrupted ...`` on stderr, saying whether the outputs were written, with the
+    staged temporary files removed, and then as SIGINT ends a program (status 130 in a
+    shell; :func:`_end_as`). Standard output or error closed early (``privcut demo |
+    head -1``) ends it quietly, with status 141 (128 + SIGPIPE), as command-line tools
+    end on a closed pipe.
     """
+    arguments = argparse.Namespace(command=None, replaced=())
+    try:
+        try:
+            status = _main(argv, arguments)
+        except SystemExit:
+            sys.stdout.flush()  # the help, or what was printed before an error
+            raise
+        sys.stdout.flush()  # a closed pipe is reported here, not at the interpreter's exit
+        return status
+    except KeyboardInterrupt:
+        _interrupted(arguments)
+    except BrokenPipeError:
+        _closed_pipe()
+
+
+def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:
+    """:func:`main` but for Ctrl-C and a closed standard stream: parse ``argv`` into
+    ``arguments``, check the outputs, run the command."""
     parser = _parser()
-    arguments = parser.parse_args(argv)
+    parser.parse_args(argv, namespace=arguments)
     if arguments.command is None:
         parser.print_help()
         return 0
@@ -1131,9 +1172,91 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PartialReplaceError as error:
         parser.exit(PARTIAL_WRITE, f"{prefix} {_partial(error)}\n")
     except Exception as error:  # never a traceback for users: one line, and a bug is marked
+        if isinstance(error, BrokenPipeError) and _broken_streams():
+            raise  # stdout or stderr closed early: main ends quietly
         if _bad_input(error):
             parser.exit(USAGE_ERROR, f"{prefix} {_one_line(error)}\n")
         parser.exit(INTERNAL_ERROR, f"{prefix} internal error: {_internal(error)}; please report\n")
+
+
+OUTPUT_OPTIONS = ("output", "report", "communities_out")
+"""The options naming a command's output files (by attribute)."""
+
+
+def _interrupted(arguments: argparse.Namespace) -> NoReturn:
+    """After Ctrl-C: one line on stderr saying which outputs were written (none, unless
+    the KeyboardInterrupt came after their renames, which hold it: see
+    :class:`~privcut.files.ReplaceTogether`), then end as SIGINT would."""
+    command = f"privcut {arguments.command}" if arguments.command else "privcut"
+    if arguments.replaced:
+        written = ", ".join(map(str, arguments.replaced))
+        message = f"{command}: interrupted after the outputs were written ({written})"
+    elif any(getattr(arguments, option, None) for option in OUTPUT_OPTIONS):
+        message = f"{command}: interrupted; no output was written or replaced"
+    else:
+        message = f"{command}: interrupted"
+    _say(f"{message}\n")
+    _end_as(signal.SIGINT, signal.default_int_handler)
+
+
+def _say(message: str) -> None:
+    """Write ``message`` on stderr and flush stdout and stderr; a closed stream is let be."""
+    for write in (sys.stdout.flush, lambda: sys.stderr.write(message), sys.stderr.flush):
+        try:
+            write()
+        except OSError:
+            _broken_streams(redirect=True)
+
+
+def _end_as(number: int, handler: object) -> NoReturn:
+    """End the process as signal ``number`` does by default (killed by it: status 128 +
+    ``number`` in a shell, and a calling shell script stops too), if its handler is
+    ``handler`` (what Python sets for it), in the main thread; else (or if the signal
+    does not end it) exit with status 128 + ``number``."""
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.getsignal(number)
+        if previous is handler:
+            signal.signal(number, signal.SIG_DFL)
+            try:
+                signal.raise_signal(number)
+            finally:
+                signal.signal(number, previous)
+    raise SystemExit(128 + number)
+
+
+CLOSED_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
+"""Exit status when stdout or stderr was closed early (a reader such as ``head`` left): as
+for a program ended by SIGPIPE."""
+
+
+def _closed_pipe() -> NoReturn:
+    """Stdout or stderr is a pipe closed by its reader: point it at ``os.devnull`` (so the
+    interpreter's final flush raises nothing) and exit quietly with :data:`CLOSED_PIPE`
+    (as the Python documentation's note on SIGPIPE advises)."""
+    _broken_streams(redirect=True)
+    raise SystemExit(CLOSED_PIPE)
+
+
+def _broken_streams(redirect: bool = False) -> bool:
+    """Whether stdout or stderr is a pipe or socket its reader closed (``poll`` reports an
+    error or hang-up on it); with ``redirect``, each such is pointed at ``os.devnull``."""
+    broken = False
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            descriptor = stream.fileno()
+        except (AttributeError, ValueError, OSError):  # closed, or not a real file
+            continue
+        if not hasattr(select, "poll"):  # Windows: no poll, and no SIGPIPE either
+            break
+        poll = select.poll()
+        poll.register(descriptor, select.POLLOUT)
+        if any(events & (select.POLLERR | select.POLLHUP) for _, events in poll.poll(0)):
+            broken = True
+            if redirect:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, descriptor)
+                os.close(devnull)
+    return broken
 
 
 def _partial(error: PartialReplaceError) -> str:

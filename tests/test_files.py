@@ -188,3 +188,54 @@ def test_temporary_names_do_not_grow_with_the_target_and_are_probed(tmp_path):
     with pytest.raises(OSError) as error:
         check_replaceable(tmp_path / ("t" * 256))
     assert error.value.errno == errno.ENAMETOOLONG and os.listdir(tmp_path) == [target.name]
+
+
+@pytest.fixture(params=[0o022, 0o027])
+def umask(request):
+    """Each test run under two umasks (restored after)."""
+    previous = os.umask(request.param)
+    yield request.param
+    os.umask(previous)
+
+
+def test_replace_together_keeps_a_target_s_mode_and_makes_new_ones_as_open_and_mkdir(
+    tmp_path, umask
+):
+    # cli8: a replaced file or folder keeps its permission bits (not setuid or setgid); a
+    # new file is 0666, a new folder 0777, less the umask (not mkstemp's or mkdtemp's 0600
+    # or 0700)
+    kept, setuid, folder, link = (tmp_path / name for name in ("kept", "setuid", "dir", "link"))
+    for path, mode in ((kept, 0o604), (setuid, 0o4750)):
+        path.write_text("old")
+        path.chmod(mode)
+    folder.mkdir(mode=0o710)
+    folder.chmod(0o710)
+    link.symlink_to(kept)
+    outputs = ReplaceTogether()
+    for target in (kept, setuid, link, tmp_path / "new"):
+        outputs.path(target).write_text("new")
+    for target in (folder, tmp_path / "new-dir"):
+        (outputs.folder(target) / "part.0").write_text("rows")
+    assert outputs.replaced == ()
+    outputs.commit()
+    assert len(outputs.replaced) == 6
+    modes = {path.name: path.lstat().st_mode & 0o7777 for path in tmp_path.iterdir()}
+    assert modes == {
+        "kept": 0o604,
+        "setuid": 0o750,
+        "link": 0o666 & ~umask,  # the link is replaced, its target's mode not taken
+        "new": 0o666 & ~umask,
+        "dir": 0o710,
+        "new-dir": 0o777 & ~umask,
+    }
+    assert (folder / "part.0").read_text() == "rows" and kept.read_text() == "new"
+
+
+def test_a_keyboard_interrupt_while_staging_removes_every_temporary_entry(tmp_path):
+    (tmp_path / "h.txt").write_text("old")
+    with pytest.raises(KeyboardInterrupt), ReplaceTogether() as outputs:
+        outputs.path(tmp_path / "h.txt").write_text("new")
+        outputs.folder(tmp_path / "table")
+        raise KeyboardInterrupt
+    assert os.listdir(tmp_path) == ["h.txt"] and (tmp_path / "h.txt").read_text() == "old"
+    assert outputs.replaced == ()
