@@ -1188,10 +1188,17 @@ def _interrupted(arguments: argparse.Namespace) -> NoReturn:
     the KeyboardInterrupt came after their renames, which hold it: see
     :class:`~privcut.files.ReplaceTogether`), then end as SIGINT would."""
     command = f"privcut {arguments.command}" if arguments.command else "privcut"
-    if arguments.replaced:
-        written = ", ".join(map(str, arguments.replaced))
-        message = f"{command}: interrupted after the outputs were written ({written})"
-    elif any(getattr(arguments, option, None) for option in OUTPUT_OPTIONS):
+    outputs = [getattr(arguments, option, None) for option in OUTPUT_OPTIONS]
+    outputs = [output for output in outputs if output is not None]
+    replaced = ", ".join(map(str, arguments.replaced))
+    if arguments.replaced and len(arguments.replaced) < len(outputs):  # a rename failed too
+        message = (
+            f"{command}: interrupted; the outputs were replaced only in part (replaced: "
+            f"{replaced}): they do not belong together, delete them all"
+        )
+    elif arguments.replaced:
+        message = f"{command}: interrupted after the outputs were written ({replaced})"
+    elif outputs:
         message = f"{command}: interrupted; no output was written or replaced"
     else:
         message = f"{command}: interrupted"

@@ -264,7 +264,8 @@ class ReplaceTogether:
     and SIGHUP held (in the main thread; they are raised again after the renames, all
     of them, under the handlers as they were), so Ctrl-C or a kill lands before or
     after the set is replaced, never amid it; a KeyboardInterrupt (or any exception)
-    before the renames removes every temporary entry, as a failure does. A crash
+    before the renames removes every temporary entry, as a failure does (with the same
+    signals held while they are removed). A crash
     (power loss, SIGKILL) amid the renames can still leave a mixed set. A temporary
     entry's name keeps at most :data:`STEM` characters of its target's, so any name
     that fits ``NAME_MAX`` can be staged (:func:`check_replaceable` checks a target
@@ -509,12 +510,15 @@ def _fsync_entry(path: Path, mode: int | None = None) -> None:
 
 
 def _remove(entries: Iterable[Path]) -> None:
-    """Remove temporary files and folders, ignoring those already gone."""
-    for entry in entries:
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-        else:
-            entry.unlink(missing_ok=True)
+    """Remove temporary files and folders, ignoring those already gone, with
+    :data:`HELD_SIGNALS` held (:func:`_signals_held`): a second Ctrl-C while a release is
+    being discarded does not leave part of it behind (it is raised after)."""
+    with _signals_held():
+        for entry in entries:
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
 
 
 def open_regular(

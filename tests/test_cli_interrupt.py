@@ -18,7 +18,7 @@ import privcut.datasets
 import privcut.files
 from privcut.cli import CLOSED_PIPE, USAGE_ERROR, main
 
-from .test_cli_outputs import OLD, contents, run, setup
+from .test_cli_outputs import OLD, contents, failing_replace, run, setup
 
 INTERRUPTED = 128 + signal.SIGINT
 
@@ -78,6 +78,25 @@ def test_ctrl_c_held_until_after_the_renames_says_the_outputs_were_written(
     check_interrupted(raised, status, err, f"interrupted after the outputs were written ({names})")
     written = contents(tmp_path)
     assert sorted(written) == ["c.tsv", "h.json", "h.txt"] and written["h.txt"] != OLD["h.txt"]
+
+
+def test_ctrl_c_with_a_rename_failing_names_the_mixed_set(tmp_path, capsys, monkeypatch, raised):
+    commit = privcut.files.ReplaceTogether.commit
+
+    def partial_then_interrupted(self):
+        try:
+            commit(self)
+        except privcut.files.PartialReplaceError:
+            raise KeyboardInterrupt from None  # held amid the cleanup, raised after it
+
+    failing_replace(monkeypatch, 2)
+    monkeypatch.setattr(privcut.files.ReplaceTogether, "commit", partial_then_interrupted)
+    status, err = run(setup(tmp_path), capsys)
+    message = (
+        f"interrupted; the outputs were replaced only in part (replaced: {tmp_path / 'h.txt'}): "
+        "they do not belong together, delete them all"
+    )
+    check_interrupted(raised, status, err, message)
 
 
 def cuts(tmp_path) -> list[str]:

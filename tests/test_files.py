@@ -1,5 +1,6 @@
 import errno
 import os
+import pathlib
 import signal
 
 import pytest
@@ -239,3 +240,29 @@ def test_a_keyboard_interrupt_while_staging_removes_every_temporary_entry(tmp_pa
         raise KeyboardInterrupt
     assert os.listdir(tmp_path) == ["h.txt"] and (tmp_path / "h.txt").read_text() == "old"
     assert outputs.replaced == ()
+
+
+def test_a_signal_while_discarding_is_held_until_every_entry_is_removed(tmp_path, monkeypatch):
+    # cli8: a second Ctrl-C amid the cleanup must not leave part of the release behind
+    arrived = []
+
+    def unlink_and_signal(path, missing_ok=False):
+        unlink(path, missing_ok=missing_ok)
+        if not arrived:
+            os.kill(os.getpid(), signal.SIGTERM)  # held: not raised amid the removals
+
+    def stop(number, frame):
+        arrived.append(os.listdir(tmp_path))
+
+    unlink = pathlib.Path.unlink
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        outputs = ReplaceTogether()
+        for name in ("a", "b", "c"):
+            outputs.path(tmp_path / name).write_text(name)
+        monkeypatch.setattr(pathlib.Path, "unlink", unlink_and_signal)
+        outputs.discard()
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # runs any handler still due
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert arrived == [[]]  # delivered once, after every temporary file was removed
