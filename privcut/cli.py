@@ -331,8 +331,11 @@ def _dask_groups(path: str) -> dict[int, str]:
         ) from None
 
 
-def _dask_client(address: str | None):
-    """A ``distributed.Client``: on the scheduler at ``address``, else a local cluster."""
+@contextlib.contextmanager
+def _dask_client(address: str | None) -> Iterator:
+    """A ``distributed.Client`` for the ``with`` block: on the scheduler at ``address``,
+    else on a local cluster, closed with it (within the command, where a Ctrl-C is
+    reported as such, rather than at the interpreter's exit)."""
     try:
         import distributed
     except ImportError:
@@ -340,8 +343,14 @@ def _dask_client(address: str | None):
             "--engine dask needs the dask extra: pip install 'privcut[dask]'"
         ) from None
     if address is not None:
-        return distributed.Client(address)
-    return distributed.Client(distributed.LocalCluster(dashboard_address=None))
+        with distributed.Client(address) as client:
+            yield client
+        return
+    with (
+        distributed.LocalCluster(dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
 
 
 class _Output(NamedTuple):
