@@ -1010,6 +1010,10 @@ another succeeded; rare): the files on disk do not belong together; or all were 
 but their folder could not be fsynced after (``EX_IOERR``)."""
 
 
+INTERRUPTED = 128 + signal.SIGINT
+"""Exit status after Ctrl-C (SIGINT), as a shell reports a program killed by it."""
+
+
 SYSTEM_FOLDERS = (Path("/proc"), Path("/sys"), Path("/dev"))
 """Folders whose entries are not files to replace (links to descriptors, devices, kernel
 settings): an output there is refused. ``/dev/shm``, a plain in-memory file system, is not
@@ -1146,10 +1150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Ctrl-C (a KeyboardInterrupt) ends the program with one line ``privcut COMMAND:
     interrupted ...`` on stderr, saying whether the outputs were written, with the
-    staged temporary files removed, and then as SIGINT ends a program (status 130 in a
-    shell; :func:`_end_as`). Standard output or error closed early (``privcut demo |
-    head -1``) ends it quietly, with status 141 (128 + SIGPIPE), as command-line tools
-    end on a closed pipe.
+    staged temporary files removed, and then as SIGINT ends a program (killed by it:
+    status 130 in a shell, and a calling script stops too; exit status
+    :data:`INTERRUPTED` where SIGINT has a handler of its own). Standard output or error
+    closed early (``privcut demo | head -1``) ends it quietly, with status
+    :data:`CLOSED_PIPE` (128 + SIGPIPE), as command-line tools end on a closed pipe.
     """
     arguments = argparse.Namespace(command=None, replaced=())
     try:
@@ -1211,8 +1216,11 @@ def _interrupted(arguments: argparse.Namespace) -> NoReturn:
         message = f"{command}: interrupted; no output was written or replaced"
     else:
         message = f"{command}: interrupted"
-    _say(f"{message}\n")
-    _end_as(signal.SIGINT, signal.default_int_handler)
+    with _default_action(signal.SIGINT, signal.default_int_handler) as ending:
+        _say(f"{message}\n")  # a second Ctrl-C meanwhile ends the process at once
+        if ending:
+            signal.raise_signal(signal.SIGINT)  # killed by it: 130 in a shell, scripts stop
+    raise SystemExit(INTERRUPTED)  # where SIGINT is handled otherwise (or not here)
 
 
 def _say(message: str) -> None:
@@ -1224,20 +1232,20 @@ def _say(message: str) -> None:
             _broken_streams(redirect=True)
 
 
-def _end_as(number: int, handler: object) -> NoReturn:
-    """End the process as signal ``number`` does by default (killed by it: status 128 +
-    ``number`` in a shell, and a calling shell script stops too), if its handler is
-    ``handler`` (what Python sets for it), in the main thread; else (or if the signal
-    does not end it) exit with status 128 + ``number``."""
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.getsignal(number)
-        if previous is handler:
-            signal.signal(number, signal.SIG_DFL)
-            try:
-                signal.raise_signal(number)
-            finally:
-                signal.signal(number, previous)
-    raise SystemExit(128 + number)
+@contextlib.contextmanager
+def _default_action(number: int, handler: object) -> Iterator[bool]:
+    """While the block runs, put signal ``number`` at its default action if its handler is
+    ``handler`` (what Python sets for it: the signal is then not the program's to handle),
+    in the main thread; yield whether it was put; the handler is set back after."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(number) is not handler:
+        yield False
+        return
+    signal.signal(number, signal.SIG_DFL)
+    try:
+        yield True
+    finally:
+        signal.signal(number, handler)
 
 
 CLOSED_PIPE = 128 + getattr(signal, "SIGPIPE", 13)

@@ -16,11 +16,9 @@ import pytest
 import privcut
 import privcut.datasets
 import privcut.files
-from privcut.cli import CLOSED_PIPE, USAGE_ERROR, main
+from privcut.cli import CLOSED_PIPE, INTERRUPTED, USAGE_ERROR, main
 
 from .test_cli_outputs import OLD, contents, failing_replace, run, setup
-
-INTERRUPTED = 128 + signal.SIGINT
 
 
 def interrupt(*arguments, **options):
