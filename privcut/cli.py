@@ -1083,6 +1083,10 @@ INPUTS = {
 what the release would replace."""
 
 
+OUTPUT_OPTIONS = ("output", "report", "communities_out")
+"""The options naming a command's output files (by attribute)."""
+
+
 def _check_outputs(arguments: argparse.Namespace) -> None:
     """Refuse, before any data is read, an output that cannot be written, that names the
     same file as another output (one would overwrite the other), or that is one of the
@@ -1094,7 +1098,7 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
         source = getattr(arguments, name, None)
         if source is not None and os.path.exists(source):
             inputs[source] = named
-    for option in ("output", "report", "communities_out"):
+    for option in OUTPUT_OPTIONS:
         path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
         if path is None:
             continue
@@ -1191,10 +1195,6 @@ def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:
         if _bad_input(error):
             parser.exit(USAGE_ERROR, f"{prefix} {_one_line(error)}\n")
         parser.exit(INTERNAL_ERROR, f"{prefix} internal error: {_internal(error)}; please report\n")
-
-
-OUTPUT_OPTIONS = ("output", "report", "communities_out")
-"""The options naming a command's output files (by attribute)."""
 
 
 def _interrupted(arguments: argparse.Namespace) -> NoReturn:
