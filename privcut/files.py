@@ -435,16 +435,30 @@ def _release(previous: dict, arrived: list[int]) -> None:
     every restore runs whatever another signal raises; the arrived signals are raised
     while still blocked (they stay pending) and delivered together when the mask is put
     back: a SIGINT's KeyboardInterrupt cannot stop a SIGTERM after it from being delivered
-    (Python runs the handlers still due at its next check)."""
+    (Python runs the handlers still due at its next check). The mask is this thread's
+    only: a signal sent to the process may still reach another thread that does not
+    block it, and its handler then runs amid the restores (a KeyboardInterrupt there);
+    the arrived signals are raised again even so, each whatever the others raise."""
     mask = getattr(signal, "pthread_sigmask", None)
     blocked = mask(signal.SIG_BLOCK, HELD_SIGNALS) if mask else None
     try:
-        _restore(list(previous.items()))
-        for number in dict.fromkeys(arrived):
-            signal.raise_signal(number)
+        try:
+            _restore(list(previous.items()))
+        finally:
+            _raise_again(list(dict.fromkeys(arrived)))
     finally:
         if mask:
             mask(signal.SIG_SETMASK, blocked)
+
+
+def _raise_again(numbers: list[int]) -> None:
+    """Raise each signal of ``numbers``, even when raising (or a handler run meanwhile)
+    raises for an earlier one."""
+    if numbers:
+        try:
+            signal.raise_signal(numbers[0])
+        finally:
+            _raise_again(numbers[1:])
 
 
 def _restore(handlers: list) -> None:

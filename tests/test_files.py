@@ -183,6 +183,29 @@ def test_a_sigint_amid_the_restores_leaves_every_handler_restored(tmp_path, monk
         set_handler(signal.SIGTERM, previous)
 
 
+def test_a_handler_raising_amid_the_restores_loses_no_held_signal(tmp_path, monkeypatch):
+    # cli8: a SIGINT reaching another thread (not blocking it) runs its handler in the
+    # main thread amid the restores; a SIGTERM held during the renames is still delivered
+    def restoring(number, handler):
+        previous = set_handler(number, handler)
+        if number == signal.SIGINT and handler is signal.default_int_handler:
+            raise KeyboardInterrupt  # as the handler would, run here
+        return previous
+
+    terms = []
+    set_handler = signal.signal
+    previous = set_handler(signal.SIGTERM, lambda number, frame: terms.append(number))
+    try:
+        monkeypatch.setattr(signal, "signal", restoring)
+        with pytest.raises(KeyboardInterrupt):
+            signalled_commit(tmp_path, monkeypatch, [signal.SIGTERM])
+        monkeypatch.setattr(signal, "signal", set_handler)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # runs any handler still due
+        assert terms == [signal.SIGTERM]
+    finally:
+        set_handler(signal.SIGTERM, previous)
+
+
 def test_temporary_names_do_not_grow_with_the_target_and_are_probed(tmp_path):
     # review r7 F2: a target of 250 bytes gets temporaries that fit NAME_MAX, nested too
     target = tmp_path / ("t" * 250)
