@@ -9,6 +9,7 @@ import errno
 import io
 import json
 import os
+import select
 import signal
 import sys
 import threading
@@ -330,8 +331,11 @@ def _dask_groups(path: str) -> dict[int, str]:
         ) from None
 
 
-def _dask_client(address: str | None):
-    """A ``distributed.Client``: on the scheduler at ``address``, else a local cluster."""
+@contextlib.contextmanager
+def _dask_client(address: str | None) -> Iterator:
+    """A ``distributed.Client`` for the ``with`` block: on the scheduler at ``address``,
+    else on a local cluster, closed with it (within the command, where a Ctrl-C is
+    reported as such, rather than at the interpreter's exit)."""
     try:
         import distributed
     except ImportError:
@@ -339,8 +343,14 @@ def _dask_client(address: str | None):
             "--engine dask needs the dask extra: pip install 'privcut[dask]'"
         ) from None
     if address is not None:
-        return distributed.Client(address)
-    return distributed.Client(distributed.LocalCluster(dashboard_address=None))
+        with distributed.Client(address) as client:
+            yield client
+        return
+    with (
+        distributed.LocalCluster(dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
 
 
 class _Output(NamedTuple):
@@ -363,18 +373,22 @@ FIXES = {
 """The fix a failed write's message names, by its errno (else: fix the path)."""
 
 
-def _write_outputs(outputs: Sequence[_Output]) -> None:
+def _write_outputs(arguments: argparse.Namespace, outputs: Sequence[_Output]) -> None:
     """Write a command's outputs together (:class:`privcut.files.ReplaceTogether`): each
     in full to a temporary file beside its target, fsynced, and only then all renamed
-    into place. A failure before the renames removes the temporary files, touches no
-    output and is a :class:`~privcut.PrivcutError` naming the path and the fix; a failure
-    during the renames is a :class:`~privcut.files.PartialReplaceError` (see
-    :func:`main`). A SIGTERM or SIGHUP meanwhile removes the temporary files too, then
-    ends the process as the signal would (:func:`_terminable`)."""
+    into place (a replaced file keeps its permission bits). A failure before the renames
+    removes the temporary files, touches no output and is a
+    :class:`~privcut.PrivcutError` naming the path and the fix; a failure during the
+    renames is a :class:`~privcut.files.PartialReplaceError` (see :func:`main`). A
+    SIGTERM or SIGHUP meanwhile removes the temporary files too, then ends the process as
+    the signal would (:func:`_terminable`); a Ctrl-C removes them too (:func:`main`
+    reports it). ``arguments.replaced`` is set to the outputs renamed into place, whatever
+    happens."""
     options = {str(Path(output.path)): output.option for output in outputs}
     failed = outputs[0]
+    written = ReplaceTogether()
     try:
-        with _terminable(), ReplaceTogether() as written:
+        with _terminable(), written:
             for failed in outputs:
                 stage = written.folder if failed.folder else written.path
                 failed.write(stage(failed.path))
@@ -389,6 +403,8 @@ def _write_outputs(outputs: Sequence[_Output]) -> None:
             f"written or replaced: {fix} and run again (a new release: it spends epsilon "
             "again)"
         ) from None
+    finally:
+        arguments.replaced = written.replaced
 
 
 def _text(content: str) -> Callable[[Path], None]:
@@ -495,7 +511,7 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
         ]
         if arguments.report:
             outputs.append(_Output("--report", arguments.report, _text(_json(report))))
-        _write_outputs(outputs)
+        _write_outputs(arguments, outputs)
     if not arguments.quiet:
         print(
             f"wrote {report['edge_count']:.0f} edges on {arguments.node_count} nodes to "
@@ -616,7 +632,7 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     except ValueError as error:  # option errors, raised before the graph is read
         raise privcut.PrivcutError(str(error)) from None
     report = H.graph["privcut"]  # the release's to_dict(): the --report JSON as it is
-    _write_outputs(_release_outputs(arguments, H, report, edges.directed))
+    _write_outputs(arguments, _release_outputs(arguments, H, report, edges.directed))
     if arguments.communities_out and H.communities is None and not arguments.quiet:
         print(
             f"no private communities were bought: {arguments.communities_out} has no rows",
@@ -728,7 +744,7 @@ def _cuts(arguments: argparse.Namespace) -> int:
     )
     text = _json(answers.to_dict())  # the release's report, as it is
     if arguments.output:
-        _write_outputs([_Output("--output", arguments.output, _text(text))])
+        _write_outputs(arguments, [_Output("--output", arguments.output, _text(text))])
     else:
         sys.stdout.write(text)
     return 0
@@ -806,7 +822,13 @@ OUTPUTS_HELP = (
     "output (exit status 2, naming the path and the fix; a rerun spends epsilon again); "
     "a rename failing after another succeeded (rare) exits 74, naming the outputs "
     "replaced and those not. A SIGTERM or SIGHUP while writing removes the temporary "
-    "files. Which files are written depends on the options only."
+    "files. Ctrl-C at any point prints one line, 'interrupted', saying whether the "
+    "outputs were written (none is written or left half-written unless the renames were "
+    "already under way: they finish first), and ends as SIGINT does (status 130). A "
+    "replaced output keeps its permission bits (not set-user-ID or set-group-ID) but "
+    "belongs to the user running the command; a new one is created with 0666 (a Dask "
+    "folder 0777) less the umask. A standard output closed early (| head) ends the "
+    "command quietly (status 141). Which files are written depends on the options only."
 )
 """The commands' help on how their outputs are written."""
 
@@ -988,6 +1010,10 @@ another succeeded; rare): the files on disk do not belong together; or all were 
 but their folder could not be fsynced after (``EX_IOERR``)."""
 
 
+INTERRUPTED = 128 + signal.SIGINT
+"""Exit status after Ctrl-C (SIGINT), as a shell reports a program killed by it."""
+
+
 SYSTEM_FOLDERS = (Path("/proc"), Path("/sys"), Path("/dev"))
 """Folders whose entries are not files to replace (links to descriptors, devices, kernel
 settings): an output there is refused. ``/dev/shm``, a plain in-memory file system, is not
@@ -1057,6 +1083,10 @@ INPUTS = {
 what the release would replace."""
 
 
+OUTPUT_OPTIONS = ("output", "report", "communities_out")
+"""The options naming a command's output files (by attribute)."""
+
+
 def _check_outputs(arguments: argparse.Namespace) -> None:
     """Refuse, before any data is read, an output that cannot be written, that names the
     same file as another output (one would overwrite the other), or that is one of the
@@ -1068,7 +1098,7 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
         source = getattr(arguments, name, None)
         if source is not None and os.path.exists(source):
             inputs[source] = named
-    for option in ("output", "report", "communities_out"):
+    for option in OUTPUT_OPTIONS:
         path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
         if path is None:
             continue
@@ -1118,9 +1148,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     renamed into place. A write that fails (disk full, permission denied) leaves every
     output as it was (status 2, naming the path and the fix); a rename that fails after
     another succeeded (rare) is status 74, naming the outputs replaced and those not.
+    A replaced output keeps its permission bits; a new one gets ``0o666`` less the umask
+    (a Dask output folder ``0o777`` less the umask); see
+    :class:`~privcut.files.ReplaceTogether`.
+
+    Ctrl-C (a KeyboardInterrupt) ends the program with one line ``privcut COMMAND:
+    interrupted ...`` on stderr, saying whether the outputs were written, with the
+    staged temporary files removed, and then as SIGINT ends a program (killed by it:
+    status 130 in a shell, and a calling script stops too; exit status
+    :data:`INTERRUPTED` where SIGINT has a handler of its own). Standard output or error
+    closed early (``privcut demo | head -1``) ends it quietly, with status
+    :data:`CLOSED_PIPE` (128 + SIGPIPE), as command-line tools end on a closed pipe.
     """
+    arguments = argparse.Namespace(command=None, replaced=())
+    try:
+        try:
+            status = _main(argv, arguments)
+        except SystemExit:
+            sys.stdout.flush()  # the help, or what was printed before an error
+            raise
+        sys.stdout.flush()  # a closed pipe is reported here, not at the interpreter's exit
+        return status
+    except KeyboardInterrupt:
+        _interrupted(arguments)
+    except BrokenPipeError:
+        _closed_pipe()
+
+
+def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:
+    """:func:`main` but for Ctrl-C and a closed standard stream: parse ``argv`` into
+    ``arguments``, check the outputs, run the command."""
     parser = _parser()
-    arguments = parser.parse_args(argv)
+    parser.parse_args(argv, namespace=arguments)
     if arguments.command is None:
         parser.print_help()
         return 0
@@ -1131,9 +1190,97 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PartialReplaceError as error:
         parser.exit(PARTIAL_WRITE, f"{prefix} {_partial(error)}\n")
     except Exception as error:  # never a traceback for users: one line, and a bug is marked
+        if isinstance(error, BrokenPipeError) and _broken_streams():
+            raise  # stdout or stderr closed early: main ends quietly
         if _bad_input(error):
             parser.exit(USAGE_ERROR, f"{prefix} {_one_line(error)}\n")
         parser.exit(INTERNAL_ERROR, f"{prefix} internal error: {_internal(error)}; please report\n")
+
+
+def _interrupted(arguments: argparse.Namespace) -> NoReturn:
+    """After Ctrl-C: one line on stderr saying which outputs were written (none, unless
+    the KeyboardInterrupt came after their renames, which hold it: see
+    :class:`~privcut.files.ReplaceTogether`), then end as SIGINT would."""
+    command = f"privcut {arguments.command}" if arguments.command else "privcut"
+    outputs = [getattr(arguments, option, None) for option in OUTPUT_OPTIONS]
+    outputs = [output for output in outputs if output is not None]
+    replaced = ", ".join(map(str, arguments.replaced))
+    if arguments.replaced and len(arguments.replaced) < len(outputs):  # a rename failed too
+        message = (
+            f"{command}: interrupted; the outputs were replaced only in part (replaced: "
+            f"{replaced}): they do not belong together, delete them all"
+        )
+    elif arguments.replaced:
+        message = f"{command}: interrupted after the outputs were written ({replaced})"
+    elif outputs:
+        message = f"{command}: interrupted; no output was written or replaced"
+    else:
+        message = f"{command}: interrupted"
+    with _default_action(signal.SIGINT, signal.default_int_handler) as ending:
+        _say(f"{message}\n")  # a second Ctrl-C meanwhile ends the process at once
+        if ending:
+            signal.raise_signal(signal.SIGINT)  # killed by it: 130 in a shell, scripts stop
+    raise SystemExit(INTERRUPTED)  # where SIGINT is handled otherwise (or not here)
+
+
+def _say(message: str) -> None:
+    """Write ``message`` on stderr and flush stdout and stderr; a closed stream is let be."""
+    for write in (sys.stdout.flush, lambda: sys.stderr.write(message), sys.stderr.flush):
+        try:
+            write()
+        except OSError:
+            _broken_streams(redirect=True)
+
+
+@contextlib.contextmanager
+def _default_action(number: int, handler: object) -> Iterator[bool]:
+    """While the block runs, put signal ``number`` at its default action if its handler is
+    ``handler`` (what Python sets for it: the signal is then not the program's to handle),
+    in the main thread; yield whether it was put; the handler is set back after."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(number) is not handler:
+        yield False
+        return
+    signal.signal(number, signal.SIG_DFL)
+    try:
+        yield True
+    finally:
+        signal.signal(number, handler)
+
+
+CLOSED_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
+"""Exit status when stdout or stderr was closed early (a reader such as ``head`` left): as
+for a program ended by SIGPIPE."""
+
+
+def _closed_pipe() -> NoReturn:
+    """Stdout or stderr is a pipe closed by its reader: point it at ``os.devnull`` (so the
+    interpreter's final flush raises nothing) and exit quietly with :data:`CLOSED_PIPE`
+    (as the Python documentation's note on SIGPIPE advises)."""
+    _broken_streams(redirect=True)
+    raise SystemExit(CLOSED_PIPE)
+
+
+def _broken_streams(redirect: bool = False) -> bool:
+    """Whether stdout or stderr is a pipe or socket its reader closed (``poll`` reports an
+    error or hang-up on it); with ``redirect``, each such is pointed at ``os.devnull``."""
+    broken = False
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            descriptor = stream.fileno()
+        except (AttributeError, ValueError, OSError):  # closed, or not a real file
+            continue
+        if not hasattr(select, "poll"):  # Windows: no poll, and no SIGPIPE either
+            break
+        poll = select.poll()
+        poll.register(descriptor, select.POLLOUT)
+        if any(events & (select.POLLERR | select.POLLHUP) for _, events in poll.poll(0)):
+            broken = True
+            if redirect:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, descriptor)
+                os.close(devnull)
+    return broken
 
 
 def _partial(error: PartialReplaceError) -> str:

@@ -30,7 +30,6 @@ import secrets
 import shutil
 import signal
 import stat
-import tempfile
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
@@ -215,8 +214,11 @@ def check_replaceable(path: str | os.PathLike, *, probe: bool = True) -> None:
         raise OSError(errno.ENAMETOOLONG, message, str(path))
     if probe:
         temporary = _temporary(target)
-        os.close(os.open(temporary, _CREATE, 0o600))
-        os.unlink(temporary)
+        descriptor = os.open(temporary, _CREATE, 0o600)
+        try:
+            os.close(descriptor)
+        finally:  # a Ctrl-C here leaves no probe behind
+            os.unlink(temporary)
 
 
 class PartialReplaceError(OSError):
@@ -257,13 +259,26 @@ class ReplaceTogether:
 
     A failure in the middle of the renames (rare: the temporary entries sit beside
     their targets) raises :class:`PartialReplaceError`, which names the targets
-    replaced and those kept; the temporary entries not renamed are removed. The
-    renames run with SIGINT, SIGTERM and SIGHUP held (in the main thread; they are
-    raised again after the renames, all of them, under the handlers as they were), so
-    Ctrl-C or a kill lands before or after the set is replaced, never amid it; a crash
+    replaced and those kept (:attr:`replaced` names them too, whatever the failure);
+    the temporary entries not renamed are removed. The renames run with SIGINT, SIGTERM
+    and SIGHUP held (in the main thread; they are raised again after the renames, all
+    of them, under the handlers as they were), so Ctrl-C or a kill lands before or
+    after the set is replaced, never amid it; a KeyboardInterrupt (or any exception)
+    before the renames removes every temporary entry, as a failure does (with the same
+    signals held while they are removed). A crash
     (power loss, SIGKILL) amid the renames can still leave a mixed set. A temporary
-    file's name keeps at most :data:`STEM` characters of its target's, so any name that
-    fits ``NAME_MAX`` can be staged (:func:`check_replaceable` checks a target ahead).
+    entry's name keeps at most :data:`STEM` characters of its target's, so any name
+    that fits ``NAME_MAX`` can be staged (:func:`check_replaceable` checks a target
+    ahead).
+
+    Permissions: a new file is created as ``open(2)`` creates one with mode ``0o666``,
+    a new folder as ``mkdir(2)`` with ``0o777`` (both less the umask: ``0o644`` and
+    ``0o755`` under umask ``022``); a target that exists as a file (a folder) replaced
+    by a file (a folder) keeps its permission bits (``stat.S_IMODE``, as ``sed -i``
+    keeps them), set on the temporary entry before it is fsynced and renamed, but for
+    the set-user-ID and set-group-ID bits, which are dropped. The replaced entry is
+    owned by the writing process's user and group (ownership is not copied, nor ACLs
+    or extended attributes).
 
     Complexity: O(number of targets) system calls beyond the writing (and, for a
     folder, one fsync per entry in it).
@@ -278,11 +293,20 @@ class ReplaceTogether:
     ...         _ = outputs.path(report).write_text("{}\\n")
     ...     (graph.read_text(), report.read_text(), sorted(os.listdir(folder)))
     ('1 2\\n', '{}\\n', ['h.json', 'h.txt'])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     graph = Path(folder) / "h.txt"
+    ...     _ = graph.write_text("old")
+    ...     graph.chmod(0o640)
+    ...     with ReplaceTogether() as outputs:
+    ...         _ = outputs.path(graph).write_text("new")
+    ...     (graph.read_text(), oct(graph.stat().st_mode & 0o777))
+    ('new', '0o640')
     """
 
     def __init__(self) -> None:
         self._staged: list[tuple[Path, Path]] = []  # (temporary, target), in order
         self._open = True
+        self._done = 0  # targets renamed so far
 
     def __enter__(self) -> ReplaceTogether:
         return self
@@ -297,23 +321,35 @@ class ReplaceTogether:
         """A new empty temporary file beside ``target`` (named as :func:`check_replaceable`
         checks), to write in full before :meth:`commit` renames it over ``target``: write
         straight into it (:meth:`commit` fsyncs it); an atomic write on it
-        (:func:`write_atomically`) works too, at the cost of one more temporary file."""
+        (:func:`write_atomically`) works too, at the cost of one more temporary file.
+        Made as ``open`` makes a new file (``0o666`` less the umask)."""
+        return self._stage(target, lambda temporary: os.close(os.open(temporary, _CREATE, 0o666)))
+
+    def folder(self, target: str | os.PathLike) -> Path:
+        """A new empty temporary folder beside ``target`` (named as :meth:`path` names
+        a file; ``target`` must be absent or an empty folder when :meth:`commit` renames
+        the folder to it), made as ``mkdir`` makes one (``0o777`` less the umask)."""
+        return self._stage(target, lambda temporary: os.mkdir(temporary, 0o777))
+
+    def _stage(self, target: str | os.PathLike, make: Callable[[Path], None]) -> Path:
+        """Record a new temporary entry beside ``target``, then ``make`` it: recorded
+        first, so that an interruption just after it is made still removes it."""
         self._check_open()
         target = Path(target)
         temporary = _temporary(target)
-        os.close(os.open(temporary, _CREATE, 0o666))
         self._staged.append((temporary, target))
+        try:
+            make(temporary)
+        except OSError:
+            self._staged.pop()  # not made (a name taken, EEXIST, is not ours to remove)
+            raise
         return temporary
 
-    def folder(self, target: str | os.PathLike) -> Path:
-        """A new empty temporary folder beside ``target`` (which must not exist when
-        :meth:`commit` renames the folder to it)."""
-        self._check_open()
-        target = Path(target)
-        prefix = f".{target.name[:STEM]}."
-        temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=prefix))
-        self._staged.append((temporary, target))
-        return temporary
+    @property
+    def replaced(self) -> tuple[Path, ...]:
+        """The targets renamed so far, in order: all of them after a :meth:`commit`, none
+        before it or after a failure before the renames, some after a partial one."""
+        return tuple(target for _, target in self._staged[: self._done])
 
     def commit(self) -> None:
         """Fsync every temporary entry, rename each over its target, fsync the folders.
@@ -340,7 +376,7 @@ class ReplaceTogether:
                         os.replace(temporary, target)
                     except OSError as error:
                         raise OSError(error.errno, error.strerror, str(target)) from None
-                    done += 1
+                    done = self._done = done + 1
                 for folder in dict.fromkeys(target.parent for _, target in staged):
                     fsync_directory(folder)
         except OSError as error:
@@ -399,16 +435,30 @@ def _release(previous: dict, arrived: list[int]) -> None:
     every restore runs whatever another signal raises; the arrived signals are raised
     while still blocked (they stay pending) and delivered together when the mask is put
     back: a SIGINT's KeyboardInterrupt cannot stop a SIGTERM after it from being delivered
-    (Python runs the handlers still due at its next check)."""
+    (Python runs the handlers still due at its next check). The mask is this thread's
+    only: a signal sent to the process may still reach another thread that does not
+    block it, and its handler then runs amid the restores (a KeyboardInterrupt there);
+    the arrived signals are raised again even so, each whatever the others raise."""
     mask = getattr(signal, "pthread_sigmask", None)
     blocked = mask(signal.SIG_BLOCK, HELD_SIGNALS) if mask else None
     try:
-        _restore(list(previous.items()))
-        for number in dict.fromkeys(arrived):
-            signal.raise_signal(number)
+        try:
+            _restore(list(previous.items()))
+        finally:
+            _raise_again(list(dict.fromkeys(arrived)))
     finally:
         if mask:
             mask(signal.SIG_SETMASK, blocked)
+
+
+def _raise_again(numbers: list[int]) -> None:
+    """Raise each signal of ``numbers``, even when raising (or a handler run meanwhile)
+    raises for an earlier one."""
+    if numbers:
+        try:
+            signal.raise_signal(numbers[0])
+        finally:
+            _raise_again(numbers[1:])
 
 
 def _restore(handlers: list) -> None:
@@ -421,35 +471,68 @@ def _restore(handlers: list) -> None:
 
 
 def _fsync_tree(temporary: Path, target: Path) -> None:
-    """Fsync a temporary file, or a temporary folder with every entry in it; an error
-    names ``target``."""
+    """Fsync a temporary file, or a temporary folder with every entry in it, the
+    temporary entry itself last, after giving it the permissions of the ``target`` it
+    replaces (:func:`_kept_mode`); an error names ``target``."""
     try:
+        mode = _kept_mode(temporary, target)
         if temporary.is_dir() and not temporary.is_symlink():
             for root, _, files in os.walk(temporary):
                 for name in files:
-                    _fsync_file(Path(root) / name)
-                fsync_directory(root)
-        else:
-            _fsync_file(temporary)
+                    _fsync_entry(Path(root) / name)
+                if Path(root) != temporary:
+                    _fsync_entry(Path(root))
+        _fsync_entry(temporary, mode)
     except OSError as error:
         raise OSError(error.errno, error.strerror, str(target)) from None
 
 
-def _fsync_file(path: Path) -> None:
+KEPT_BITS = 0o7777 & ~(stat.S_ISUID | stat.S_ISGID)
+"""The mode bits a replaced target passes on: permissions and the sticky bit, not the
+set-user-ID and set-group-ID bits (the new entry belongs to the writer, not the old owner)."""
+
+
+def _kept_mode(temporary: Path, target: Path) -> int | None:
+    """The mode bits of ``target`` if it exists as the same kind of entry as ``temporary``
+    (a file for a file, a folder for a folder; a symbolic link is not followed), else None
+    (the temporary keeps the mode it was made with)."""
+    try:
+        found = os.stat(target, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return None
+    made = os.stat(temporary, follow_symlinks=False).st_mode
+    if stat.S_IFMT(found) != stat.S_IFMT(made):
+        return None
+    return stat.S_IMODE(found) & KEPT_BITS
+
+
+def _fsync_entry(path: Path, mode: int | None = None) -> None:
+    """Fsync a file or folder (a folder's fsync may be unsupported: ``EINVAL``, skipped
+    as :func:`fsync_directory` does), first setting its ``mode`` if given (through the
+    open descriptor: a mode without read permission applies after the open)."""
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     try:
-        os.fsync(descriptor)
+        if mode is not None:
+            os.fchmod(descriptor, mode)
+        try:
+            os.fsync(descriptor)
+        except OSError as error:
+            if error.errno != errno.EINVAL or not stat.S_ISDIR(os.fstat(descriptor).st_mode):
+                raise
     finally:
         os.close(descriptor)
 
 
 def _remove(entries: Iterable[Path]) -> None:
-    """Remove temporary files and folders, ignoring those already gone."""
-    for entry in entries:
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-        else:
-            entry.unlink(missing_ok=True)
+    """Remove temporary files and folders, ignoring those already gone, with
+    :data:`HELD_SIGNALS` held (:func:`_signals_held`): a second Ctrl-C while a release is
+    being discarded does not leave part of it behind (it is raised after)."""
+    with _signals_held():
+        for entry in entries:
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
 
 
 def open_regular(

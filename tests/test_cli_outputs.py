@@ -3,6 +3,7 @@ or none; a failed write leaves the earlier files untouched and no temporary file
 naming the path and the fix; a rename failing after another (rare) exits 74 naming what was
 replaced; unwritable targets are refused before any spend. In-process (``main(argv)``)."""
 
+import argparse
 import errno
 import json
 import os
@@ -307,3 +308,43 @@ def test_a_sigterm_while_writing_removes_the_temporary_files(tmp_path, monkeypat
     assert exit_info.value.code == 128 + signal.SIGTERM and raised == [signal.SIGTERM]
     assert contents(tmp_path) == OLD  # no temporary file, no output replaced
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_a_replaced_output_keeps_its_mode_and_a_new_one_follows_the_umask(tmp_path):
+    # cli8: chmod 640 out.edges, then synthesize -o out.edges: still 640 (was 644)
+    argv = setup(tmp_path)
+    (tmp_path / "h.txt").chmod(0o640)
+    (tmp_path / "h.json").unlink()
+    previous = os.umask(0o027)
+    try:
+        assert main(argv) == 0
+    finally:
+        os.umask(previous)
+    modes = {path.name: path.stat().st_mode & 0o777 for path in tmp_path.iterdir()}
+    assert modes == {"g.txt": 0o644, "h.txt": 0o640, "h.json": 0o640, "c.tsv": 0o644}
+
+
+def test_a_folder_output_gets_the_mode_mkdir_gives(tmp_path):
+    # cli8: the Dask engine's Parquet folder was staged by mkdtemp, and stayed 0700
+    arguments = argparse.Namespace()
+    table = privcut.cli._Output("--output", str(tmp_path / "table"), write_part, folder=True)
+    previous = os.umask(0o022)
+    try:
+        privcut.cli._write_outputs(arguments, [table])
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "table").stat().st_mode & 0o777 == 0o755
+    assert arguments.replaced == (tmp_path / "table",)
+    assert (tmp_path / "table" / "part.0.parquet").read_text() == "rows"
+
+
+def write_part(folder: pathlib.Path) -> None:
+    (folder / "part.0.parquet").write_text("rows")
+
+
+@pytest.mark.parametrize("command", ["synthesize", "cuts"])
+def test_the_help_documents_modes_and_ctrl_c(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "keeps its permission bits" in help_text and "Ctrl-C" in help_text

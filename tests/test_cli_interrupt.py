@@ -1,0 +1,166 @@
+"""Ctrl-C and a closed standard stream end the command line without a traceback (cli8):
+a KeyboardInterrupt anywhere is one line on stderr and the end of SIGINT (status 130),
+with no output written or left half-written; stdout or stderr closed by its reader ends it
+quietly (status 141). In-process (``main(argv)``), the signal's default action recorded
+instead of taken, so that pytest lives on."""
+
+import io
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+
+import pytest
+
+import privcut
+import privcut.datasets
+import privcut.files
+from privcut.cli import CLOSED_PIPE, INTERRUPTED, USAGE_ERROR, main
+
+from .test_cli_outputs import OLD, contents, failing_replace, run, setup
+
+
+def interrupt(*arguments, **options):
+    raise KeyboardInterrupt
+
+
+@pytest.fixture
+def raised(monkeypatch) -> list[int]:
+    """The signals :func:`signal.raise_signal` was asked to raise (recorded, not raised)."""
+    numbers: list[int] = []
+    monkeypatch.setattr(signal, "raise_signal", numbers.append)
+    return numbers
+
+
+def check_interrupted(raised: list[int], status: int, err: str, message: str) -> None:
+    assert status == INTERRUPTED and err == f"privcut synthesize: {message}\n"
+    assert raised in ([signal.SIGINT], [])  # [] where SIGINT's handler is not Python's
+    if raised:
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("step", ["reading", "release", "writing"])
+def test_ctrl_c_anywhere_is_one_line_and_no_output(tmp_path, capsys, monkeypatch, raised, step):
+    if step == "reading":
+        monkeypatch.setattr(privcut.datasets, "read_edge_array", interrupt)
+    elif step == "release":
+        monkeypatch.setattr(privcut, "synthetic_graph", interrupt)
+    else:  # amid the staged writes: the edge list is written, the report not yet
+
+        def written_then_interrupted(path, data):
+            write(path, data)
+            raise KeyboardInterrupt
+
+        write = pathlib.Path.write_bytes
+        monkeypatch.setattr(pathlib.Path, "write_bytes", written_then_interrupted)
+    status, err = run(setup(tmp_path), capsys)
+    check_interrupted(raised, status, err, "interrupted; no output was written or replaced")
+    assert contents(tmp_path) == OLD  # no temporary file, no output replaced
+
+
+def test_ctrl_c_held_until_after_the_renames_says_the_outputs_were_written(
+    tmp_path, capsys, monkeypatch, raised
+):
+    # the renames hold SIGINT and raise it again after them: the KeyboardInterrupt ends
+    # the commit, with every output in place
+    commit = privcut.files.ReplaceTogether.commit
+
+    def committed_then_interrupted(self):
+        commit(self)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(privcut.files.ReplaceTogether, "commit", committed_then_interrupted)
+    status, err = run(setup(tmp_path), capsys)
+    names = ", ".join(str(tmp_path / name) for name in ("h.txt", "h.json", "c.tsv"))
+    check_interrupted(raised, status, err, f"interrupted after the outputs were written ({names})")
+    written = contents(tmp_path)
+    assert sorted(written) == ["c.tsv", "h.json", "h.txt"] and written["h.txt"] != OLD["h.txt"]
+
+
+def test_ctrl_c_with_a_rename_failing_names_the_mixed_set(tmp_path, capsys, monkeypatch, raised):
+    commit = privcut.files.ReplaceTogether.commit
+
+    def partial_then_interrupted(self):
+        try:
+            commit(self)
+        except privcut.files.PartialReplaceError:
+            raise KeyboardInterrupt from None  # held amid the cleanup, raised after it
+
+    failing_replace(monkeypatch, 2)
+    monkeypatch.setattr(privcut.files.ReplaceTogether, "commit", partial_then_interrupted)
+    status, err = run(setup(tmp_path), capsys)
+    message = (
+        f"interrupted; the outputs were replaced only in part (replaced: {tmp_path / 'h.txt'}): "
+        "they do not belong together, delete them all"
+    )
+    check_interrupted(raised, status, err, message)
+
+
+def cuts(tmp_path) -> list[str]:
+    edges, queries = tmp_path / "g.txt", tmp_path / "q.txt"
+    edges.write_text("1 2\n2 3\n")
+    queries.write_text("1, 2 3\n")
+    return ["cuts", str(edges), "--queries", str(queries), "--epsilon", "1", "--seed", "0"]
+
+
+def test_a_stdout_closed_by_its_reader_ends_quietly(tmp_path, capsys, monkeypatch):
+    # `privcut cuts ... | head -c 0`: the answers go to a pipe whose reader left
+    reading, writing = os.pipe()
+    os.close(reading)
+    stdout = io.TextIOWrapper(io.FileIO(writing, "w"))
+    monkeypatch.setattr(sys, "stdout", stdout)
+    try:
+        with pytest.raises(SystemExit) as exit_info:
+            main(cuts(tmp_path))
+        assert exit_info.value.code == CLOSED_PIPE and capsys.readouterr().err == ""
+        # the final flush (at the interpreter's exit) goes to os.devnull: quiet
+        assert os.path.samestat(os.fstat(writing), os.stat(os.devnull))
+    finally:
+        stdout.close()
+
+
+def test_a_broken_pipe_elsewhere_is_an_ordinary_error(tmp_path, capsys, monkeypatch):
+    def broken(*arguments, **options):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(privcut.datasets, "read_edgelist", broken)
+    status, err = run(cuts(tmp_path), capsys)
+    assert status == USAGE_ERROR and "Broken pipe" in err
+
+
+@pytest.mark.slow
+def test_a_real_sigint_while_writing(tmp_path):
+    # one real process: the staged file exists when SIGINT lands, and is removed
+    driver = (
+        "import signal, sys, time, privcut.datasets as d\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if inherited ignored\n"
+        "from privcut.cli import main\n"
+        "write = d.write_edge_array\n"
+        "def paused(path, *a, **k):\n"
+        "    write(path, *a, **k)\n"
+        "    print('WRITING', flush=True)\n"
+        "    time.sleep(30)\n"
+        "d.write_edge_array = paused\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = setup(tmp_path)
+    root = pathlib.Path(privcut.__file__).parents[1]
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    process = subprocess.Popen(
+        [sys.executable, "-c", driver, *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    try:
+        assert process.stdout.readline() == "WRITING\n"
+        assert len(contents(tmp_path)) == len(OLD) + 1  # the staged edge list
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == -signal.SIGINT  # status 130 in a shell
+    assert err == "privcut synthesize: interrupted; no output was written or replaced\n"
+    assert contents(tmp_path) == OLD
