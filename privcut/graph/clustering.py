@@ -119,6 +119,14 @@ there)."""
 
 _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 
+_RANK_BITS = 6
+""":func:`_kept` sorts by the (node, level) group and at least this many top bits of the
+hash rank first (whole 16-bit digits), and with at least 16 when more than one key in
+:data:`_TIES` ties; the ends that tie are ordered exactly afterwards."""
+
+_TIES = 32
+""":func:`_kept` sorts again with 16 rank bits when more than one key in this many ties."""
+
 _CHUNK = 1 << 22
 """Wedges :func:`_edge_corners` lists at a time (bounds its memory)."""
 
@@ -358,9 +366,10 @@ def _kept(
     the pair's hash rank, k). Only ends at nodes of degree above ``cap`` can be dropped,
     so only those are sorted, by one integer key of whole 16-bit digits (a radix sort,
     :func:`~privcut.graph.sorting.stable_argsort`): (node, level) in the high bits, at
-    least 16 top bits of the hash rank below; the rare ends that tie on that key are
+    least :data:`_RANK_BITS` top bits of the hash rank below (at least 16, one sort more,
+    when more than one key in :data:`_TIES` ties); the ends that tie on that key are
     ordered exactly by (hash rank, k) afterwards. O(|E|) per 16 bits of the key (at most
-    4) plus the ties' sort."""
+    4, at most twice) plus the ties' sort."""
     m = rows.size
     ends = np.concatenate([rows, columns])
     degree = np.bincount(ends, minlength=n)
@@ -382,13 +391,16 @@ def _kept(
         other = np.where(entries < m, columns[pair], rows[pair])
         group = node * levels + level[other]
     bits = int(group.max()).bit_length()
-    width = min(64, DIGIT * -(-(bits + DIGIT) // DIGIT))  # whole digits, >= 16 rank bits
-    key = (group.astype(np.uint64) << np.uint64(width - bits)) | (
-        rank >> np.uint64(64 - width + bits)
-    )
-    order = stable_argsort(key)
-    key = key[order]
-    tie = key[1:] == key[:-1]
+    for spare in (_RANK_BITS, DIGIT):  # whole digits: >= 6 rank bits, >= 16 if many tie
+        width = min(64, DIGIT * -(-(bits + spare) // DIGIT))
+        key = (group.astype(np.uint64) << np.uint64(width - bits)) | (
+            rank >> np.uint64(64 - width + bits)
+        )
+        order = stable_argsort(key)
+        key = key[order]
+        tie = key[1:] == key[:-1]
+        if _TIES * np.count_nonzero(tie) <= tie.size or width == 64:
+            break
     if tie.any():  # equal keys: same node and level, order by the full rank, then k
         at = np.flatnonzero(np.append(tie, False) | np.insert(tie, 0, False))
         tied = order[at]
