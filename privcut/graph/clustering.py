@@ -350,7 +350,8 @@ def projected_corners(
     True
     """
     rows, columns = _projected_edges(adjacency, cap, salt, priority)
-    if rows.size > 1:  # a non-canonical input's duplicate entries: one edge, as in a CSR
+    canonical = adjacency.format == "csr" and adjacency.has_canonical_format
+    if rows.size > 1 and not canonical:  # duplicate entries: one edge, as in a CSR
         fresh = np.append(True, (rows[1:] != rows[:-1]) | (columns[1:] != columns[:-1]))
         rows, columns = rows[fresh], columns[fresh]
     return _edge_corners(rows, columns, adjacency.shape[0])
