@@ -410,9 +410,8 @@ def _kept(
         at = np.flatnonzero(np.append(tie, False) | np.insert(tie, 0, False))
         tied = order[at]
         order[at] = tied[np.lexsort((tied, rank[tied], key[at]))]
-    sizes = degree[over]
-    starts = np.cumsum(sizes) - sizes
-    position = np.arange(pair.size) - starts[node[order]]
+    sizes = degree[over]  # sorted by node: node u's ends are the next sizes[u]
+    position = np.arange(pair.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
     keep[pair[order[position >= cap]]] = False
     return keep
 
@@ -509,9 +508,12 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
 def _pair_slots(first: np.ndarray, second: np.ndarray, bits: int) -> np.ndarray:
     """A ``bits``-bit hash of each pair ``(first, second)`` (32-bit multiply-add, top
     bits): :func:`_edge_corners`' filter slots. Only the filter's speed depends on it."""
+    first, second = (e.view(np.uint32) if e.dtype == np.int32 else e for e in (first, second))
     with np.errstate(over="ignore"):
-        mixed = first.astype(np.uint32) * _FIRST + second.astype(np.uint32) * _SECOND
-    return mixed >> np.uint32(32 - bits)
+        mixed = first.astype(np.uint32, copy=False) * _FIRST
+        mixed += second.astype(np.uint32, copy=False) * _SECOND
+    mixed >>= np.uint32(32 - bits)
+    return mixed
 
 
 def degree_bins(degrees: np.ndarray, edges: tuple[int, ...] = BIN_EDGES) -> np.ndarray:
