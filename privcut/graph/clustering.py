@@ -476,11 +476,14 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     del order
     tails, heads = np.where(forward, rows, columns), np.where(forward, columns, rows)
     del forward
-    # grouped by tail, in pair-key order within each: a tail t's heads r < t (pairs (r, t))
-    # come first, then its heads c > t, each ascending: every wedge's b < c
-    by_tail = stable_argsort(tails)
-    tails, heads = tails[by_tail], heads[by_tail]
-    del by_tail
+    # grouped by tail, in pair-key order within each (scipy's stable counting sort of the
+    # COO entries by row): a tail t's heads r < t (pairs (r, t)) come first, then its
+    # heads c > t, each ascending: every wedge's b < c
+    out = sp.coo_array((np.ones(tails.size, dtype=np.int8), (tails, heads)), shape=(n, n))
+    out = out.tocsr()
+    heads = out.indices.astype(index, copy=False)
+    tails = np.repeat(np.arange(n, dtype=index), np.diff(out.indptr))
+    del out
     # the wedges: entry p of the forward edges with each later entry of its tail's run
     later = np.cumsum(np.bincount(tails, minlength=n))[tails] - np.arange(1, tails.size + 1)
     through = np.cumsum(later)
