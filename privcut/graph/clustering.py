@@ -274,8 +274,8 @@ def capped_projection(
     differ at most in e, f_a and f_b.
 
     O(n + |E|) time and memory (one radix sort of the edge ends at nodes of degree above
-    ``cap``, at most four 16-bit passes; the rare ends whose sort keys tie are ordered
-    apart); no n x n array.
+    ``cap``, at most four 16-bit passes, a second one when more than one key in eight
+    ties; the ends whose sort keys tie are ordered apart); no n x n array.
 
     Parameters
     ----------
