@@ -9,8 +9,10 @@ interleaved; run single-threaded with ``OPENBLAS_NUM_THREADS=1``) of:
   ``measurement._corners``): before, ``capped_projection`` then the triangle count by
   sparse products (``L * (L @ L)`` and ``L * (L.T @ L)`` of the degree-ordered
   orientation L, the count main had until this round, copied below); after,
-  ``clustering.projected_corners`` (the kept edges without a CSR, closed wedges looked up
-  in a hash table of the edges). Both give the same counts (checked).
+  ``clustering.projected_corners`` (the kept edges without a CSR; closed wedges looked up
+  in a hash table of the edges when written, in a byte filter then the edges' sorted rows
+  since "Issue 18: the release at scale, measurement side"). Both give the same counts
+  (checked).
 - ``rank_matched``: before, one ``numpy.lexsort`` of (tie order, noisy degree, group)
   per half (copied below); after, ``sequence.rank_matched`` (the stable sorts in turn,
   a radix sort for integer noisy degrees). The same output (checked).

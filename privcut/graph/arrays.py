@@ -204,12 +204,15 @@ def _check_values(matrix: sp.csr_array, weight: str | None, directed: bool) -> s
             "(self-loops); remove them, e.g. G.setdiag(0) then G.eliminate_zeros()"
         )
     if not directed:
-        transposed = matrix.T.tocsr()
+        # a 0/1 graph's values are all 1: its pattern alone is transposed (1-byte values)
+        values = np.ones(matrix.nnz, dtype=np.int8) if weight is None else matrix.data
+        pattern = sp.csr_array((values, matrix.indices, matrix.indptr), shape=matrix.shape)
+        transposed = pattern.T.tocsr()
         transposed.sort_indices()
         same = (
             np.array_equal(matrix.indptr, transposed.indptr)
             and np.array_equal(matrix.indices, transposed.indices)
-            and np.array_equal(matrix.data, transposed.data)
+            and (weight is None or np.array_equal(matrix.data, transposed.data))
         )
         if not same:
             raise GraphInputError(

@@ -146,8 +146,8 @@ def csr_joint_degree_counts(adjacency, classes: np.ndarray, count: int) -> np.nd
     the diagonal, each edge stored as (i, j) and (j, i), no duplicates: a checked
     undirected adjacency) from its stored entries directly, both orientations counted per
     ordered class pair: a pair ``a < b`` gets the entries of classes (a, b), a pair
-    ``(a, a)`` half of its entries. The same counts, without listing the upper triangle.
-    O(n + |E| + count^2).
+    ``(a, a)`` half of its entries. The same counts, without listing the upper triangle
+    (each entry's cell in 16 bits where ``count^2`` fits). O(n + |E| + count^2).
 
     Examples
     --------
@@ -157,7 +157,9 @@ def csr_joint_degree_counts(adjacency, classes: np.ndarray, count: int) -> np.nd
     [0.0, 2.0, 1.0]
     """
     classes = np.asarray(classes)
-    ends = np.repeat(classes * count, np.diff(adjacency.indptr)) + classes[adjacency.indices]
+    cell = np.uint16 if count * count <= 2**16 else np.intp
+    ends = np.repeat((classes * count).astype(cell), np.diff(adjacency.indptr))
+    ends += classes.astype(cell)[adjacency.indices]
     entries = np.bincount(ends, minlength=count * count).reshape(count, count)
     a, b = np.triu_indices(count)
     return np.where(a == b, entries[a, b] // 2, entries[a, b]).astype(float)

@@ -40,7 +40,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import isotonic_regression
 
-from privcut.graph.keyset import KeyTable
 from privcut.graph.sorting import DIGIT, dense_ranks, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
@@ -119,6 +118,24 @@ at 1-2 noise sd on graphs with a few hundred triangles; 3 sd would turn the step
 there)."""
 
 _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+_RANK_BITS = 6
+""":func:`_kept` sorts by the (node, level) group and at least this many top bits of the
+hash rank first (whole 16-bit digits), and with at least 16 when more than one key in
+:data:`_TIES` ties; the ends that tie are ordered exactly afterwards (6% of them at
+10^6 nodes)."""
+
+_TIES = 8
+""":func:`_kept` sorts again with 16 rank bits when more than one key in this many ties."""
+
+_CHUNK = 1 << 22
+"""Wedges :func:`_edge_corners` lists at a time (bounds its memory)."""
+
+_FILTER_LOAD = 8
+""":func:`_edge_corners`' filter has at least this many slots per edge."""
+
+_FIRST, _SECOND = np.uint32(0x9E3779B1), np.uint32(0x85EBCA77)
+"""Odd multipliers of :func:`_pair_slots`."""
 
 
 def clustering_sensitivity(cap: int = DEFAULT_CAP, bins: int = 3) -> float:
@@ -220,11 +237,11 @@ def _mix(keys: np.ndarray, salt: int) -> np.ndarray:
 
 def _upper_edges(adjacency) -> tuple[np.ndarray, np.ndarray]:
     """The stored pairs ``i < j`` of a sparse adjacency (symmetric 0/1: its edges), sorted
-    by pair key ``i n + j`` (a canonical CSR's entries come in that order: no sort)."""
+    by pair key ``i n + j`` (a canonical CSR's entries come in that order: no sort; in its
+    index dtype, int32 when n fits)."""
     if adjacency.format == "csr" and adjacency.has_canonical_format:
-        n = adjacency.shape[0]
-        rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(adjacency.indptr))
-        columns = adjacency.indices.astype(np.int64)
+        n, columns = adjacency.shape[0], adjacency.indices
+        rows = np.repeat(np.arange(n, dtype=columns.dtype), np.diff(adjacency.indptr))
         upper = rows < columns
         return rows[upper], columns[upper]
     coo = sp.coo_array(adjacency)
@@ -257,8 +274,8 @@ def capped_projection(
     differ at most in e, f_a and f_b.
 
     O(n + |E|) time and memory (one radix sort of the edge ends at nodes of degree above
-    ``cap``, at most four 16-bit passes; the rare ends whose sort keys tie are ordered
-    apart); no n x n array.
+    ``cap``, at most four 16-bit passes, a second one when more than one key in eight
+    ties; the ends whose sort keys tie are ordered apart); no n x n array.
 
     Parameters
     ----------
@@ -289,7 +306,7 @@ def capped_projection(
     n = adjacency.shape[0]
     # row u holds the kept (v, u), v < u, then (u, w), w > u, each run ascending (the
     # pairs come sorted by key): a stable sort by row gives the canonical CSR
-    ends, others = np.concatenate([c, r]), np.concatenate([r, c])
+    ends, others = np.concatenate([c, r]), np.concatenate([r, c]).astype(np.int64)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(ends, minlength=n), out=indptr[1:])
     indices = others[stable_argsort(ends)]
@@ -321,8 +338,9 @@ def projected_corners(
     """``triangle_corners(capped_projection(adjacency, cap, salt, priority))``, without
     building the projection's CSR: the clustering measurement's exact corners per node
     (:func:`capped_projection` for the parameters and the stability proof,
-    :func:`triangle_corners` for the count). O(n + |E| + W) time (expected) and memory,
-    W <= |E| ``cap`` / 2 the projection's wedges of two edges out of a node.
+    :func:`triangle_corners` for the count). O(n + |E| + W log ``cap``) time and
+    O(n + |E|) memory, W <= |E| ``cap`` / 2 the projection's wedges of two edges out of
+    a node.
 
     Examples
     --------
@@ -333,7 +351,8 @@ def projected_corners(
     True
     """
     rows, columns = _projected_edges(adjacency, cap, salt, priority)
-    if rows.size > 1:  # a non-canonical input's duplicate entries: one edge, as in a CSR
+    canonical = adjacency.format == "csr" and adjacency.has_canonical_format
+    if rows.size > 1 and not canonical:  # duplicate entries: one edge, as in a CSR
         fresh = np.append(True, (rows[1:] != rows[:-1]) | (columns[1:] != columns[:-1]))
         rows, columns = rows[fresh], columns[fresh]
     return _edge_corners(rows, columns, adjacency.shape[0])
@@ -349,45 +368,51 @@ def _kept(
     the pair's hash rank, k). Only ends at nodes of degree above ``cap`` can be dropped,
     so only those are sorted, by one integer key of whole 16-bit digits (a radix sort,
     :func:`~privcut.graph.sorting.stable_argsort`): (node, level) in the high bits, at
-    least 16 top bits of the hash rank below; the rare ends that tie on that key are
+    least :data:`_RANK_BITS` top bits of the hash rank below (at least 16, one sort more,
+    when more than one key in :data:`_TIES` ties); the ends that tie on that key are
     ordered exactly by (hash rank, k) afterwards. O(|E|) per 16 bits of the key (at most
-    4) plus the ties' sort."""
+    4, at most twice) plus the ties' sort."""
     m = rows.size
-    ends = np.concatenate([rows, columns])
-    degree = np.bincount(ends, minlength=n)
+    degree = np.bincount(rows, minlength=n) + np.bincount(columns, minlength=n)
     over = degree > cap
-    entries = np.flatnonzero(over[ends])
     keep = np.ones(m, dtype=bool)
-    if entries.size == 0:
+    # the ends at nodes above the cap: seen from the rows, then from the columns (k order)
+    at_rows, at_columns = np.flatnonzero(over[rows]), np.flatnonzero(over[columns])
+    pair = np.concatenate([at_rows, at_columns])  # each end's edge
+    if pair.size == 0:
         return keep
-    pair = entries % m  # each end's edge; the hash ranks of those edges only, when fewer
-    if entries.size < m:
-        rank = _mix(rows[pair] * n + columns[pair], salt)
+    if pair.size < m:  # the hash ranks of those edges only, when fewer
+        rank = _mix(rows[pair].astype(np.int64) * n + columns[pair], salt)
     else:
-        rank = _mix(rows * n + columns, salt)[pair]
-    node = (np.cumsum(over) - 1)[ends[entries]]
+        rank = _mix(rows.astype(np.int64) * n + columns, salt)[pair]
+    node = (np.cumsum(over, dtype=np.int64) - 1)[
+        np.concatenate([rows[at_rows], columns[at_columns]])
+    ]
     if priority is None:
         group = node
     else:  # an integer per node with the order and ties of priority
         levels, level = dense_ranks(priority)
-        other = np.where(entries < m, columns[pair], rows[pair])
-        group = node * levels + level[other]
+        group = node * levels + level[np.concatenate([columns[at_rows], rows[at_columns]])]
+    del at_rows, at_columns
     bits = int(group.max()).bit_length()
-    width = min(64, DIGIT * -(-(bits + DIGIT) // DIGIT))  # whole digits, >= 16 rank bits
-    key = (group.astype(np.uint64) << np.uint64(width - bits)) | (
-        rank >> np.uint64(64 - width + bits)
-    )
-    order = stable_argsort(key)
-    key = key[order]
-    tie = key[1:] == key[:-1]
+    widths = [min(64, DIGIT * -(-(bits + spare) // DIGIT)) for spare in (_RANK_BITS, DIGIT)]
+    for width in dict.fromkeys(widths):  # >= 6 rank bits, >= 16 if many keys tie
+        word = np.uint32 if width <= 32 else np.uint64
+        key = (group.astype(word) << word(width - bits)) | (
+            rank >> np.uint64(64 - width + bits)
+        ).astype(word)
+        order = stable_argsort(key)
+        key = key[order]
+        tie = key[1:] == key[:-1]
+        if _TIES * np.count_nonzero(tie) <= tie.size:
+            break
     if tie.any():  # equal keys: same node and level, order by the full rank, then k
         at = np.flatnonzero(np.append(tie, False) | np.insert(tie, 0, False))
         tied = order[at]
         order[at] = tied[np.lexsort((tied, rank[tied], key[at]))]
-    sizes = degree[over]
-    starts = np.cumsum(sizes) - sizes
-    position = np.arange(entries.size) - starts[node[order]]
-    keep[entries[order[position >= cap]] % m] = False
+    sizes = degree[over]  # sorted by node: node u's ends are the next sizes[u]
+    position = np.arange(pair.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    keep[pair[order[position >= cap]]] = False
     return keep
 
 
@@ -399,10 +424,10 @@ def triangle_corners(projected) -> np.ndarray:
     Each edge is oriented from the end of smaller (degree, index) to the other (the
     degree-ordered orientation of Schank & Wagner 2005), so every triangle has one first
     node a with edges out to both others b and c, and is counted once, as the wedge of
-    those two edges, closed because {b, c} is an edge (looked up in a hash table of the
-    edges, :class:`~privcut.graph.keyset.KeyTable`); a node's corners are the closed
-    wedges it is in. Exact integers. O(n + |E| + W) time (expected over the hash table's
-    random multiplier, for any graph) and memory, W <= |E| D / 2 the wedges of two edges
+    those two edges, closed because {b, c} is an edge (a byte filter of hashed pairs
+    first, then a binary search in b's sorted row of the edges); a node's corners are the
+    closed wedges it is in. Exact integers. O(n + |E| + W log D) time and O(n + |E|)
+    memory (the wedges a few million at a time), W <= |E| D / 2 the wedges of two edges
     out of a node on a graph of maximum degree D (the projection's ``cap``); no n x n
     array and no ``A @ A``.
 
@@ -424,32 +449,74 @@ def triangle_corners(projected) -> np.ndarray:
 
 
 def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
-    """:func:`triangle_corners` of the distinct edges ``rows < columns`` (int64), sorted
-    by pair key ``rows n + columns``."""
-    degree = np.bincount(rows, minlength=n) + np.bincount(columns, minlength=n)
-    order = degree * n + np.arange(n)
+    """:func:`triangle_corners` of the distinct edges ``rows < columns``, sorted by pair
+    key ``rows n + columns``.
+
+    The wedges (two edges out of one tail, heads b < c) are listed :data:`_CHUNK` at a
+    time, and each is closed iff ``{b, c}`` is an edge: first a filter of one byte per
+    slot of a hash of the pair (the edges' slots set, at least :data:`_FILTER_LOAD` slots
+    per edge: no edge is missed, about one open wedge in eight passes), then the few
+    wedges it passes are looked up in b's sorted row of the edges' CSR (binary search
+    over at most the maximum degree, in scipy). O(n + |E| + W log D) time, O(n + |E| +
+    :data:`_CHUNK`) memory (no table of the edges' pair keys); int32 indices where n and
+    |E| fit."""
+    index = np.int32 if max(n, rows.size + 1) < 2**31 else np.int64
+    rows, columns = rows.astype(index, copy=False), columns.astype(index, copy=False)
+    upper = np.bincount(rows, minlength=n)
+    degree = upper + np.bincount(columns, minlength=n)
+    # row r of the edges' CSR: its columns c > r, ascending (the pairs come in that order)
+    indptr = np.zeros(n + 1, dtype=index)
+    np.cumsum(upper, out=indptr[1:])
+    edges = sp.csr_array((np.ones(rows.size, dtype=np.int8), columns, indptr), shape=(n, n))
+    bits = min(30, max(4, (_FILTER_LOAD * rows.size).bit_length()))
+    passes = np.zeros(1 << bits, dtype=bool)
+    passes[_pair_slots(rows, columns, bits)] = True
+    order = degree.astype(np.int64) * n + np.arange(n)
     forward = order[rows] < order[columns]
+    del order
     tails, heads = np.where(forward, rows, columns), np.where(forward, columns, rows)
-    # grouped by tail, in pair-key order within each: a tail t's heads r < t (pairs (r, t))
-    # come first, then its heads c > t, each ascending
-    by_tail = stable_argsort(tails)
-    tails, heads = tails[by_tail], heads[by_tail]
+    del forward
+    # grouped by tail, in pair-key order within each (scipy's stable counting sort of the
+    # COO entries by row): a tail t's heads r < t (pairs (r, t)) come first, then its
+    # heads c > t, each ascending: every wedge's b < c
+    out = sp.coo_array((np.ones(tails.size, dtype=np.int8), (tails, heads)), shape=(n, n))
+    out = out.tocsr()
+    heads = out.indices.astype(index, copy=False)
+    tails = np.repeat(np.arange(n, dtype=index), np.diff(out.indptr))
+    del out
     # the wedges: entry p of the forward edges with each later entry of its tail's run
-    later = np.cumsum(np.bincount(tails, minlength=n))[tails] - np.arange(tails.size) - 1
+    later = np.cumsum(np.bincount(tails, minlength=n))[tails] - np.arange(1, tails.size + 1)
     through = np.cumsum(later)
-    wedges = int(through[-1]) if through.size else 0
-    # keys b n + c and wedge positions in 32 bits where they fit: half the memory traffic
-    small = n * n < 2**31 and wedges + tails.size < 2**31
-    dtype = np.int32 if small else np.int64
-    heads = heads.astype(dtype)
-    start = (through - later - np.arange(1, tails.size + 1)).astype(dtype)
-    second = np.arange(wedges, dtype=dtype) - np.repeat(start, later)
-    closing = np.repeat(heads * dtype(n), later) + heads[second]
-    keys = (rows * n + columns).astype(dtype)
-    closed = np.flatnonzero(KeyTable(keys, high=n * n).contains(closing))
-    first = np.searchsorted(through, closed, side="right")
-    ends = np.concatenate([tails[first], heads[first], heads[second[closed]]])
+    later = later.astype(index)
+    closed, first = [], 0
+    while first < tails.size:
+        done = int(through[first - 1]) if first else 0
+        last = max(int(np.searchsorted(through, done + _CHUNK, side="right")), first + 1)
+        runs = later[first:last]
+        entries = np.arange(first, last, dtype=index)
+        # wedge k of entry p: heads[p] and heads[p + 1 + (k - wedges before p)]
+        skip = (np.cumsum(runs, dtype=index) - runs) - (entries + 1)
+        second = np.arange(int(through[last - 1]) - done, dtype=index) - np.repeat(skip, runs)
+        entries = np.repeat(entries, runs)
+        b, c = heads[entries], heads[second]
+        maybe = np.flatnonzero(passes[_pair_slots(b, c, bits)])
+        if maybe.size:  # (scipy answers an empty lookup with a sparse array)
+            hit = maybe[edges[b[maybe], c[maybe]] != 0]
+            closed += [tails[entries[hit]], b[hit], c[hit]]
+        first = last
+    ends = np.concatenate(closed) if closed else np.zeros(0, dtype=index)
     return np.bincount(ends, minlength=n).astype(np.int64)
+
+
+def _pair_slots(first: np.ndarray, second: np.ndarray, bits: int) -> np.ndarray:
+    """A ``bits``-bit hash of each pair ``(first, second)`` (32-bit multiply-add, top
+    bits): :func:`_edge_corners`' filter slots. Only the filter's speed depends on it."""
+    first, second = (e.view(np.uint32) if e.dtype == np.int32 else e for e in (first, second))
+    with np.errstate(over="ignore"):
+        mixed = first.astype(np.uint32, copy=False) * _FIRST
+        mixed += second.astype(np.uint32, copy=False) * _SECOND
+    mixed >>= np.uint32(32 - bits)
+    return mixed
 
 
 def degree_bins(degrees: np.ndarray, edges: tuple[int, ...] = BIN_EDGES) -> np.ndarray:

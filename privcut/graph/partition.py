@@ -150,11 +150,20 @@ class Partition:
     def block_sums(self, matrix) -> np.ndarray:
         """Pair weight in every block pair, from an n x n (dense or sparse) matrix with zero
         diagonal; an undirected pair inside a group appears twice in the matrix. A sparse
-        matrix is summed over its stored entries, O(nnz) (no n x g indicator)."""
+        matrix is summed over its stored entries, O(nnz) (no n x g indicator; a CSR's
+        entries read in place, their row groups repeated from the row pointers, int32
+        where the groups fit)."""
         if sp.issparse(matrix):
-            entries = sp.coo_array(matrix)
-            blocks = self.block_of(entries.row, entries.col)
-            sums = np.bincount(blocks, entries.data.astype(float), self.size)
+            if matrix.format == "csr":
+                labels = self.labels.astype(np.int32 if self.g**2 < 2**31 else np.intp)
+                first = np.repeat(labels, np.diff(matrix.indptr))
+                second, data = labels[matrix.indices], matrix.data
+            else:
+                entries = sp.coo_array(matrix)
+                first, second = self.labels[entries.row], self.labels[entries.col]
+                data = entries.data
+            blocks = self._table.ravel()[first * self.g + second]
+            sums = np.bincount(blocks, np.asarray(data, dtype=float), self.size)
             return sums if self.directed else sums / 2.0
         P = self.indicator
         sums = np.asarray(P.T @ (matrix @ P))

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from privcut import synthetic_graph
 from privcut.audit import audit
 from privcut.datasets import community_graph
-from privcut.graph import clustering, keyset, planning
+from privcut.graph import clustering, planning
 from privcut.graph.affinity import affinity_edges
 from privcut.graph.clustering import (
     BIN_EDGES,
@@ -92,12 +92,16 @@ def test_triangle_corners_match_networkx_and_a_large_cap_keeps_the_graph():
 
 @pytest.mark.parametrize("collide", [False, True])
 def test_triangle_corners_match_networkx_on_random_graphs(collide, monkeypatch):
-    """The wedge count with its hash table of the edges is exact on small random graphs of
-    every density (degree ties in the orientation included), also when every key hashes
-    to one slot (``collide``: the linear probing alone finds them); diagonal entries,
-    explicit zeros and duplicate entries are not edges or count once."""
+    """The wedge count with its filter of hashed pairs is exact on small random graphs of
+    every density (degree ties in the orientation included), also when every pair hashes
+    to one slot (``collide``: the filter passes every wedge, the row lookup alone decides)
+    and the wedges are listed a few at a time (chunks ending inside a tail's run);
+    diagonal entries, explicit zeros and duplicate entries are not edges or count once."""
     if collide:
-        monkeypatch.setattr(keyset, "_multiplier", lambda width: 0)
+        monkeypatch.setattr(
+            clustering, "_pair_slots", lambda first, second, bits: np.zeros(first.size, int)
+        )
+        monkeypatch.setattr(clustering, "_CHUNK", 5)
     rng = np.random.default_rng(7)
     for trial in range(12):
         n = int(rng.integers(1, 30))
@@ -108,7 +112,7 @@ def test_triangle_corners_match_networkx_on_random_graphs(collide, monkeypatch):
     data = [1.0, 1, 1, 1, 1, 1, 1, 0, 0, 1]  # a triangle, a loop, a zero pair, a duplicate
     A = sp.coo_array((data, (rows, columns)), shape=(4, 4))
     assert triangle_corners(A).tolist() == [1, 1, 1, 0]
-    big = 50_000  # keys b n + c beyond 32 bits: the 64-bit table
+    big = 50_000  # pair keys b n + c beyond 32 bits
     clique = big - 1 - 7 * np.arange(5)
     rows, columns = np.repeat(clique, 5), np.tile(clique, 5)
     A = sp.csr_array((np.ones(25), (rows, columns)), shape=(big, big))  # K5, with its loops

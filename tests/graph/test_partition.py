@@ -1,6 +1,7 @@
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from privcut.graph import EdgeUniverse
 from privcut.graph.partition import Partition
@@ -29,6 +30,13 @@ def test_partition_blocks_match_a_brute_force_count(directed):
     assert partition.pairs.sum() == universe.size
     rows, columns = universe.pair_index()
     assert np.array_equal(np.bincount(partition.block_of(rows, columns)), partition.pairs)
+    # a CSR's entries read in place, a COO's and the dense matrix's: the same sums
+    matrix = universe.adjacency(G)
+    ends = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr)), matrix.indices
+    matrix.data = ((ends[0] + ends[1]) % 5 + 1) * ((ends[0] * ends[1]) % 3 + 1) / 7  # symmetric
+    dense = partition.block_sums(matrix.toarray())
+    assert np.array_equal(partition.block_sums(matrix), partition.block_sums(sp.coo_array(matrix)))
+    assert np.allclose(partition.block_sums(matrix), dense)
 
 
 def test_partition_refuses_incomplete_or_foreign_groups():
