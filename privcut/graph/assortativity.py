@@ -305,20 +305,30 @@ def assortativity_target(
     return float(np.clip(r / shrink * prior**2 / (prior**2 + spread**2), -1.0, 1.0))
 
 
-def _orient(rows, columns, labels, rng):
-    """Each edge as (a, b) with ``labels[a] <= labels[b]`` (a random side within a
-    group), and its block pair's key (None without labels: one block)."""
-    if labels is None:
-        flip = rng.random(rows.size) < 0.5
-        block = None
-    else:
-        first, second = labels[rows], labels[columns]
-        flip = (first > second) | ((first == second) & (rng.random(rows.size) < 0.5))
-        low, high = np.minimum(first, second), np.maximum(first, second)
-        block = low.astype(np.int64) * (int(labels.max()) + 1) + high
-    change = columns - rows  # integer arithmetic: the ends exchanged where flipped
-    change *= flip
-    return rows + change, columns - change, block
+def _blocks(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray) -> tuple:
+    """Each edge's block pair, the key ``low (g + 1) + high`` of its groups ``low <= high``
+    (g the largest label) in the least unsigned type that holds it (a radix sort by it
+    takes one pass below 2^16), and whether its two ends are in one group. A swap keeps
+    both, so the swaps take them once. O(|E|)."""
+    first, second = labels[rows], labels[columns]
+    low, high = np.minimum(first, second), np.maximum(first, second)
+    top = int(labels.max(initial=0)) + 1
+    kind = np.uint16 if top * top <= 2**16 else np.uint32 if top * top <= 2**32 else np.uint64
+    block = low.astype(kind)
+    block *= kind(top)
+    block += high.astype(kind)
+    return block, low == high
+
+
+def _orient(rows, columns, above, within, rng):
+    """Each edge as (a, b) with ``labels[a] <= labels[b]`` (``above``: whether the row's
+    label is the larger; ``within``: whether the two are one, or None without labels),
+    a random side where they are one."""
+    flip = rng.random(rows.size) < 0.5
+    if within is not None:
+        flip &= within
+        flip |= above
+    return np.where(flip, columns, rows), np.where(flip, rows, columns)
 
 
 def _first_new(keys: np.ndarray, existing: KeyTable) -> np.ndarray:
@@ -388,13 +398,21 @@ def assortative_swaps(
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
     existing = KeyTable(np.concatenate([fixed, rows * n + columns]), high=n * n)
+    block = within = above = None
+    if labels is not None:
+        labels = np.asarray(labels)
+        labels = labels.astype(np.int32 if labels.max(initial=0) < 2**31 else np.int64)
+        block, within = _blocks(rows, columns, labels)
+        above = labels[rows] > labels[columns]
+        if block.min() == block.max():  # one block pair: every pair is within it
+            block = None
     taken = 0
     for _ in range(passes):
         gap = goal - current
         if abs(gap) <= TOLERANCE * edges * variance:
             break
         taken += 1
-        a, b, block = _orient(rows, columns, labels, rng)
+        a, b = _orient(rows, columns, above, within, rng)
         order = rng.permutation(rows.size)
         if block is not None:
             order = order[stable_argsort(block[order])]
@@ -421,6 +439,9 @@ def assortative_swaps(
         old = np.concatenate([rows[i] * n + columns[i], rows[j] * n + columns[j]])
         rows[i], columns[i] = new_1[chosen] // n, new_1[chosen] % n
         rows[j], columns[j] = new_2[chosen] // n, new_2[chosen] % n
+        if above is not None:  # the swapped edges' orientation
+            moved_ends = np.concatenate([i, j])
+            above[moved_ends] = labels[rows[moved_ends]] > labels[columns[moved_ends]]
         existing.remove(old)
         existing.add(np.concatenate([new_1[chosen], new_2[chosen]]))
         moved = delta[chosen].sum()

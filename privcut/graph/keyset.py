@@ -100,6 +100,11 @@ class KeyTable:
             self.add(live)
         self._size += keys.size
         table, mask, slot = self._table, self._mask, self._slots(keys)
+        if keys.size and self._used == 0:  # every slot never used: none to read first
+            table[slot] = keys
+            placed = table[slot] == keys
+            self._used += int(np.count_nonzero(placed))
+            keys, slot = keys[~placed], (slot[~placed] + 1) & mask
         while keys.size:  # place the keys whose slot is free (one per slot), move the rest on
             current = table[slot]
             free, fresh = current < 0, current == _EMPTY
