@@ -444,7 +444,8 @@ class Slots:
         sizes = np.bincount(block, minlength=room.size)
         starts = np.cumsum(sizes + room) - sizes - room
         order = stable_argsort(block)
-        where = starts[block[order]] + _ranks(block[order])
+        ordered = np.repeat(np.arange(room.size), sizes)  # block[order], not gathered
+        where = starts[ordered] + _ranks(ordered)
         total = int((sizes + room).sum())
         buffers = np.zeros(total, np.int64), np.zeros(total, np.int64)
         buffers[0][where], buffers[1][where] = rows[order], columns[order]
