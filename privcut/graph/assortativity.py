@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from privcut.graph.keyset import KeyTable
-from privcut.graph.sorting import stable_argsort
+from privcut.graph.sorting import sorted_keys, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -320,15 +320,27 @@ def _blocks(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray) -> tuple:
     return block, low == high
 
 
-def _orient(rows, columns, above, within, rng):
-    """Each edge as (a, b) with ``labels[a] <= labels[b]`` (``above``: whether the row's
-    label is the larger; ``within``: whether the two are one, or None without labels),
-    a random side where they are one."""
-    flip = rng.random(rows.size) < 0.5
+_HALF, _LOW = np.uint64(32), np.uint64(2**32 - 1)
+"""An edge packed in one 64-bit word: its row in the high 32 bits, its column in the low
+(a pair key ``i n + j`` fits 64 bits, so n < 2^32): one read per edge of a pass."""
+
+
+def _orient(pair: np.ndarray, above, within, rng) -> np.ndarray:
+    """Each edge of ``pair`` (packed) as (a, b), packed alike, with ``labels[a] <=
+    labels[b]`` (``above``: whether the row's label is the larger; ``within``: whether the
+    two are one, or None without labels), a random side where they are one."""
+    flip = rng.random(pair.size) < 0.5
     if within is not None:
         flip &= within
         flip |= above
-    return np.where(flip, columns, rows), np.where(flip, rows, columns)
+    turned = pair << _HALF
+    turned |= pair >> _HALF
+    return np.where(flip, turned, pair)
+
+
+def _ends(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two ends of packed edges, as int64."""
+    return (packed >> _HALF).view(np.int64), (packed & _LOW).view(np.int64)
 
 
 def _first_new(keys: np.ndarray, existing: KeyTable) -> np.ndarray:
@@ -398,7 +410,7 @@ def assortative_swaps(
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
     existing = KeyTable(np.concatenate([fixed, rows * n + columns]), high=n * n)
-    block = within = above = None
+    block = within = above = same = None
     if labels is not None:
         labels = np.asarray(labels)
         labels = labels.astype(np.int32 if labels.max(initial=0) < 2**31 else np.int64)
@@ -406,21 +418,30 @@ def assortative_swaps(
         above = labels[rows] > labels[columns]
         if block.min() == block.max():  # one block pair: every pair is within it
             block = None
+        else:  # the pairs' blocks once sorted by block: the same every pass
+            runs = sorted_keys(block)
+            same = runs[0 : runs.size - 1 : 2] == runs[1::2]
+            del runs
+    pair = rows.view(np.uint64) << _HALF
+    pair |= columns.view(np.uint64)
+    del rows, columns
     taken = 0
     for _ in range(passes):
         gap = goal - current
         if abs(gap) <= TOLERANCE * edges * variance:
             break
         taken += 1
-        a, b = _orient(rows, columns, above, within, rng)
-        order = rng.permutation(rows.size)
+        packed = _orient(pair, above, within, rng)
+        order = rng.permutation(pair.size)
         if block is not None:
             order = order[stable_argsort(block[order])]
+        packed = packed[order]  # the edges as (a, b), in the pairs' order
         i, j = order[0 : order.size - 1 : 2], order[1::2]
-        if block is not None:  # pairs within a block pair only
-            same = block[i] == block[j]
-            i, j = i[same], j[same]
-        ai, aj, bi, bj = a[i], a[j], b[i], b[j]
+        first, second = packed[0 : order.size - 1 : 2], packed[1::2]
+        if same is not None:  # pairs within a block pair only
+            i, j, first, second = i[same], j[same], first[same], second[same]
+        del order, packed
+        (ai, bi), (aj, bj) = _ends(first), _ends(second)
         delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
         ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
         # the pairs are in random order: a prefix of the right sign up to the gap
@@ -428,24 +449,25 @@ def assortative_swaps(
         ok = ok[np.cumsum(size) - size / 2.0 <= abs(gap)]
         i, j, delta = i[ok], j[ok], delta[ok]
         ai, aj, bi, bj = ai[ok], aj[ok], bi[ok], bj[ok]
-        new_1 = np.minimum(ai, bj) * n + np.maximum(ai, bj)
-        new_2 = np.minimum(aj, bi) * n + np.maximum(aj, bi)
-        keys = np.concatenate([new_1, new_2])
-        fresh = _first_new(keys, existing)
+        low_1, high_1 = np.minimum(ai, bj), np.maximum(ai, bj)
+        low_2, high_2 = np.minimum(aj, bi), np.maximum(aj, bi)
+        new_1, new_2 = low_1 * n + high_1, low_2 * n + high_2
+        fresh = _first_new(np.concatenate([new_1, new_2]), existing)
         chosen = np.flatnonzero(fresh[: i.size] & fresh[i.size :])
         if chosen.size == 0:
             break
-        i, j = i[chosen], j[chosen]
-        old = np.concatenate([rows[i] * n + columns[i], rows[j] * n + columns[j]])
-        rows[i], columns[i] = new_1[chosen] // n, new_1[chosen] % n
-        rows[j], columns[j] = new_2[chosen] // n, new_2[chosen] % n
+        moved_ends = np.concatenate([i[chosen], j[chosen]])
+        old_rows, old_columns = _ends(pair[moved_ends])
+        existing.remove(old_rows * n + old_columns)
+        low = np.concatenate([low_1[chosen], low_2[chosen]])
+        high = np.concatenate([high_1[chosen], high_2[chosen]])
+        pair[moved_ends] = (low.view(np.uint64) << _HALF) | high.view(np.uint64)
         if above is not None:  # the swapped edges' orientation
-            moved_ends = np.concatenate([i, j])
-            above[moved_ends] = labels[rows[moved_ends]] > labels[columns[moved_ends]]
-        existing.remove(old)
+            above[moved_ends] = labels[low] > labels[high]
         existing.add(np.concatenate([new_1[chosen], new_2[chosen]]))
         moved = delta[chosen].sum()
         current += moved
         if abs(moved) < STALL * edges * variance:  # r moved by less than STALL: a stall
             break
+    rows, columns = _ends(pair)
     return rows, columns, taken

@@ -88,7 +88,10 @@ class KeyTable:
 
     def _slots(self, keys: np.ndarray) -> np.ndarray:
         """Each key's home slot (the top bits of its product with the multiplier)."""
-        return ((keys.view(self._unsigned) * self._multiplier) >> self._shift).astype(np.intp)
+        slots = keys.view(self._unsigned) * self._multiplier
+        slots >>= self._shift
+        # below 2^bits: a 64-bit hash is its own index, a 32-bit one is widened
+        return slots.view(np.intp) if slots.itemsize == 8 else slots.astype(np.intp)
 
     def add(self, keys: np.ndarray) -> None:
         """Put the distinct ``keys``, none of them in the set, in: each at the first slot
