@@ -49,6 +49,7 @@ from privcut.privacy.validation import check_scalar
 
 __all__ = [
     "BOOTSTRAP",
+    "PAIR_CHUNK",
     "PASSES",
     "PRIOR",
     "SENSITIVITY",
@@ -86,6 +87,9 @@ BOOTSTRAP = 200
 PRIOR = 0.15
 """The public prior standard deviation of a graph's degree assortativity (Newman 2003
 [New03] Table I: social, technological and biological networks span about -0.4 to 0.4)."""
+
+PAIR_CHUNK = 2**18
+"""The edge pairs a swap pass weighs at a time (:func:`_prefix`)."""
 
 SIMULATIONS = 4
 """Draws of the degree noise per node in :func:`attenuation`."""
@@ -343,6 +347,32 @@ def _ends(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (packed >> _HALF).view(np.int64), (packed & _LOW).view(np.int64)
 
 
+def _prefix(i: np.ndarray, j: np.ndarray, packed: np.ndarray, f: np.ndarray, gap: float):
+    """The swaps of the edge pairs ``(i[k], j[k])`` (edges ``packed`` as (a, b)) that move
+    ``sum d_a d_b`` the way of ``gap`` and make no loop, the pairs in order up to the gap
+    (while the sum of their moves before each, plus half its own, is at most ``|gap|``):
+    their ``i``, ``j``, moves and ends ``(a, b)`` of either edge. A chunk of
+    :data:`PAIR_CHUNK` pairs at a time, the sums carried over (the same sums as one
+    cumulative sum), so a short gap reads a few chunks of the edges only."""
+    found, reached, limit = [], 0.0, abs(gap)
+    for start in range(0, i.size, PAIR_CHUNK):
+        ci, cj = i[start : start + PAIR_CHUNK], j[start : start + PAIR_CHUNK]
+        (ai, bi), (aj, bj) = _ends(packed[ci]), _ends(packed[cj])
+        delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
+        ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
+        size = np.abs(delta[ok])
+        sums = np.cumsum(np.concatenate([[reached], size]))
+        keep = ok[sums[1:] - size / 2.0 <= limit]
+        found.append((ci[keep], cj[keep], delta[keep], ai[keep], bi[keep], aj[keep], bj[keep]))
+        reached = sums[-1]
+        if keep.size < ok.size:  # past the gap: so are all later pairs
+            break
+    none = np.zeros(0, dtype=np.int64)
+    parts = [np.concatenate(part) for part in zip(*found, strict=True)] if found else [none] * 7
+    i, j, delta, ai, bi, aj, bj = parts
+    return i, j, delta.astype(float), (ai, bi), (aj, bj)
+
+
 def _first_new(keys: np.ndarray, existing: KeyTable) -> np.ndarray:
     """Whether each key is not in ``existing`` and is the first copy of its value in
     ``keys``: looked up in the hash set, the copies found by one stable radix sort of the
@@ -435,20 +465,11 @@ def assortative_swaps(
         order = rng.permutation(pair.size)
         if block is not None:
             order = order[stable_argsort(block[order])]
-        packed = packed[order]  # the edges as (a, b), in the pairs' order
         i, j = order[0 : order.size - 1 : 2], order[1::2]
-        first, second = packed[0 : order.size - 1 : 2], packed[1::2]
         if same is not None:  # pairs within a block pair only
-            i, j, first, second = i[same], j[same], first[same], second[same]
+            i, j = i[same], j[same]
+        i, j, delta, (ai, bi), (aj, bj) = _prefix(i, j, packed, f, gap)
         del order, packed
-        (ai, bi), (aj, bj) = _ends(first), _ends(second)
-        delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
-        ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
-        # the pairs are in random order: a prefix of the right sign up to the gap
-        size = np.abs(delta[ok])
-        ok = ok[np.cumsum(size) - size / 2.0 <= abs(gap)]
-        i, j, delta = i[ok], j[ok], delta[ok]
-        ai, aj, bi, bj = ai[ok], aj[ok], bi[ok], bj[ok]
         low_1, high_1 = np.minimum(ai, bj), np.maximum(ai, bj)
         low_2, high_2 = np.minimum(aj, bi), np.maximum(aj, bi)
         new_1, new_2 = low_1 * n + high_1, low_2 * n + high_2
