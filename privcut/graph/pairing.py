@@ -162,7 +162,7 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
     from that last step. O(|E| log |E|) plus O(stubs left) per round."""
     n, directed = blocks.n, blocks.directed
     inside = chosen[dealt[2]]
-    rows, columns, block = (part[inside] for part in dealt)
+    rows, columns, block = dealt if inside.all() else (part[inside] for part in dealt)
     taken = blocks.taken_keys(chosen)
     pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
     edges, left, have = _joined((rows, columns, block), pooled, n, directed, generator, taken)
