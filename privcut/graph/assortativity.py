@@ -324,6 +324,24 @@ def _blocks(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray) -> tuple:
     return block, low == high
 
 
+def _labelled(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray | None) -> tuple:
+    """The swaps' view of the groups, taken once: the labels (4 bytes where they fit),
+    each edge's block pair and whether its ends share a group (:func:`_blocks`), whether
+    its row's label is the larger, and whether each pair of consecutive edges sorted by
+    block pair is within one (the same every pass); the block pairs None for one block
+    pair, all None without labels."""
+    if labels is None:
+        return None, None, None, None, None
+    labels = np.asarray(labels)
+    labels = labels.astype(np.int32 if labels.max(initial=0) < 2**31 else np.int64)
+    block, within = _blocks(rows, columns, labels)
+    above = labels[rows] > labels[columns]
+    if block.min() == block.max():  # one block pair: every pair is within it
+        return labels, None, within, above, None
+    runs = sorted_keys(block)
+    return labels, block, within, above, runs[0 : runs.size - 1 : 2] == runs[1::2]
+
+
 _HALF, _LOW = np.uint64(32), np.uint64(2**32 - 1)
 """An edge packed in one 64-bit word: its row in the high 32 bits, its column in the low
 (a pair key ``i n + j`` fits 64 bits, so n < 2^32): one read per edge of a pass."""
@@ -440,18 +458,7 @@ def assortative_swaps(
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
     existing = KeyTable(np.concatenate([fixed, rows * n + columns]), high=n * n)
-    block = within = above = same = None
-    if labels is not None:
-        labels = np.asarray(labels)
-        labels = labels.astype(np.int32 if labels.max(initial=0) < 2**31 else np.int64)
-        block, within = _blocks(rows, columns, labels)
-        above = labels[rows] > labels[columns]
-        if block.min() == block.max():  # one block pair: every pair is within it
-            block = None
-        else:  # the pairs' blocks once sorted by block: the same every pass
-            runs = sorted_keys(block)
-            same = runs[0 : runs.size - 1 : 2] == runs[1::2]
-            del runs
+    labels, block, within, above, same = _labelled(rows, columns, labels)
     pair = rows.view(np.uint64) << _HALF
     pair |= columns.view(np.uint64)
     del rows, columns
