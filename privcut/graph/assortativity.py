@@ -43,12 +43,13 @@ from __future__ import annotations
 import numpy as np
 
 from privcut.graph.keyset import KeyTable
-from privcut.graph.sorting import stable_argsort
+from privcut.graph.sorting import sorted_keys, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
 __all__ = [
     "BOOTSTRAP",
+    "PAIR_CHUNK",
     "PASSES",
     "PRIOR",
     "SENSITIVITY",
@@ -86,6 +87,9 @@ BOOTSTRAP = 200
 PRIOR = 0.15
 """The public prior standard deviation of a graph's degree assortativity (Newman 2003
 [New03] Table I: social, technological and biological networks span about -0.4 to 0.4)."""
+
+PAIR_CHUNK = 2**18
+"""The edge pairs a swap pass weighs at a time (:func:`_prefix`)."""
 
 SIMULATIONS = 4
 """Draws of the degree noise per node in :func:`attenuation`."""
@@ -307,20 +311,86 @@ def assortativity_target(
     return float(np.clip(r / shrink * prior**2 / (prior**2 + spread**2), -1.0, 1.0))
 
 
-def _orient(rows, columns, labels, rng):
-    """Each edge as (a, b) with ``labels[a] <= labels[b]`` (a random side within a
-    group), and its block pair's key (None without labels: one block)."""
+def _blocks(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray) -> tuple:
+    """Each edge's block pair, the key ``low (g + 1) + high`` of its groups ``low <= high``
+    (g the largest label) in the least unsigned type that holds it (a radix sort by it
+    takes one pass below 2^16), and whether its two ends are in one group. A swap keeps
+    both, so the swaps take them once. O(|E|)."""
+    first, second = labels[rows], labels[columns]
+    low, high = np.minimum(first, second), np.maximum(first, second)
+    top = int(labels.max(initial=0)) + 1
+    kind = np.uint16 if top * top <= 2**16 else np.uint32 if top * top <= 2**32 else np.uint64
+    block = low.astype(kind)
+    block *= kind(top)
+    block += high.astype(kind)
+    return block, low == high
+
+
+def _labelled(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray | None) -> tuple:
+    """The swaps' view of the groups, taken once: the labels (4 bytes where they fit),
+    each edge's block pair and whether its ends share a group (:func:`_blocks`), whether
+    its row's label is the larger, and whether each pair of consecutive edges sorted by
+    block pair is within one (the same every pass); the block pairs None for one block
+    pair, all None without labels."""
     if labels is None:
-        flip = rng.random(rows.size) < 0.5
-        block = None
-    else:
-        first, second = labels[rows], labels[columns]
-        flip = (first > second) | ((first == second) & (rng.random(rows.size) < 0.5))
-        low, high = np.minimum(first, second), np.maximum(first, second)
-        block = low.astype(np.int64) * (int(labels.max()) + 1) + high
-    change = columns - rows  # integer arithmetic: the ends exchanged where flipped
-    change *= flip
-    return rows + change, columns - change, block
+        return None, None, None, None, None
+    labels = np.asarray(labels)
+    labels = labels.astype(np.int32 if labels.max(initial=0) < 2**31 else np.int64)
+    block, within = _blocks(rows, columns, labels)
+    above = labels[rows] > labels[columns]
+    if block.min() == block.max():  # one block pair: every pair is within it
+        return labels, None, within, above, None
+    runs = sorted_keys(block)
+    return labels, block, within, above, runs[0 : runs.size - 1 : 2] == runs[1::2]
+
+
+_HALF, _LOW = np.uint64(32), np.uint64(2**32 - 1)
+"""An edge packed in one 64-bit word: its row in the high 32 bits, its column in the low
+(a pair key ``i n + j`` fits 64 bits, so n < 2^32): one read per edge of a pass."""
+
+
+def _orient(pair: np.ndarray, above, within, rng) -> np.ndarray:
+    """Each edge of ``pair`` (packed) as (a, b), packed alike, with ``labels[a] <=
+    labels[b]`` (``above``: whether the row's label is the larger; ``within``: whether the
+    two are one, or None without labels), a random side where they are one."""
+    flip = rng.random(pair.size) < 0.5
+    if within is not None:
+        flip &= within
+        flip |= above
+    turned = pair << _HALF
+    turned |= pair >> _HALF
+    return np.where(flip, turned, pair)
+
+
+def _ends(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two ends of packed edges, as int64."""
+    return (packed >> _HALF).view(np.int64), (packed & _LOW).view(np.int64)
+
+
+def _prefix(i: np.ndarray, j: np.ndarray, packed: np.ndarray, f: np.ndarray, gap: float):
+    """The swaps of the edge pairs ``(i[k], j[k])`` (edges ``packed`` as (a, b)) that move
+    ``sum d_a d_b`` the way of ``gap`` and make no loop, the pairs in order up to the gap
+    (while the sum of their moves before each, plus half its own, is at most ``|gap|``):
+    their ``i``, ``j``, moves and ends ``(a, b)`` of either edge. A chunk of
+    :data:`PAIR_CHUNK` pairs at a time, the sums carried over (the same sums as one
+    cumulative sum), so a short gap reads a few chunks of the edges only."""
+    found, reached, limit = [], 0.0, abs(gap)
+    for start in range(0, i.size, PAIR_CHUNK):
+        ci, cj = i[start : start + PAIR_CHUNK], j[start : start + PAIR_CHUNK]
+        (ai, bi), (aj, bj) = _ends(packed[ci]), _ends(packed[cj])
+        delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
+        ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
+        size = np.abs(delta[ok])
+        sums = np.cumsum(np.concatenate([[reached], size]))
+        keep = ok[sums[1:] - size / 2.0 <= limit]
+        found.append((ci[keep], cj[keep], delta[keep], ai[keep], bi[keep], aj[keep], bj[keep]))
+        reached = sums[-1]
+        if keep.size < ok.size:  # past the gap: so are all later pairs
+            break
+    none = np.zeros(0, dtype=np.int64)
+    parts = [np.concatenate(part) for part in zip(*found, strict=True)] if found else [none] * 7
+    i, j, delta, ai, bi, aj, bj = parts
+    return i, j, delta.astype(float), (ai, bi), (aj, bj)
 
 
 def _first_new(keys: np.ndarray, existing: KeyTable) -> np.ndarray:
@@ -390,43 +460,44 @@ def assortative_swaps(
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
     existing = KeyTable(np.concatenate([fixed, rows * n + columns]), high=n * n)
+    labels, block, within, above, same = _labelled(rows, columns, labels)
+    pair = rows.view(np.uint64) << _HALF
+    pair |= columns.view(np.uint64)
+    del rows, columns
     taken = 0
     for _ in range(passes):
         gap = goal - current
         if abs(gap) <= TOLERANCE * edges * variance:
             break
         taken += 1
-        a, b, block = _orient(rows, columns, labels, rng)
-        order = rng.permutation(rows.size)
+        packed = _orient(pair, above, within, rng)
+        order = rng.permutation(pair.size)
         if block is not None:
             order = order[stable_argsort(block[order])]
         i, j = order[0 : order.size - 1 : 2], order[1::2]
-        if block is not None:  # pairs within a block pair only
-            same = block[i] == block[j]
+        if same is not None:  # pairs within a block pair only
             i, j = i[same], j[same]
-        ai, aj, bi, bj = a[i], a[j], b[i], b[j]
-        delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
-        ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
-        # the pairs are in random order: a prefix of the right sign up to the gap
-        size = np.abs(delta[ok])
-        ok = ok[np.cumsum(size) - size / 2.0 <= abs(gap)]
-        i, j, delta = i[ok], j[ok], delta[ok]
-        ai, aj, bi, bj = ai[ok], aj[ok], bi[ok], bj[ok]
-        new_1 = np.minimum(ai, bj) * n + np.maximum(ai, bj)
-        new_2 = np.minimum(aj, bi) * n + np.maximum(aj, bi)
-        keys = np.concatenate([new_1, new_2])
-        fresh = _first_new(keys, existing)
+        i, j, delta, (ai, bi), (aj, bj) = _prefix(i, j, packed, f, gap)
+        del order, packed
+        low_1, high_1 = np.minimum(ai, bj), np.maximum(ai, bj)
+        low_2, high_2 = np.minimum(aj, bi), np.maximum(aj, bi)
+        new_1, new_2 = low_1 * n + high_1, low_2 * n + high_2
+        fresh = _first_new(np.concatenate([new_1, new_2]), existing)
         chosen = np.flatnonzero(fresh[: i.size] & fresh[i.size :])
         if chosen.size == 0:
             break
-        i, j = i[chosen], j[chosen]
-        old = np.concatenate([rows[i] * n + columns[i], rows[j] * n + columns[j]])
-        rows[i], columns[i] = new_1[chosen] // n, new_1[chosen] % n
-        rows[j], columns[j] = new_2[chosen] // n, new_2[chosen] % n
-        existing.remove(old)
+        moved_ends = np.concatenate([i[chosen], j[chosen]])
+        old_rows, old_columns = _ends(pair[moved_ends])
+        existing.remove(old_rows * n + old_columns)
+        low = np.concatenate([low_1[chosen], low_2[chosen]])
+        high = np.concatenate([high_1[chosen], high_2[chosen]])
+        pair[moved_ends] = (low.view(np.uint64) << _HALF) | high.view(np.uint64)
+        if above is not None:  # the swapped edges' orientation
+            above[moved_ends] = labels[low] > labels[high]
         existing.add(np.concatenate([new_1[chosen], new_2[chosen]]))
         moved = delta[chosen].sum()
         current += moved
         if abs(moved) < STALL * edges * variance:  # r moved by less than STALL: a stall
             break
+    rows, columns = _ends(pair)
     return rows, columns, taken

@@ -69,6 +69,13 @@ step 2 is the smallest ``theta >= 1`` with ``pairs * P(Z >= theta) <= SUPER_GRAP
 (public values only), which bounds the super-graph Louvain sees to O(n + |E|) edges."""
 
 
+CHUNK = 2**20
+"""The adjacency entries :func:`sweep` gathers (its rows in the sweep's order) at a time,
+about 12 MiB with their cells: no copy of a large graph's whole adjacency (240 MiB at
+10^7 edges), 1.7 times faster at 10^6 nodes; one gather below this many entries
+(benchmarks/RESULTS.md, "Issue 18: the release at scale, generation side")."""
+
+
 @dataclass(frozen=True, eq=False)  # an array field: compare releases field by field
 class PrivateCommunities(Record):
     """A privately released partition of the nodes (:func:`private_communities`).
@@ -787,7 +794,8 @@ def sweep(
     ends).
 
     Complexity: O(|E| log |E| + n k) time (the draws are an O(batch k) Gumbel race per
-    batch), O(n + |E| + k) memory plus O(k n / batches) for a batch's scores.
+    batch), O(n + k) memory besides ``both``, plus O(k n / batches) for a batch's scores and
+    O(:data:`CHUNK` + the largest batch's entries) for the rows gathered.
 
     Examples
     --------
@@ -803,20 +811,32 @@ def sweep(
     mass = np.zeros(k)
     scale = balance / total if total > 0 else 0.0
     size = order.size
-    ordered = both[order]  # one row gather: each batch's rows are then a slice
-    indptr, indices, data = ordered.indptr, ordered.indices, ordered.data
     width = k + 1  # a row's scores after a first cell for its unlabelled neighbours, dropped
-    cells = np.repeat(np.arange(size, dtype=np.int64) * width + 1, np.diff(indptr))
     weighed = weights[order]
     low, extra = divmod(size, batches)  # np.array_split's batches: the first `extra` one longer
     bounds = np.concatenate(([0], np.cumsum(np.where(np.arange(batches) < extra, low + 1, low))))
-    for start, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+    # the rows in order gathered a chunk of batches at a time (the batches starting in one
+    # CHUNK of entries): each batch's rows are then a slice of its chunk's, and no copy of
+    # the whole adjacency is made (one chunk below CHUNK entries)
+    entries = np.concatenate(([0], np.cumsum(np.diff(both.indptr)[order])))[bounds]
+    chunk = entries[:-1] // CHUNK
+    closing = bounds[np.searchsorted(chunk, chunk, side="right")]
+    offset = until = 0  # the rows of the chunk gathered (none yet)
+    spans = zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)
+    for batch, (start, stop) in enumerate(spans):
         if stop == start:
             continue
-        first, last = indptr[start], indptr[stop]
+        if stop > until:
+            offset, until = start, int(closing[batch])
+            ordered = both[order[offset:until]]
+            indptr, indices, data = ordered.indptr, ordered.indices, ordered.data
+            cells = np.repeat(
+                np.arange(until - offset, dtype=np.int64) * width + 1, np.diff(indptr)
+            )
+        first, last = indptr[start - offset], indptr[stop - offset]
         cell = labels[indices[first:last]]  # -1: unlabelled, into the row's first cell
         cell += cells[first:last]
-        cell -= start * width
+        cell -= (start - offset) * width
         scores = np.bincount(cell, weights=data[first:last], minlength=(stop - start) * width)
         scores = scores.reshape(stop - start, width)[:, 1:]
         logits = epsilon * (scores - scale * np.outer(weighed[start:stop], mass))

@@ -11,7 +11,7 @@ import secrets
 
 import numpy as np
 
-__all__ = ["KeyTable"]
+__all__ = ["SLOTS", "KeyTable"]
 
 
 def _multiplier(width: int) -> int:
@@ -23,6 +23,15 @@ def _multiplier(width: int) -> int:
     return secrets.randbits(width) | 1
 
 
+SLOTS = 3
+"""A table built (or rebuilt) for k keys has the least power of two of at least ``SLOTS k``
+slots (3 to 6 per key, at most 1/3 full): at most about 1.25 probes per lookup of a key in
+the set and 1.6 per other key under linear probing (Knuth's ``(1 + 1 / (1 - a)) / 2`` and
+``(1 + 1 / (1 - a)^2) / 2`` at load a; 1.1-1.2 and 1.3-1.5 measured at 10^4-10^7 keys),
+in 24-48 bytes per key with 64-bit slots: the 8-16 slots per key of before took 4 times
+the memory (1 GiB for 10^7 keys) and 4 times the build time (writing them) for 0.1 fewer
+probes (benchmarks/RESULTS.md, "Issue 18: the release at scale, generation side")."""
+
 _EMPTY, _GONE = -1, -2
 """The table's marks: a slot never used (a lookup stops there), a key taken out (a
 tombstone: a lookup goes on, an insertion may reuse it)."""
@@ -31,8 +40,8 @@ tombstone: a lookup goes on, an insertion may reuse it)."""
 class KeyTable:
     """A set of distinct non-negative integer keys (below ``high``: every key it holds
     or is asked about) in an open-addressing hash table: multiplicative hashing with a
-    random multiplier per table, linear probing, load at most 1/8 of the keys it was built
-    with, 32-bit slots when ``high <= 2^31``, keys taken out left as tombstones. Every
+    random multiplier per table, linear probing, load at most 1/:data:`SLOTS` with the keys it
+    was built with, 32-bit slots when ``high <= 2^31``, keys taken out left as tombstones. Every
     method works on a whole array at a time, expected O(1) time per key (over the
     multiplier, for any keys); O(len(keys)) memory. The answers depend only on the keys in
     the set, never on the table's layout.
@@ -65,10 +74,10 @@ class KeyTable:
         self.add(keys)
 
     def _empty(self, count: int) -> None:
-        """A new empty table for ``count`` keys (at most 1/8 full with them), with a new
-        multiplier."""
+        """A new empty table for ``count`` keys (at most 1/:data:`SLOTS` full with them),
+        with a new multiplier."""
         width = 8 * self._dtype.itemsize
-        bits = max(4, int(count).bit_length() + 3)
+        bits = max(4, int(SLOTS * count - 1).bit_length())
         self._mask, self._shift = (1 << bits) - 1, self._unsigned(width - bits)
         self._multiplier = self._unsigned(_multiplier(width))
         self._table = np.full(1 << bits, _EMPTY, dtype=self._dtype)
@@ -79,7 +88,10 @@ class KeyTable:
 
     def _slots(self, keys: np.ndarray) -> np.ndarray:
         """Each key's home slot (the top bits of its product with the multiplier)."""
-        return ((keys.view(self._unsigned) * self._multiplier) >> self._shift).astype(np.intp)
+        slots = keys.view(self._unsigned) * self._multiplier
+        slots >>= self._shift
+        # below 2^bits: a 64-bit hash is its own index, a 32-bit one is widened
+        return slots.view(np.intp) if slots.itemsize == 8 else slots.astype(np.intp)
 
     def add(self, keys: np.ndarray) -> None:
         """Put the distinct ``keys``, none of them in the set, in: each at the first slot
@@ -91,6 +103,11 @@ class KeyTable:
             self.add(live)
         self._size += keys.size
         table, mask, slot = self._table, self._mask, self._slots(keys)
+        if keys.size and self._used == 0:  # every slot never used: none to read first
+            table[slot] = keys
+            placed = table[slot] == keys
+            self._used += int(np.count_nonzero(placed))
+            keys, slot = keys[~placed], (slot[~placed] + 1) & mask
         while keys.size:  # place the keys whose slot is free (one per slot), move the rest on
             current = table[slot]
             free, fresh = current < 0, current == _EMPTY

@@ -88,6 +88,8 @@ def _pile(nodes: np.ndarray, stubs: np.ndarray, labels: np.ndarray, generator) -
     """The nodes' stubs (node ``nodes[i]`` repeated ``stubs[i]`` times) in ascending group
     order (``labels``), uniformly shuffled within each group: :func:`deal`'s and
     :func:`deal_range`'s one shuffle. O(stubs)."""
+    if labels.max(initial=0) < 2**16:  # 2-byte groups: a quarter of the stubs' bytes
+        labels = labels.astype(np.uint16)
     return np.repeat(nodes, stubs)[_within(np.repeat(labels, stubs), generator)]
 
 
@@ -109,8 +111,9 @@ def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tup
     sorted and are looked up in ``taken`` in that order. O(k + |taken|) per 16 bits of
     the keys."""
     where = np.flatnonzero(valid)
-    order = stable_argsort(keys[where])
-    ordered = keys[where[order]]
+    ordered = keys[where]
+    order = stable_argsort(ordered)
+    ordered = ordered[order]
     first = np.ones(ordered.size, dtype=bool)
     first[1:] = ordered[1:] != ordered[:-1]
     distinct, chosen = ordered[first], where[order[first]]
@@ -118,6 +121,8 @@ def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tup
     fresh = ~(_holds(taken, distinct) if small else _member(distinct, taken))
     mask = np.zeros(keys.size, dtype=bool)
     mask[chosen[fresh]] = True
+    if taken.size == 0:  # the new keys, sorted already
+        return mask, distinct[fresh]
     return mask, np.sort(np.concatenate([taken, distinct[fresh]]), kind="stable")
 
 
@@ -157,7 +162,7 @@ def paired(dealt, blocks: Blocks, chosen: np.ndarray, generator):
     from that last step. O(|E| log |E|) plus O(stubs left) per round."""
     n, directed = blocks.n, blocks.directed
     inside = chosen[dealt[2]]
-    rows, columns, block = (part[inside] for part in dealt)
+    rows, columns, block = dealt if inside.all() else (part[inside] for part in dealt)
     taken = blocks.taken_keys(chosen)
     pooled = (np.asarray(blocks.first) == np.asarray(blocks.second)) & (not directed)
     edges, left, have = _joined((rows, columns, block), pooled, n, directed, generator, taken)
@@ -444,7 +449,7 @@ class Slots:
         sizes = np.bincount(block, minlength=room.size)
         starts = np.cumsum(sizes + room) - sizes - room
         order = stable_argsort(block)
-        where = starts[block[order]] + _ranks(block[order])
+        where = _spans(starts, sizes)  # block pair k's edges to its first sizes[k] slots
         total = int((sizes + room).sum())
         buffers = np.zeros(total, np.int64), np.zeros(total, np.int64)
         buffers[0][where], buffers[1][where] = rows[order], columns[order]
@@ -467,7 +472,7 @@ class Slots:
     def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The edges held, as (rows, columns, block), sorted by block pair."""
         block = np.repeat(np.arange(self.sizes.size), self.sizes)
-        where = self.starts[block] + _ranks(block)
+        where = _spans(self.starts, self.sizes)
         return self.rows[where], self.columns[where], block
 
 

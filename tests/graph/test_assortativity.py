@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from privcut import synthetic_graph
 from privcut.audit import audit
-from privcut.graph import planning
+from privcut.graph import assortativity, planning
 from privcut.graph.assortativity import (
     SENSITIVITY,
     assortative_swaps,
@@ -117,6 +117,26 @@ def test_swaps_keep_degrees_blocks_and_fixed_edges_and_move_r(target):
 
     assert (block_counts(new_rows, new_columns) == block_counts(free_rows, free_columns)).all()
     assert free_rows.tolist() == rows[~fixed_mask].tolist()  # the input is not changed
+
+
+@pytest.mark.parametrize("labelled", [False, True])
+def test_swaps_weighing_a_few_pairs_at_a_time_swap_alike(labelled, monkeypatch):
+    """The pairs weighed a chunk at a time (PAIR_CHUNK), the sums carried over: the same
+    swaps as weighing them all at once."""
+    G = nx.barabasi_albert_graph(300, 3, seed=5)
+    rows, columns = np.sort(np.array(G.edges), axis=1).T
+    degrees = np.bincount(np.concatenate([rows, columns]), minlength=300).astype(float)
+    labels = np.arange(300) % 2 if labelled else None
+    fixed = np.zeros(0, np.int64)
+    swapped = {}
+    for chunk in (2**18, 7):
+        monkeypatch.setattr(assortativity, "PAIR_CHUNK", chunk)
+        swapped[chunk] = assortative_swaps(
+            rows, columns, fixed, degrees, -0.3, np.random.default_rng(3), labels=labels
+        )
+    (rows_a, columns_a, passes_a), (rows_b, columns_b, passes_b) = swapped.values()
+    assert passes_a == passes_b >= 1 and (rows_a != rows).any()
+    assert rows_a.tolist() == rows_b.tolist() and columns_a.tolist() == columns_b.tolist()
 
 
 def test_the_release_meets_the_original_assortativity():

@@ -15,7 +15,7 @@ from privcut import GraphInputError, PrivacyParameterError
 from privcut.audit import audit
 from privcut.datasets import community_graph
 from privcut.evaluate import normalized_mutual_information as nmi
-from privcut.graph import PrivateCommunities, SweepMechanism, sweep_communities
+from privcut.graph import PrivateCommunities, SweepMechanism, communities, sweep_communities
 from privcut.graph.communities import sweep
 
 
@@ -152,8 +152,12 @@ def naive_sweep(both, order, k, epsilon, rng, weights, total, batches):
     return labels
 
 
+@pytest.mark.parametrize("chunk", [None, 16])
 @pytest.mark.parametrize("batches", [1, 7, 40, 200])
-def test_sweep_is_the_naive_batched_sweep(batches):
+def test_sweep_is_the_naive_batched_sweep(batches, chunk, monkeypatch):
+    """Also with the rows gathered a few batches at a time (a CHUNK of 16 entries)."""
+    if chunk is not None:
+        monkeypatch.setattr(communities, "CHUNK", chunk)
     G = nx.gnp_random_graph(90, 0.08, seed=batches)
     for u, v in G.edges:
         G[u][v]["weight"] = 1.0 + (u * v) % 3  # uneven scores: rounding alike too
