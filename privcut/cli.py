@@ -1161,6 +1161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     :data:`CLOSED_PIPE` (128 + SIGPIPE), as command-line tools end on a closed pipe.
     """
     arguments = argparse.Namespace(command=None, replaced=())
+    _open_closed_streams()
     try:
         try:
             status = _main(argv, arguments)
@@ -1173,6 +1174,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         _interrupted(arguments)
     except BrokenPipeError:
         _closed_pipe()
+
+
+def _open_closed_streams() -> None:
+    """Point a closed standard descriptor (0, 1 or 2: ``privcut ... >&-``) at
+    ``os.devnull``, and a missing ``sys.stdin``/``stdout``/``stderr`` (Python sets None
+    for a descriptor closed at start-up) at it too: what would go there is dropped, files
+    the command opens never land on descriptors 0-2, and the command ends as it would
+    with the stream open."""
+    for descriptor, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(descriptor)
+        except OSError:
+            opened = os.open(os.devnull, os.O_RDONLY if mode == "r" else os.O_WRONLY)
+            if opened != descriptor:
+                os.dup2(opened, descriptor)
+                os.close(opened)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(descriptor, mode, closefd=False))
 
 
 def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:

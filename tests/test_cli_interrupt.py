@@ -164,3 +164,26 @@ def test_a_real_sigint_while_writing(tmp_path):
     assert process.returncode == -signal.SIGINT  # status 130 in a shell
     assert err == "privcut synthesize: interrupted; no output was written or replaced\n"
     assert contents(tmp_path) == OLD
+
+
+@pytest.mark.slow
+def test_closed_standard_streams_end_a_release_as_open_ones_do(tmp_path):
+    """`privcut ... >&- 2>&-`: the release is written and the status is 0 (review 9 F1:
+    a None sys.stdout made the final flush raise after the outputs were in place)."""
+    source = tmp_path / "g.edges"
+    source.write_text("".join(f"{i} {i + 1}\n" for i in range(20)))
+    output = tmp_path / "out.edges"
+    command = [sys.executable, "-m", "privcut", "synthesize", str(source), "--epsilon", "1"]
+    command += ["-o", str(output)]
+    environment = dict(os.environ, PYTHONPATH=str(pathlib.Path(privcut.__file__).parents[1]))
+    for closed in ({1}, {1, 2}):
+        output.unlink(missing_ok=True)
+        done = subprocess.run(
+            command,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            close_fds=True,
+            timeout=120,
+            preexec_fn=lambda closed=closed: [os.close(fd) for fd in closed],
+        )
+        assert done.returncode == 0 and output.exists()
