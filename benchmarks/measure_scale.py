@@ -25,7 +25,6 @@ Run: ``OPENBLAS_NUM_THREADS=1 PYTHONPATH=. python benchmarks/measure_scale.py --
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import time
 import tracemalloc
@@ -38,18 +37,7 @@ from privcut.privacy import Noise
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import social  # the harness's graphs
-
-
-def _base_module(base: str, module: str):
-    """The base tree's ``privcut/graph/<module>.py`` as a module of the package here."""
-    name = f"privcut.graph._base_{module}"
-    spec = importlib.util.spec_from_file_location(
-        name, Path(base) / "privcut" / "graph" / f"{module}.py"
-    )
-    loaded = importlib.util.module_from_spec(spec)
-    sys.modules[name] = loaded  # dataclasses look their module up
-    spec.loader.exec_module(loaded)
-    return loaded
+from step_ab import base_module  # a base tree's module beside this one
 
 
 def _kernels(module: dict, A, checked, noisy: np.ndarray, labels: np.ndarray) -> dict:
@@ -88,7 +76,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
     names = ("arrays", "clustering", "partition", "assortativity")
-    base = {name: _base_module(args.base, name) for name in names}
+    base = {name: base_module(args.base, name) for name in names}
     new = {"arrays": arrays, "clustering": clustering, "partition": partition}
     new["assortativity"] = assortativity
     A = social.load(args.graph)

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import social  # the harness's graphs
 
 
-def _base_module(base: str, module: str):
+def base_module(base: str, module: str):
     """The base tree's ``privcut/graph/<module>.py`` as a module of the package here."""
     name = f"privcut.graph._base_{module}"
     spec = importlib.util.spec_from_file_location(
@@ -106,7 +106,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args(argv)
     module = importlib.import_module(f"privcut.graph.{args.module}")
-    base = getattr(_base_module(args.base, args.module), args.function)
+    base = getattr(base_module(args.base, args.module), args.function)
     new = getattr(module, args.function)
     print("| step | graph | calls | base s / release | new s / release | base / new | same |")
     print("|---|---|---:|---:|---:|---:|---|")

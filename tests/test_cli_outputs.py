@@ -167,11 +167,12 @@ def test_unwritable_targets_are_refused_before_any_spend(tmp_path, capsys, monke
 
 
 @pytest.mark.parametrize("command", ["synthesize", "cuts"])
-def test_the_help_documents_how_outputs_are_written(command, capsys):
+def test_the_help_documents_how_outputs_are_written_their_modes_and_ctrl_c(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "The outputs are written together" in help_text and "exits 74" in help_text
+    assert "keeps its permission bits" in help_text and "Ctrl-C" in help_text
 
 
 def test_an_output_naming_an_input_file_is_refused(tmp_path, capsys):
@@ -340,11 +341,3 @@ def test_a_folder_output_gets_the_mode_mkdir_gives(tmp_path):
 
 def write_part(folder: pathlib.Path) -> None:
     (folder / "part.0.parquet").write_text("rows")
-
-
-@pytest.mark.parametrize("command", ["synthesize", "cuts"])
-def test_the_help_documents_modes_and_ctrl_c(command, capsys):
-    with pytest.raises(SystemExit):
-        main([command, "--help"])
-    help_text = " ".join(capsys.readouterr().out.split())
-    assert "keeps its permission bits" in help_text and "Ctrl-C" in help_text
