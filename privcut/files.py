@@ -10,7 +10,9 @@ fsynced, renamed over the target, and then the folder itself is fsynced so that
 the rename survives a crash. A reader sees the old file or the new one, never a
 mix. A failure before the rename removes the temporary file and leaves the target
 untouched; a failure of the folder's fsync, after the rename, leaves the new
-content in place (possibly not yet durable).
+content in place (possibly not yet durable). A temporary entry is private to its
+owner (a file ``0o600``, a folder ``0o700``) while it is written, and gets its final
+mode just before it is renamed into place.
 
 Reads of files that an attacker may have replaced (a FIFO would block, a device
 such as ``/dev/zero`` would never end) go through :func:`read_regular`: regular
@@ -84,8 +86,10 @@ def write_atomically(
     data : str or bytes
         The new content (str is written as UTF-8).
     mode : int, optional
-        The new file's permissions, e.g. ``0o600`` for a secret. Default: those of
-        a newly created file under the process's umask.
+        The new file's permissions, e.g. ``0o600`` for a secret. Default: a
+        regular file's own permission bits if ``path`` is one, else those of a newly
+        created file under the process's umask (see :func:`open_atomically`; the file
+        is ``0o600`` until it is renamed into place).
 
     Raises
     ------
@@ -117,9 +121,19 @@ def open_atomically(
     The streaming form of :func:`write_atomically`, for content too large to hold
     whole: the ``with`` block gets a function that appends bytes to a temporary file
     in the target's folder; when the block ends without an exception, the file is
-    fsynced, renamed over the target and the folder fsynced. An exception in the
-    block (or in any of these steps before the rename) removes the temporary file
-    and leaves the target untouched.
+    given its final mode, fsynced, renamed over the target and the folder fsynced. An
+    exception in the block (or in any of these steps before the rename) removes the
+    temporary file and leaves the target untouched; the removal runs with SIGINT,
+    SIGTERM and SIGHUP held (see :class:`ReplaceTogether`), so a second Ctrl-C meanwhile
+    does not leave the temporary file behind.
+
+    Permissions: the temporary file is created ``0o600`` (readable by its owner only
+    while it is written, and if it is left by a crash) and given its final mode just
+    before the rename: ``mode`` if given; else, if ``path`` is a regular file, its
+    permission bits (``0o777``; as ``sed -i`` keeps them, and as
+    :class:`ReplaceTogether` does); else ``0o666`` less the umask, as ``open`` makes a
+    new file. So an atomic write into a file staged by :meth:`ReplaceTogether.path`
+    keeps that file's ``0o600`` until the set is committed.
 
     Parameters
     ----------
@@ -142,7 +156,7 @@ def open_atomically(
     target = Path(path)
     folder = target.parent
     temporary = _temporary(target)
-    descriptor = os.open(temporary, _CREATE, 0o666 if mode is None else mode)
+    descriptor = -1
 
     def write(content: bytes) -> None:
         view = memoryview(content)
@@ -150,18 +164,53 @@ def open_atomically(
             view = view[os.write(descriptor, view) :]
 
     try:
+        descriptor = os.open(temporary, _CREATE, 0o600)
         try:
-            if mode is not None:
-                os.fchmod(descriptor, mode)  # exact, whatever the umask
             yield write
+            os.fchmod(descriptor, _file_mode(target) if mode is None else mode)
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
         os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
+    except BaseException as error:
+        if descriptor >= 0 or not isinstance(error, FileExistsError):  # else a name taken
+            _remove([temporary])  # (also after a Ctrl-C just after the file was made)
         raise
     fsync_directory(folder)
+
+
+def _file_mode(target: Path) -> int:
+    """The mode an atomic write gives ``target``: its permission bits if it is a regular
+    file (a symbolic link is not followed), else a new file's (:func:`_new_mode`)."""
+    try:
+        found = os.stat(target, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        found = 0
+    return stat.S_IMODE(found) & 0o777 if stat.S_ISREG(found) else _new_mode()
+
+
+def _new_mode(folder: bool = False) -> int:
+    """The mode ``open`` gives a new file (``0o666``), or ``mkdir`` a new folder
+    (``0o777``), less the process's umask (:func:`_umask`). A folder's default ACL, which
+    would take the umask's place for an entry made there, is not read."""
+    return (0o777 if folder else 0o666) & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, from ``/proc/self/status`` where the system gives it there
+    (Linux); else read by setting it and setting it back at once (``os.umask``), during
+    which a file that another thread creates gets a mode less ``0o077`` (more private,
+    never less)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
 
 
 STEM = 32
@@ -271,14 +320,20 @@ class ReplaceTogether:
     that fits ``NAME_MAX`` can be staged (:func:`check_replaceable` checks a target
     ahead).
 
-    Permissions: a new file is created as ``open(2)`` creates one with mode ``0o666``,
-    a new folder as ``mkdir(2)`` with ``0o777`` (both less the umask: ``0o644`` and
-    ``0o755`` under umask ``022``); a target that exists as a file (a folder) replaced
-    by a file (a folder) keeps its permission bits (``stat.S_IMODE``, as ``sed -i``
-    keeps them), set on the temporary entry before it is fsynced and renamed, but for
-    the set-user-ID and set-group-ID bits, which are dropped. The replaced entry is
-    owned by the writing process's user and group (ownership is not copied, nor ACLs
-    or extended attributes).
+    Permissions: while it is written, a temporary file is ``0o600`` and a temporary
+    folder ``0o700`` (less the umask), so that no other user can open one, even a set
+    discarded after a failure or Ctrl-C; :meth:`commit` gives each its final mode
+    before it is fsynced and renamed. A new target gets the mode ``open(2)`` gives a
+    file made with ``0o666``, or ``mkdir(2)`` a folder made with ``0o777``, less the
+    umask (``0o644`` and ``0o755`` under umask ``022``; a default ACL is not read); a
+    target that exists as a file (a folder) replaced by a file (a folder) keeps its
+    permission bits (``stat.S_IMODE``, as ``sed -i`` keeps them): ``0o777`` for a
+    file, so not the set-user-ID, set-group-ID or sticky bits (setting the sticky bit
+    on a file fails for a user on BSD and macOS); :data:`KEPT_FOLDER_BITS` for a
+    folder. The replaced entry is owned by the writing process's user and group
+    (ownership is not copied, nor ACLs or extended attributes). Entries that the
+    writer makes inside a staged folder keep the modes they are made with (the folder
+    is ``0o700`` until the commit).
 
     Complexity: O(number of targets) system calls beyond the writing (and, for a
     folder, one fsync per entry in it).
@@ -321,15 +376,15 @@ class ReplaceTogether:
         """A new empty temporary file beside ``target`` (named as :func:`check_replaceable`
         checks), to write in full before :meth:`commit` renames it over ``target``: write
         straight into it (:meth:`commit` fsyncs it); an atomic write on it
-        (:func:`write_atomically`) works too, at the cost of one more temporary file.
-        Made as ``open`` makes a new file (``0o666`` less the umask)."""
-        return self._stage(target, lambda temporary: os.close(os.open(temporary, _CREATE, 0o666)))
+        (:func:`write_atomically`) works too, at the cost of one more temporary file (which
+        keeps the staged file's mode). Made ``0o600`` (see Permissions above)."""
+        return self._stage(target, lambda temporary: os.close(os.open(temporary, _CREATE, 0o600)))
 
     def folder(self, target: str | os.PathLike) -> Path:
         """A new empty temporary folder beside ``target`` (named as :meth:`path` names
         a file; ``target`` must be absent or an empty folder when :meth:`commit` renames
-        the folder to it), made as ``mkdir`` makes one (``0o777`` less the umask)."""
-        return self._stage(target, lambda temporary: os.mkdir(temporary, 0o777))
+        the folder to it), made ``0o700`` (see Permissions above)."""
+        return self._stage(target, lambda temporary: os.mkdir(temporary, 0o700))
 
     def _stage(self, target: str | os.PathLike, make: Callable[[Path], None]) -> Path:
         """Record a new temporary entry beside ``target``, then ``make`` it: recorded
@@ -352,7 +407,8 @@ class ReplaceTogether:
         return tuple(target for _, target in self._staged[: self._done])
 
     def commit(self) -> None:
-        """Fsync every temporary entry, rename each over its target, fsync the folders.
+        """Fsync every temporary entry, give each its final mode (see Permissions), rename
+        each over its target, fsync the folders.
 
         Raises
         ------
@@ -368,6 +424,8 @@ class ReplaceTogether:
         try:
             for temporary, target in staged:
                 _fsync_tree(temporary, target)
+            for temporary, target in staged:  # after the long fsyncs: readable just before
+                _fsync_entry(temporary, target, final=True)
             # an interruption lands before the renames or after them and the folders'
             # fsyncs (durable): never between (review r8 F4')
             with _signals_held():
@@ -471,56 +529,56 @@ def _restore(handlers: list) -> None:
 
 
 def _fsync_tree(temporary: Path, target: Path) -> None:
-    """Fsync a temporary file, or a temporary folder with every entry in it, the
-    temporary entry itself last, after giving it the permissions of the ``target`` it
-    replaces (:func:`_kept_mode`); an error names ``target``."""
-    try:
-        mode = _kept_mode(temporary, target)
-        if temporary.is_dir() and not temporary.is_symlink():
-            for root, _, files in os.walk(temporary):
-                for name in files:
-                    _fsync_entry(Path(root) / name)
-                if Path(root) != temporary:
-                    _fsync_entry(Path(root))
-        _fsync_entry(temporary, mode)
-    except OSError as error:
-        raise OSError(error.errno, error.strerror, str(target)) from None
+    """Fsync a temporary file, or a temporary folder with every entry in it (the folder
+    itself too); an error names ``target``."""
+    if temporary.is_dir() and not temporary.is_symlink():
+        for root, folders, files in os.walk(temporary):
+            for name in (*files, *folders):
+                _fsync_entry(Path(root) / name, target)
+    _fsync_entry(temporary, target)
 
 
-KEPT_BITS = 0o7777 & ~(stat.S_ISUID | stat.S_ISGID)
-"""The mode bits a replaced target passes on: permissions and the sticky bit, not the
-set-user-ID and set-group-ID bits (the new entry belongs to the writer, not the old owner)."""
+KEPT_FOLDER_BITS = 0o777 | stat.S_ISVTX
+"""The mode bits a replaced folder passes on: permissions and the sticky bit, not the
+set-user-ID and set-group-ID bits (the new entry belongs to the writer, not the old owner).
+A replaced file passes on its permission bits ``0o777`` only."""
 
 
-def _kept_mode(temporary: Path, target: Path) -> int | None:
-    """The mode bits of ``target`` if it exists as the same kind of entry as ``temporary``
-    (a file for a file, a folder for a folder; a symbolic link is not followed), else None
-    (the temporary keeps the mode it was made with)."""
+def _final_mode(temporary: Path, target: Path) -> int:
+    """The mode of ``temporary`` when it replaces ``target``: the mode bits of ``target``
+    if it exists as the same kind of entry (a file for a file, a folder for a folder; a
+    symbolic link is not followed), else a new entry's (:func:`_new_mode`)."""
+    made = stat.S_IFMT(os.stat(temporary, follow_symlinks=False).st_mode)
     try:
         found = os.stat(target, follow_symlinks=False).st_mode
     except FileNotFoundError:
-        return None
-    made = os.stat(temporary, follow_symlinks=False).st_mode
-    if stat.S_IFMT(found) != stat.S_IFMT(made):
-        return None
-    return stat.S_IMODE(found) & KEPT_BITS
+        found = 0
+    folder = made == stat.S_IFDIR
+    if stat.S_IFMT(found) != made:
+        return _new_mode(folder)
+    return stat.S_IMODE(found) & (KEPT_FOLDER_BITS if folder else 0o777)
 
 
-def _fsync_entry(path: Path, mode: int | None = None) -> None:
+def _fsync_entry(path: Path, target: Path, final: bool = False) -> None:
     """Fsync a file or folder (a folder's fsync may be unsupported: ``EINVAL``, skipped
-    as :func:`fsync_directory` does), first setting its ``mode`` if given (through the
-    open descriptor: a mode without read permission applies after the open)."""
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    as :func:`fsync_directory` does), with ``final`` first giving the temporary entry
+    ``path`` its final mode as it replaces ``target`` (:func:`_final_mode`; through the
+    open descriptor: a mode without read permission applies after the open); an error
+    names ``target``."""
     try:
-        if mode is not None:
-            os.fchmod(descriptor, mode)
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         try:
-            os.fsync(descriptor)
-        except OSError as error:
-            if error.errno != errno.EINVAL or not stat.S_ISDIR(os.fstat(descriptor).st_mode):
-                raise
-    finally:
-        os.close(descriptor)
+            if final:
+                os.fchmod(descriptor, _final_mode(path, target))
+            try:
+                os.fsync(descriptor)
+            except OSError as error:
+                if error.errno != errno.EINVAL or not stat.S_ISDIR(os.fstat(descriptor).st_mode):
+                    raise
+        finally:
+            os.close(descriptor)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(target)) from None
 
 
 def _remove(entries: Iterable[Path]) -> None:

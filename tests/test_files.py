@@ -22,11 +22,13 @@ def test_a_write_replaces_the_file_with_the_asked_mode_and_no_leftover(tmp_path)
     target.write_text("old")
     write_atomically(target, b"new", mode=0o600)
     assert target.read_bytes() == b"new" and target.stat().st_mode & 0o777 == 0o600
-    write_atomically(target, "text")
+    write_atomically(target, "text")  # cli9: a replaced file keeps its mode
+    assert target.read_text() == "text" and target.stat().st_mode & 0o777 == 0o600
+    write_atomically(tmp_path / "new.txt", "text")
     umask = os.umask(0)
     os.umask(umask)
-    assert target.read_text() == "text" and target.stat().st_mode & 0o777 == 0o666 & ~umask
-    assert os.listdir(tmp_path) == ["out.txt"]
+    assert (tmp_path / "new.txt").stat().st_mode & 0o777 == 0o666 & ~umask
+    assert sorted(os.listdir(tmp_path)) == ["new.txt", "out.txt"]
 
 
 def test_a_failed_write_leaves_no_temporary_file(tmp_path):
@@ -230,21 +232,22 @@ def test_replace_together_keeps_a_target_s_mode_and_makes_new_ones_as_open_and_m
     tmp_path, umask
 ):
     # cli8: a replaced file or folder keeps its permission bits (not setuid or setgid); a
-    # new file is 0666, a new folder 0777, less the umask (not mkstemp's or mkdtemp's 0600
-    # or 0700)
+    # new file is 0666, a new folder 0777, less the umask. cli9 (review 9 F5, F8): staged
+    # entries are private (0600, 0700) until the commit; a file's sticky bit is dropped
     kept, setuid, folder, link = (tmp_path / name for name in ("kept", "setuid", "dir", "link"))
-    for path, mode in ((kept, 0o604), (setuid, 0o4750)):
+    for path, mode in ((kept, 0o1604), (setuid, 0o4750)):
         path.write_text("old")
         path.chmod(mode)
-    folder.mkdir(mode=0o710)
-    folder.chmod(0o710)
+    folder.mkdir()
+    folder.chmod(0o1710)
     link.symlink_to(kept)
     outputs = ReplaceTogether()
     for target in (kept, setuid, link, tmp_path / "new"):
-        outputs.path(target).write_text("new")
+        write_atomically(outputs.path(target), "new")  # a nested temporary keeps 0600
     for target in (folder, tmp_path / "new-dir"):
         (outputs.folder(target) / "part.0").write_text("rows")
-    assert outputs.replaced == ()
+    staged = {p.lstat().st_mode & 0o7777 for p in tmp_path.iterdir() if p.name[0] == "."}
+    assert staged == {0o600 & ~umask, 0o700 & ~umask} and outputs.replaced == ()
     outputs.commit()
     assert len(outputs.replaced) == 6
     modes = {path.name: path.lstat().st_mode & 0o7777 for path in tmp_path.iterdir()}
@@ -253,10 +256,50 @@ def test_replace_together_keeps_a_target_s_mode_and_makes_new_ones_as_open_and_m
         "setuid": 0o750,
         "link": 0o666 & ~umask,  # the link is replaced, its target's mode not taken
         "new": 0o666 & ~umask,
-        "dir": 0o710,
+        "dir": 0o1710,
         "new-dir": 0o777 & ~umask,
     }
     assert (folder / "part.0").read_text() == "rows" and kept.read_text() == "new"
+
+
+def test_an_atomic_write_is_private_while_written_and_keeps_a_file_s_mode(tmp_path, umask):
+    # cli9 (review 9 F5): the temporary file is 0600 until its final mode, just before
+    # the rename
+    target = tmp_path / "out.txt"
+    for existing, final in ((None, 0o666 & ~umask), (0o640, 0o640), (0o1755, 0o755)):
+        if existing is not None:
+            target.chmod(existing)
+        with files.open_atomically(target) as write:
+            write(b"edges")
+            (temporary,) = (p for p in tmp_path.iterdir() if p.name.startswith("."))
+            assert temporary.stat().st_mode & 0o7777 == 0o600 & ~umask
+        assert target.stat().st_mode & 0o7777 == final and os.listdir(tmp_path) == ["out.txt"]
+
+
+def test_a_second_signal_while_an_atomic_write_is_discarded_leaves_no_temporary(
+    tmp_path, monkeypatch
+):
+    # cli9 (review 9 F4): the removal of open_atomically's temporary file holds the
+    # signals, as ReplaceTogether's does: a second Ctrl-C there left the edge list behind
+    arrived = []
+
+    def signal_then_unlink(path, missing_ok=False):
+        os.kill(os.getpid(), signal.SIGTERM)  # held: not raised before the removal
+        unlink(path, missing_ok=missing_ok)
+
+    unlink = pathlib.Path.unlink
+    previous = signal.signal(
+        signal.SIGTERM, lambda number, frame: arrived.append(os.listdir(tmp_path))
+    )
+    try:
+        with pytest.raises(KeyboardInterrupt), files.open_atomically(tmp_path / "o.txt") as write:
+            write(b"the whole edge list")
+            monkeypatch.setattr(pathlib.Path, "unlink", signal_then_unlink)
+            raise KeyboardInterrupt
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # runs any handler still due
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert arrived == [[]]
 
 
 def test_a_keyboard_interrupt_while_staging_removes_every_temporary_entry(tmp_path):
