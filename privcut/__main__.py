@@ -1,7 +1,5 @@
 """``python -m privcut``: the same as the ``privcut`` command."""
 
-import sys
+from privcut.cli import console
 
-from privcut.cli import main
-
-sys.exit(main())
+console()

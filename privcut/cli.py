@@ -513,11 +513,10 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             outputs.append(_Output("--report", arguments.report, _text(_json(report))))
         _write_outputs(arguments, outputs)
     if not arguments.quiet:
-        print(
+        _tell(
             f"wrote {report['edge_count']:.0f} edges on {arguments.node_count} nodes to "
             f"{arguments.output} (Parquet; the sparse generator, engine dask): "
-            f"({report['epsilon']:g}, {report['delta']:g})-DP ({_shares(report)})",
-            file=sys.stderr,
+            f"({report['epsilon']:g}, {report['delta']:g})-DP ({_shares(report)})\n"
         )
     return 0
 
@@ -634,10 +633,7 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     report = H.graph["privcut"]  # the release's to_dict(): the --report JSON as it is
     _write_outputs(arguments, _release_outputs(arguments, H, report, edges.directed))
     if arguments.communities_out and H.communities is None and not arguments.quiet:
-        print(
-            f"no private communities were bought: {arguments.communities_out} has no rows",
-            file=sys.stderr,
-        )
+        _tell(f"no private communities were bought: {arguments.communities_out} has no rows\n")
     if not arguments.quiet:
         _summary(arguments, H, report, edges.directed)
     return 0
@@ -675,33 +671,31 @@ def _release_outputs(
 
 
 def _summary(arguments: argparse.Namespace, H, report: dict, directed: bool) -> None:
-    """The release's one-paragraph summary on stderr: edges written, guarantee, bounds and
-    the private communities if any."""
+    """The release's one-paragraph summary on stderr (:func:`_tell`: after the outputs
+    were written, so never an error): edges written, guarantee, bounds and the private
+    communities if any."""
     count = H.nnz if directed else H.nnz // 2
-    print(
+    lines = [
         f"wrote {count} edges on {H.shape[0]} nodes to {arguments.output} (the "
         f"{report['method']} generator): ({report['epsilon']:g}, {report['delta']:g})-DP "
         f"({_shares(report)}); with probability {1 - report['beta']:g} each:",
-        file=sys.stderr,
-    )
-    for line in _bound_lines(report):
-        print(line, file=sys.stderr)
+        *_bound_lines(report),
+    ]
     decision = report.get("groups_decision")
     if decision is not None:
         verdict = "bought" if decision["bought"] else "not bought"
-        print(
+        lines.append(
             f"  private communities {verdict}: epsilon x noisy average degree "
             f"{decision['statistic']:.3g} vs {decision['threshold']:g} (measurements auto; "
-            "--no-private-communities to never buy them)",
-            file=sys.stderr,
+            "--no-private-communities to never buy them)"
         )
     if report.get("communities") is not None:
         found = report["communities"]
-        print(
+        lines.append(
             f"  {found['communities']} private communities released with the graph "
-            f"(share {found['share']:g} of epsilon)",
-            file=sys.stderr,
+            f"(share {found['share']:g} of epsilon)"
         )
+    _tell("".join(f"{line}\n" for line in lines))
 
 
 def _declare_query_nodes(G, queries: list[tuple[list[str], list[str]]], nodes: str | None):
@@ -824,11 +818,15 @@ OUTPUTS_HELP = (
     "replaced and those not. A SIGTERM or SIGHUP while writing removes the temporary "
     "files. Ctrl-C at any point prints one line, 'interrupted', saying whether the "
     "outputs were written (none is written or left half-written unless the renames were "
-    "already under way: they finish first), and ends as SIGINT does (status 130). A "
-    "replaced output keeps its permission bits (not set-user-ID or set-group-ID) but "
-    "belongs to the user running the command; a new one is created with 0666 (a Dask "
+    "already under way: they finish first), and ends as SIGINT does (status 130); once "
+    "the command has ended, Ctrl-C is ignored while Python exits. The temporary files "
+    "are readable by their owner only (0600; a Dask folder 0700) while written. A "
+    "replaced output keeps its permission bits (0777: not set-user-ID, set-group-ID or "
+    "sticky) but belongs to the user running the command; a new one gets 0666 (a Dask "
     "folder 0777) less the umask. A standard output closed early (| head) ends the "
-    "command quietly (status 141). Which files are written depends on the options only."
+    "command quietly (status 141); a stderr that cannot be written (2>/dev/full) drops "
+    "the summary, never changing the status. Which files are written depends on the "
+    "options only."
 )
 """The commands' help on how their outputs are written."""
 
@@ -1148,17 +1146,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     renamed into place. A write that fails (disk full, permission denied) leaves every
     output as it was (status 2, naming the path and the fix); a rename that fails after
     another succeeded (rare) is status 74, naming the outputs replaced and those not.
-    A replaced output keeps its permission bits; a new one gets ``0o666`` less the umask
-    (a Dask output folder ``0o777`` less the umask); see
-    :class:`~privcut.files.ReplaceTogether`.
+    A replaced output keeps its permission bits (``0o777``); a new one gets ``0o666``
+    less the umask (a Dask output folder ``0o777`` less the umask); while they are
+    written, the temporary files are ``0o600`` (a Dask folder ``0o700``): see
+    :class:`~privcut.files.ReplaceTogether`. Messages on stderr after the outputs were
+    written (the summary) never change the exit status: a stderr that cannot be
+    written (full, closed, a reader gone) drops them.
 
-    Ctrl-C (a KeyboardInterrupt) ends the program with one line ``privcut COMMAND:
-    interrupted ...`` on stderr, saying whether the outputs were written, with the
-    staged temporary files removed, and then as SIGINT ends a program (killed by it:
-    status 130 in a shell, and a calling script stops too; exit status
-    :data:`INTERRUPTED` where SIGINT has a handler of its own). Standard output or error
-    closed early (``privcut demo | head -1``) ends it quietly, with status
-    :data:`CLOSED_PIPE` (128 + SIGPIPE), as command-line tools end on a closed pipe.
+    Ctrl-C (a KeyboardInterrupt) ends ``main`` with one line ``privcut COMMAND:
+    interrupted ...`` on stderr, saying whether the outputs were written, the staged
+    temporary files removed, and ``SystemExit(INTERRUPTED)`` (:data:`INTERRUPTED`)
+    raised to the caller, whose ``finally`` blocks and ``atexit`` handlers run. The
+    ``privcut`` command itself (:func:`console`) then ends as SIGINT ends a program:
+    killed by it, status 130 in a shell, and a calling script stops too. Standard
+    output or error closed early (``privcut demo | head -1``) ends it quietly, with
+    status :data:`CLOSED_PIPE` (128 + SIGPIPE), as command-line tools end on a closed
+    pipe.
     """
     arguments = argparse.Namespace(command=None, replaced=())
     _open_closed_streams()
@@ -1205,7 +1208,9 @@ def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:
     prefix = f"privcut {arguments.command}: error:"
     try:
         _check_outputs(arguments)
-        return arguments.run(arguments)
+        status = arguments.run(arguments)
+        sys.stdout.flush()  # what it printed (cuts' answers): failing to write it is an error
+        return status
     except PartialReplaceError as error:
         parser.exit(PARTIAL_WRITE, f"{prefix} {_partial(error)}\n")
     except Exception as error:  # never a traceback for users: one line, and a bug is marked
@@ -1219,7 +1224,8 @@ def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:
 def _interrupted(arguments: argparse.Namespace) -> NoReturn:
     """After Ctrl-C: one line on stderr saying which outputs were written (none, unless
     the KeyboardInterrupt came after their renames, which hold it: see
-    :class:`~privcut.files.ReplaceTogether`), then end as SIGINT would."""
+    :class:`~privcut.files.ReplaceTogether`); then ``SystemExit(INTERRUPTED)``, which
+    :func:`console` turns into the end by SIGINT."""
     command = f"privcut {arguments.command}" if arguments.command else "privcut"
     outputs = [getattr(arguments, option, None) for option in OUTPUT_OPTIONS]
     outputs = [output for output in outputs if output is not None]
@@ -1235,20 +1241,80 @@ def _interrupted(arguments: argparse.Namespace) -> NoReturn:
         message = f"{command}: interrupted; no output was written or replaced"
     else:
         message = f"{command}: interrupted"
+    _say(f"{message}\n")
+    raise SystemExit(INTERRUPTED)
+
+
+def console() -> NoReturn:
+    """The ``privcut`` command (its console entry point, and ``python -m privcut``):
+    :func:`main` on ``sys.argv``, ending the process as a shell expects.
+
+    After Ctrl-C (``main`` said which outputs were written and removed the staged
+    files), or a second Ctrl-C while it says so, the process ends by SIGINT itself:
+    killed by it, status 130 in a shell, so a calling script stops too (exit status
+    :data:`INTERRUPTED` where SIGINT has a handler other than Python's). Once ``main``
+    has ended otherwise, its status and message are final: SIGINT is ignored while the
+    interpreter shuts down (:func:`_ignore_late_interrupts`), so that a Ctrl-C in that
+    last moment cannot turn a complete release into a silent status 130."""
+    try:
+        status = main()
+    except KeyboardInterrupt:  # a second Ctrl-C while main said the first
+        _end_by_sigint()
+    except SystemExit as ending:
+        if ending.code == INTERRUPTED:
+            _end_by_sigint()
+        _ignore_late_interrupts()
+        raise
+    _ignore_late_interrupts()
+    sys.exit(status)
+
+
+def _end_by_sigint() -> NoReturn:
+    """End the process by SIGINT at its default action, if its handler is Python's (the
+    signal is then not the program's to handle); else exit with :data:`INTERRUPTED`."""
     with _default_action(signal.SIGINT, signal.default_int_handler) as ending:
-        _say(f"{message}\n")  # a second Ctrl-C meanwhile ends the process at once
         if ending:
             signal.raise_signal(signal.SIGINT)  # killed by it: 130 in a shell, scripts stop
-    raise SystemExit(INTERRUPTED)  # where SIGINT is handled otherwise (or not here)
+    raise SystemExit(INTERRUPTED)
+
+
+def _ignore_late_interrupts() -> None:
+    """Ignore SIGINT from now on (the interpreter's shutdown, about 0.2 s), if its handler
+    is Python's, in the main thread, and nothing the shutdown waits for could hang there
+    beyond Ctrl-C's reach: no other thread that is not a daemon (the shutdown joins
+    them) and no child process. SIGTERM still ends the process."""
+    main_thread = threading.main_thread()
+    if threading.current_thread() is not main_thread:
+        return
+    if any(not thread.daemon for thread in threading.enumerate() if thread is not main_thread):
+        return
+    processes = sys.modules.get("multiprocessing")
+    if processes is not None and processes.active_children():
+        return
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _say(message: str) -> None:
-    """Write ``message`` on stderr and flush stdout and stderr; a closed stream is let be."""
-    for write in (sys.stdout.flush, lambda: sys.stderr.write(message), sys.stderr.flush):
-        try:
-            write()
-        except OSError:
-            _broken_streams(redirect=True)
+    """Flush stdout, then write ``message`` on stderr (:func:`_tell`); a stream that cannot
+    be written is let be."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _broken_streams(redirect=True)
+    _tell(message)
+
+
+def _tell(message: str) -> None:
+    """Write ``message`` on stderr and flush it; a stderr that cannot be written (full,
+    closed, its reader gone: an OSError, or a ValueError for a closed file object) drops
+    it (a reader gone: pointed at ``os.devnull``), never raising: a message after the
+    outputs were written must not change the exit status."""
+    try:
+        sys.stderr.write(message)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        _broken_streams(redirect=True)
 
 
 @contextlib.contextmanager
@@ -1335,4 +1401,4 @@ def _internal(error: BaseException) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -1,22 +1,26 @@
 """Ctrl-C and a closed standard stream end the command line without a traceback (cli8):
-a KeyboardInterrupt anywhere is one line on stderr and the end of SIGINT (status 130),
-with no output written or left half-written; stdout or stderr closed by its reader ends it
-quietly (status 141). In-process (``main(argv)``), the signal's default action recorded
+a KeyboardInterrupt anywhere is one line on stderr and status 130, with no output written
+or left half-written; stdout or stderr closed by its reader ends it quietly (status 141).
+In-process, ``main(argv)`` raises SystemExit(130) to its caller (cli9, review 9 F3); the
+command itself (``console()``) then ends by SIGINT, its default action recorded here
 instead of taken, so that pytest lives on."""
 
+import errno
 import io
 import os
 import pathlib
 import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 
 import privcut
+import privcut.cli
 import privcut.datasets
 import privcut.files
-from privcut.cli import CLOSED_PIPE, INTERRUPTED, USAGE_ERROR, main
+from privcut.cli import CLOSED_PIPE, INTERRUPTED, USAGE_ERROR, console, main
 
 from .test_cli_outputs import OLD, contents, failing_replace, run, setup
 
@@ -35,9 +39,7 @@ def raised(monkeypatch) -> list[int]:
 
 def check_interrupted(raised: list[int], status: int, err: str, message: str) -> None:
     assert status == INTERRUPTED and err == f"privcut synthesize: {message}\n"
-    assert raised in ([signal.SIGINT], [])  # [] where SIGINT's handler is not Python's
-    if raised:
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert raised == []  # main leaves the caller alive: SystemExit(130), no SIGINT
 
 
 @pytest.mark.parametrize("step", ["reading", "release", "writing"])
@@ -97,6 +99,52 @@ def test_ctrl_c_with_a_rename_failing_names_the_mixed_set(tmp_path, capsys, monk
     check_interrupted(raised, status, err, message)
 
 
+@pytest.fixture
+def python_sigint():
+    """SIGINT at Python's own handler while the test runs (as in the command), and back."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("second", [False, True])
+def test_the_command_ends_by_sigint_after_ctrl_c(
+    tmp_path, capsys, monkeypatch, raised, python_sigint, second
+):
+    # review 9 F3: console() (the entry point, python -m privcut), not main(), ends by
+    # SIGINT: after main's SystemExit(130), or a KeyboardInterrupt out of main (a second
+    # Ctrl-C while it says the first)
+    monkeypatch.setattr(privcut, "synthetic_graph", interrupt)
+    if second:
+        monkeypatch.setattr(privcut.cli, "_say", interrupt)
+    monkeypatch.setattr(sys, "argv", ["privcut", *setup(tmp_path)])
+    with pytest.raises(SystemExit) as exit_info:
+        console()
+    assert exit_info.value.code == INTERRUPTED and raised == [signal.SIGINT]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # set back
+    assert contents(tmp_path) == OLD and capsys.readouterr().err.count("\n") == (not second)
+
+
+def test_the_command_ignores_ctrl_c_once_main_has_ended(
+    tmp_path, monkeypatch, raised, python_sigint
+):
+    # review 9 F7: a Ctrl-C while the interpreter shuts down after a complete release
+    # ended it silently with status 130; with no thread left to join, it is ignored
+    monkeypatch.setattr(threading, "enumerate", lambda: [threading.main_thread()])
+    monkeypatch.setattr(sys, "argv", ["privcut", *setup(tmp_path)])
+    with pytest.raises(SystemExit) as exit_info:
+        console()
+    assert exit_info.value.code == 0 and raised == []
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
+def test_the_entry_points_are_console():
+    root = pathlib.Path(privcut.__file__).parents[1]
+    scripts = (root / "pyproject.toml").read_text().split("[project.scripts]\n")[1]
+    assert scripts.startswith('privcut = "privcut.cli:console"\n')
+    assert "console()" in (root / "privcut" / "__main__.py").read_text()
+
+
 def cuts(tmp_path) -> list[str]:
     edges, queries = tmp_path / "g.txt", tmp_path / "q.txt"
     edges.write_text("1 2\n2 3\n")
@@ -120,6 +168,24 @@ def test_a_stdout_closed_by_its_reader_ends_quietly(tmp_path, capsys, monkeypatc
         stdout.close()
 
 
+@pytest.mark.parametrize("number", [errno.ENOSPC, errno.EBADF, errno.EPIPE])
+def test_a_stderr_that_cannot_be_written_changes_no_status(tmp_path, monkeypatch, number):
+    # review 9 F2: `2>/dev/full`, fd 2 open read-only (EBADF), a reader gone: the summary,
+    # after the commit, failed and the status became 2 ("no output was written"); before
+    # the commit, an error's message is dropped and the status stays the error's
+    class Unwritable(io.TextIOBase):
+        def write(self, text):
+            raise OSError(number, os.strerror(number))
+
+    monkeypatch.setattr(sys, "stderr", Unwritable())
+    assert main([argument for argument in setup(tmp_path) if argument != "--quiet"]) == 0
+    written = contents(tmp_path)
+    assert sorted(written) == sorted(OLD) and written["h.txt"] != OLD["h.txt"]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*setup(tmp_path), "--epsilon", "-1"])
+    assert exit_info.value.code == USAGE_ERROR
+
+
 def test_a_broken_pipe_elsewhere_is_an_ordinary_error(tmp_path, capsys, monkeypatch):
     def broken(*arguments, **options):
         raise BrokenPipeError(32, "Broken pipe")
@@ -135,14 +201,14 @@ def test_a_real_sigint_while_writing(tmp_path):
     driver = (
         "import signal, sys, time, privcut.datasets as d\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if inherited ignored\n"
-        "from privcut.cli import main\n"
+        "from privcut.cli import console\n"
         "write = d.write_edge_array\n"
         "def paused(path, *a, **k):\n"
         "    write(path, *a, **k)\n"
         "    print('WRITING', flush=True)\n"
         "    time.sleep(30)\n"
         "d.write_edge_array = paused\n"
-        "sys.exit(main(sys.argv[1:]))\n"
+        "console()\n"
     )
     argv = setup(tmp_path)
     root = pathlib.Path(privcut.__file__).parents[1]
