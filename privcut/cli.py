@@ -383,10 +383,10 @@ def _write_outputs(arguments: argparse.Namespace, outputs: Sequence[_Output]) ->
     SIGTERM or SIGHUP meanwhile removes the temporary files too, then ends the process as
     the signal would (:func:`_terminable`); a Ctrl-C removes them too (:func:`main`
     reports it). ``arguments.replaced`` is set to the outputs renamed into place, whatever
-    happens."""
+    happens, and ``arguments.staged`` to the set (for :func:`_interrupted`)."""
     options = {str(Path(output.path)): output.option for output in outputs}
     failed = outputs[0]
-    written = ReplaceTogether()
+    written = arguments.staged = ReplaceTogether()
     try:
         with _terminable(), written:
             for failed in outputs:
@@ -1163,7 +1163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     status :data:`CLOSED_PIPE` (128 + SIGPIPE), as command-line tools end on a closed
     pipe.
     """
-    arguments = argparse.Namespace(command=None, replaced=())
+    arguments = argparse.Namespace(command=None, replaced=(), staged=None)
     _open_closed_streams()
     try:
         try:
@@ -1225,7 +1225,11 @@ def _interrupted(arguments: argparse.Namespace) -> NoReturn:
     """After Ctrl-C: one line on stderr saying which outputs were written (none, unless
     the KeyboardInterrupt came after their renames, which hold it: see
     :class:`~privcut.files.ReplaceTogether`); then ``SystemExit(INTERRUPTED)``, which
-    :func:`console` turns into the end by SIGINT."""
+    :func:`console` turns into the end by SIGINT. The staged temporary files are removed
+    once more first (a second Ctrl-C may have cut their removal short before it began)."""
+    if arguments.staged is not None:
+        arguments.staged.discard()  # none left after a commit: the renamed are gone
+        arguments.replaced = arguments.staged.replaced
     command = f"privcut {arguments.command}" if arguments.command else "privcut"
     outputs = [getattr(arguments, option, None) for option in OUTPUT_OPTIONS]
     outputs = [output for output in outputs if output is not None]
@@ -1300,20 +1304,20 @@ def _say(message: str) -> None:
     be written is let be."""
     try:
         sys.stdout.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         _broken_streams(redirect=True)
     _tell(message)
 
 
 def _tell(message: str) -> None:
     """Write ``message`` on stderr and flush it; a stderr that cannot be written (full,
-    closed, its reader gone: an OSError, or a ValueError for a closed file object) drops
-    it (a reader gone: pointed at ``os.devnull``), never raising: a message after the
-    outputs were written must not change the exit status."""
+    closed, its reader gone: an OSError, a ValueError for a closed file object, an
+    AttributeError for None) drops it (a reader gone: pointed at ``os.devnull``), never
+    raising: a message after the outputs were written must not change the exit status."""
     try:
         sys.stderr.write(message)
         sys.stderr.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         _broken_streams(redirect=True)
 
 

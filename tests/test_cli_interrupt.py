@@ -61,6 +61,31 @@ def test_ctrl_c_anywhere_is_one_line_and_no_output(tmp_path, capsys, monkeypatch
     assert contents(tmp_path) == OLD  # no temporary file, no output replaced
 
 
+def test_a_second_ctrl_c_before_the_discard_began_leaves_no_staged_file(
+    tmp_path, capsys, monkeypatch, raised
+):
+    # cli9: main sweeps the staged set once more (the second KeyboardInterrupt landed in
+    # ReplaceTogether.__exit__, before its removals, which hold the signals, began)
+    discard = privcut.files.ReplaceTogether.discard
+    calls = []
+
+    def second_ctrl_c_first(self):
+        calls.append(self)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        discard(self)
+
+    def written_then_interrupted(path, data):
+        path.write_text(data.decode())
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(privcut.files.ReplaceTogether, "discard", second_ctrl_c_first)
+    monkeypatch.setattr(pathlib.Path, "write_bytes", written_then_interrupted)
+    status, err = run(setup(tmp_path), capsys)
+    check_interrupted(raised, status, err, "interrupted; no output was written or replaced")
+    assert contents(tmp_path) == OLD and len(calls) == 2
+
+
 def test_ctrl_c_held_until_after_the_renames_says_the_outputs_were_written(
     tmp_path, capsys, monkeypatch, raised
 ):
