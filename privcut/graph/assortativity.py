@@ -412,10 +412,12 @@ def _ordered(pair: np.ndarray, above, within, logs: np.ndarray, gap: float, rng)
         return _orient(pair, above, within, rng.random(pair.size) < 0.5), rng.permutation(pair.size)
     rows, columns = _ends(pair)
     first, second = logs[rows], logs[columns]
+    del rows, columns
     packed = _orient(pair, above, within, first < second)
     first += second
-    first += rng.random(pair.size) * JITTER
-    first *= _SCALE
+    del second
+    first += rng.random(pair.size, dtype=np.float32) * np.float32(JITTER)
+    first *= np.float32(_SCALE)
     return packed, np.argsort(first.astype(np.uint16), kind="stable")
 
 
@@ -547,7 +549,7 @@ def assortative_swaps(
     pair = rows.view(np.uint64) << _HALF
     pair |= columns.view(np.uint64)
     del rows, columns
-    logs = np.log2(np.maximum(f, 1.0))
+    logs = np.log2(np.maximum(f, 1.0)).astype(np.float32)  # for 16-bit sort keys
     taken, tolerance = 0, TOLERANCE * edges * variance
     for _ in range(passes):
         gap = goal - current
