@@ -21,14 +21,14 @@ with ``STALL = 0`` (all ``PASSES`` passes unless the target is met), the mean pa
 the cases where this tree ends more (or less) than 0.01 further from the target than the
 base, split by the direction of the target.
 
-Whole releases (``--releases N``, default 0): N releases per graph at epsilon 1 with
+Whole releases (``--releases N``, default 0): N releases per graph at ``--epsilon`` (1) with
 either tree's swaps patched into this tree's sparse generator (the closing swaps after
 them included): the mean and median relative errors of the release's degree assortativity
 and of its triangle count against the original's (``privcut.evaluate.structure_of``).
 
 Run: ``OPENBLAS_NUM_THREADS=1 PYTHONPATH=. python benchmarks/assortativity_swaps.py --base
 /work/main [--graphs lfr wiki-vote gnutella] [--seeds 5] [--repeats 5] [--cases 120]
-[--releases 30]``.
+[--releases 30 [--epsilon 2]]``.
 """
 
 from __future__ import annotations
@@ -189,11 +189,11 @@ def _cases(trees: dict, count: int) -> None:
             )
 
 
-def _releases(trees: dict, graphs: list, count: int) -> None:
+def _releases(trees: dict, graphs: list, count: int, epsilon: float) -> None:
     """Whole releases with either tree's swaps (patched into the sparse generator; the rest
     of the release this tree's): relative errors of r and of the triangles."""
     print(
-        f"\n{count} releases per graph at epsilon 1 (seeds 0-{count - 1}), either tree's "
+        f"\n{count} releases per graph at epsilon {epsilon:g} (seeds 0-{count - 1}), either tree's "
         "swaps in this tree's release: mean (median) relative error\n"
     )
     print("| graph | true r | tree | r RE | triangle RE |")
@@ -209,7 +209,8 @@ def _releases(trees: dict, graphs: list, count: int) -> None:
             for seed in range(count):
                 for label, module in trees.items():
                     sparse.assortative_swaps = module.assortative_swaps
-                    got = structure_of(synthetic_graph(A, 1.0, method="sparse", rng=seed))
+                    H = synthetic_graph(A, epsilon, method="sparse", rng=seed)
+                    got = structure_of(H)
                     r_error, triangle_error = errors[label]
                     r_error.append(abs(got.assortativity / truth.assortativity - 1))
                     triangle_error.append(abs(got.triangles / truth.triangles - 1))
@@ -232,6 +233,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--cases", type=int, default=120)
     parser.add_argument("--releases", type=int, default=0, help="whole releases per graph")
+    parser.add_argument("--epsilon", type=float, default=1.0, help="of the whole releases")
     args = parser.parse_args(argv)
     trees = {"base": base_module(args.base, "assortativity"), "new": assortativity}
     print(f"{args.seeds} releases per graph at epsilon 1; means over them\n")
@@ -258,7 +260,7 @@ def main(argv: list[str]) -> None:
     if args.cases:
         _cases(trees, args.cases)
     if args.releases:
-        _releases(trees, args.graphs, args.releases)
+        _releases(trees, args.graphs, args.releases, args.epsilon)
 
 
 if __name__ == "__main__":

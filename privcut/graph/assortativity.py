@@ -34,14 +34,16 @@ towards a lower r (the usual case: a configuration model with fixed BTER blocks 
 assortative) each edge is turned (higher-degree end first, where the groups allow it) and
 the edges of a block pair are sorted by ``log2(d_a d_b)`` plus a random jitter and paired
 first with last, (high, high) with (low, low), the largest moves of a pairing; towards a
-higher r they are paired at random. The swaps of the right sign are kept, in a random
-order, up to the remaining gap; the new pairs are looked up in a hash set of the edges
-(:class:`~privcut.graph.keyset.KeyTable`), and the pairs past the gap fill what the
-repeats refused, up to :data:`FILLS` rounds. O(|E|) expected per pass, at most
-:data:`PASSES` passes (public), fewer once r is within :data:`TOLERANCE` of the target or
-a pass moved it by less than :data:`STALL`: on the LFR, wiki-vote and gnutella releases
-1-4 passes where the random pairing took 1-15 (benchmarks/RESULTS.md, "Issue 18:
-assortativity swaps in fewer passes").
+higher r they are paired at random. The swaps of the right sign (moving r by less than
+twice the gap) are kept up to the remaining gap, the largest moves first after a sorted
+pairing (the fewest swaps: fewer hub-hub edges broken, more of the hubs' triangles left
+to the closing swaps), in a random order after a random one; the new pairs are looked up
+in a hash set of the edges (:class:`~privcut.graph.keyset.KeyTable`), and the pairs past
+the gap fill what the repeats refused, up to :data:`FILLS` rounds. O(|E|) expected per
+pass, at most :data:`PASSES` passes (public), fewer once r is within :data:`TOLERANCE` of
+the target or a pass moved it by less than :data:`STALL`: on the LFR, wiki-vote and
+gnutella releases 1-5 passes where the random pairing took 1-15 (benchmarks/RESULTS.md,
+"Issue 18: assortativity swaps in fewer passes").
 
 Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
 """
@@ -421,9 +423,27 @@ def _ordered(pair: np.ndarray, above, within, logs: np.ndarray, gap: float, rng)
     return packed, np.argsort(first.astype(np.uint16), kind="stable")
 
 
+def _largest_first(i: np.ndarray, j: np.ndarray, packed: np.ndarray, f: np.ndarray) -> tuple:
+    """The edge pairs ``(i[k], j[k])`` (edges ``packed`` as (a, b)) ordered by the size of
+    their swap's move ``|(d_a - d_c)(d_b - d_d)|``, largest first (16-bit keys of its
+    log2, one stable radix pass: pairs of about one size keep their order), so that the
+    swaps up to the gap are as few as can be: fewer edges rewired, fewer of the hubs'
+    triangles broken (benchmarks/RESULTS.md, "Issue 18: assortativity swaps in fewer
+    passes"). O(k) for k pairs."""
+    (ai, bi), (aj, bj) = _ends(packed[i]), _ends(packed[j])
+    size = np.abs((f[ai] - f[aj]) * (f[bi] - f[bj]))
+    size += 1.0
+    key = np.log2(size, out=size)  # below 64 (degrees below 2^32): 2^9 steps per unit
+    key *= -(2.0**9)
+    key += 2.0**15
+    order = np.argsort(key.astype(np.uint16), kind="stable")
+    return i[order], j[order]
+
+
 def _prefix(i: np.ndarray, j: np.ndarray, packed: np.ndarray, f: np.ndarray, gap: float):
     """The swaps of the edge pairs ``(i[k], j[k])`` (edges ``packed`` as (a, b)) that move
-    ``sum d_a d_b`` the way of ``gap`` and make no loop, the pairs in order up to the gap
+    ``sum d_a d_b`` the way of ``gap``, by less than twice it (a larger move would leave r
+    further from the target), and make no loop, the pairs in order up to the gap
     (while the sum of their moves before each, plus half its own, is at most ``|gap|``):
     the number of pairs read (up to the first past the gap) and the swaps' ``i``, ``j``,
     moves and ends ``(a, b)`` of either edge. A chunk of :data:`PAIR_CHUNK` pairs at a
@@ -434,7 +454,8 @@ def _prefix(i: np.ndarray, j: np.ndarray, packed: np.ndarray, f: np.ndarray, gap
         ci, cj = i[start : start + PAIR_CHUNK], j[start : start + PAIR_CHUNK]
         (ai, bi), (aj, bj) = _ends(packed[ci]), _ends(packed[cj])
         delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
-        ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
+        ok = (delta * gap > 0) & (np.abs(delta) < 2.0 * limit) & (ai != bj) & (aj != bi)
+        ok = np.flatnonzero(ok)
         size = np.abs(delta[ok])
         sums = np.cumsum(np.concatenate([[reached], size]))
         keep = ok[sums[1:] - size / 2.0 <= limit]
@@ -503,14 +524,15 @@ def assortative_swaps(
     whole graph's (kept by every swap). Each pass pairs the edges within block pairs:
     towards a lower r sorted by ``log2(d_a d_b)`` (plus a jitter of :data:`JITTER`), the
     first with the last, so that the swaps move r far per pass; towards a higher r at
-    random. Up to :data:`FILLS` rounds per pass take the swaps in a random order up to
-    the gap, the pairs past it filling what repeats refused. At most ``passes`` passes
-    (public), each O(|E|) expected (16-bit radix sorts; the edges in a
-    :class:`~privcut.graph.keyset.KeyTable`); stops within :data:`TOLERANCE` of the
-    target, after a pass that made no swap, or after one that moved r by less than
-    :data:`STALL`. Post-processing: the target comes from the released measurements, the
-    pairings, orientations and stopping rules read only the swapped graph's degrees and r
-    and the generator's own draws.
+    random. Up to :data:`FILLS` rounds per pass take the swaps (each moving r by less than
+    twice the gap) up to the gap, the largest moves first after a sorted pairing, in a
+    random order after a random one, the pairs past the gap filling what repeats
+    refused. At most ``passes`` passes (public), each O(|E|) expected (16-bit radix
+    sorts; the edges in a :class:`~privcut.graph.keyset.KeyTable`); stops within
+    :data:`TOLERANCE` of the target, after a pass that made no swap, or after one that
+    moved r by less than :data:`STALL`. Post-processing: the target comes from the
+    released measurements, the pairings, orientations, orders and stopping rules read only
+    the swapped graph's degrees and r and the generator's own draws.
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and the passes taken.
 
@@ -562,6 +584,8 @@ def assortative_swaps(
         i, j = order[first], order[last]
         shuffle = rng.permutation(i.size)
         i, j = i[shuffle], j[shuffle]
+        if gap < 0:  # the sorted pairing's swaps, largest first
+            i, j = _largest_first(i, j, packed, f)
         moved = 0.0
         for _ in range(FILLS):  # the pairs past the gap fill what the repeats left
             stop, swaps = _prefix(i, j, packed, f, gap)
