@@ -29,11 +29,21 @@ edges only (the BTER block edges and filtered survivors stay, keeping triangles)
 edges ``(a, b), (c, d)`` of the same block pair become ``(a, d), (c, b)``: every degree and
 every block-pair count is kept, and ``sum over edges of d_i d_j`` moves by ``-(d_a - d_c)
 (d_b - d_d)`` while the other moments of Newman's r stay, so a swap is accepted when it
-moves r towards the target (and makes no loop or repeat). Vectorised: each pass pairs
-the edges at random, keeps the swaps of the right sign up to the remaining gap, looks the
-new pairs up in a hash set of the edges (:class:`~privcut.graph.keyset.KeyTable`); O(|E|)
-expected per pass, at most :data:`PASSES` passes (public), fewer once r is within
-:data:`TOLERANCE` of the target or a pass moved it by less than :data:`STALL`.
+moves r towards the target (and makes no loop or repeat). Vectorised, a pass at a time:
+towards a lower r (the usual case: a configuration model with fixed BTER blocks is
+assortative) each edge is turned (higher-degree end first, where the groups allow it) and
+the edges of a block pair are sorted by ``log2(d_a d_b)`` plus a random jitter and paired
+first with last, (high, high) with (low, low), the largest moves of a pairing; towards a
+higher r they are paired at random. The swaps of the right sign (moving r by less than
+twice the gap) are kept up to the remaining gap, the largest moves first after a sorted
+pairing (the fewest swaps: fewer hub-hub edges broken, more of the hubs' triangles left
+to the closing swaps), in a random order after a random one; the new pairs are looked up
+in a hash set of the edges (:class:`~privcut.graph.keyset.KeyTable`), and the pairs past
+the gap fill what the repeats refused, up to :data:`FILLS` rounds. O(|E|) expected per
+pass, at most :data:`PASSES` passes (public), fewer once r is within :data:`TOLERANCE` of
+the target or a pass moved it by less than :data:`STALL`: on the LFR, wiki-vote and
+gnutella releases 1-5 passes where the random pairing took 1-15 (benchmarks/RESULTS.md,
+"Issue 18: assortativity swaps in fewer passes").
 
 Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
 """
@@ -49,6 +59,8 @@ from privcut.privacy.validation import check_scalar
 
 __all__ = [
     "BOOTSTRAP",
+    "FILLS",
+    "JITTER",
     "PAIR_CHUNK",
     "PASSES",
     "PRIOR",
@@ -88,8 +100,18 @@ PRIOR = 0.15
 """The public prior standard deviation of a graph's degree assortativity (Newman 2003
 [New03] Table I: social, technological and biological networks span about -0.4 to 0.4)."""
 
-PAIR_CHUNK = 2**18
+PAIR_CHUNK = 2**14
 """The edge pairs a swap pass weighs at a time (:func:`_prefix`)."""
+
+FILLS = 4
+"""The public maximum number of rounds of swaps per pass of :func:`assortative_swaps`: the
+pairs past the gap fill the part of it that the swaps refused for repeats left."""
+
+JITTER = 1.0
+"""The random jitter (log2 units) added to the swap passes' sort keys (:func:`_ordered`)."""
+
+_SCALE = 2.0**16 / (64.0 + JITTER + 1.0)
+"""The sort keys' scale: a key in [0, 64 + JITTER) (a degree below 2^32) to 16 bits."""
 
 SIMULATIONS = 4
 """Draws of the degree noise per node in :func:`attenuation`."""
@@ -329,19 +351,31 @@ def _blocks(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray) -> tuple:
 def _labelled(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray | None) -> tuple:
     """The swaps' view of the groups, taken once: the labels (4 bytes where they fit),
     each edge's block pair and whether its ends share a group (:func:`_blocks`), whether
-    its row's label is the larger, and whether each pair of consecutive edges sorted by
-    block pair is within one (the same every pass); the block pairs None for one block
-    pair, all None without labels."""
+    its row's label is the larger, and the pairs of positions in the edges sorted by block
+    pair that a pass pairs (:func:`_partners`; the same every pass); the block pairs None
+    for one block pair, the first three None without labels."""
     if labels is None:
-        return None, None, None, None, None
+        return None, None, None, None, _partners(np.zeros(rows.size, dtype=np.uint8))
     labels = np.asarray(labels)
     labels = labels.astype(np.int32 if labels.max(initial=0) < 2**31 else np.int64)
     block, within = _blocks(rows, columns, labels)
     above = labels[rows] > labels[columns]
-    if block.min() == block.max():  # one block pair: every pair is within it
-        return labels, None, within, above, None
+    if block.min() == block.max():  # one block pair: one run
+        return labels, None, within, above, _partners(np.zeros(rows.size, dtype=np.uint8))
+    return labels, block, within, above, _partners(block)
+
+
+def _partners(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions ``(low, high)`` paired in the edges sorted by block pair: in each
+    block pair's run the k-th first with the k-th last (the middle one of an odd run
+    unpaired), so that a pass that sorts each run by a key pairs its two ends. O(|E|)."""
     runs = sorted_keys(block)
-    return labels, block, within, above, runs[0 : runs.size - 1 : 2] == runs[1::2]
+    change = np.flatnonzero(runs[1:] != runs[:-1]) + 1
+    starts, ends = np.r_[0, change], np.r_[change, runs.size]
+    position = np.arange(runs.size)
+    partner = np.repeat(starts + ends - 1, ends - starts) - position
+    low = position < partner
+    return position[low], partner[low]
 
 
 _HALF, _LOW = np.uint64(32), np.uint64(2**32 - 1)
@@ -349,11 +383,10 @@ _HALF, _LOW = np.uint64(32), np.uint64(2**32 - 1)
 (a pair key ``i n + j`` fits 64 bits, so n < 2^32): one read per edge of a pass."""
 
 
-def _orient(pair: np.ndarray, above, within, rng) -> np.ndarray:
+def _orient(pair: np.ndarray, above, within, flip: np.ndarray) -> np.ndarray:
     """Each edge of ``pair`` (packed) as (a, b), packed alike, with ``labels[a] <=
     labels[b]`` (``above``: whether the row's label is the larger; ``within``: whether the
-    two are one, or None without labels), a random side where they are one."""
-    flip = rng.random(pair.size) < 0.5
+    two are one, or None without labels), turned by ``flip`` where they are one."""
     if within is not None:
         flip &= within
         flip |= above
@@ -367,30 +400,97 @@ def _ends(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (packed >> _HALF).view(np.int64), (packed & _LOW).view(np.int64)
 
 
+def _ordered(pair: np.ndarray, above, within, logs: np.ndarray, gap: float, rng) -> tuple:
+    """The edges of ``pair`` oriented as (a, b) (:func:`_orient`) and the order a pass
+    pairs them in (each block pair's first with its last, :func:`_partners`). Towards a
+    lower r (``gap < 0``) each edge is turned to put its higher-degree end first where the
+    groups allow it (its lower-numbered end at equal degrees) and ordered by ``log2(d_a
+    d_b)`` plus a uniform jitter of :data:`JITTER` (16-bit keys, one radix pass), so that
+    the top of a run (both ends high) swaps with its bottom (both low) to (high, low)
+    twice, the largest moves of a pairing; towards a higher r, turned and ordered at
+    random (a random pairing; sorting the other way would pair the same hubs every
+    pass). O(|E|)."""
+    if gap > 0:
+        return _orient(pair, above, within, rng.random(pair.size) < 0.5), rng.permutation(pair.size)
+    rows, columns = _ends(pair)
+    first, second = logs[rows], logs[columns]
+    del rows, columns
+    packed = _orient(pair, above, within, first < second)
+    first += second
+    del second
+    first += rng.random(pair.size, dtype=np.float32) * np.float32(JITTER)
+    first *= np.float32(_SCALE)
+    return packed, np.argsort(first.astype(np.uint16), kind="stable")
+
+
+def _largest_first(i: np.ndarray, j: np.ndarray, packed: np.ndarray, f: np.ndarray) -> tuple:
+    """The edge pairs ``(i[k], j[k])`` (edges ``packed`` as (a, b)) ordered by the size of
+    their swap's move ``|(d_a - d_c)(d_b - d_d)|``, largest first (16-bit keys of its
+    log2, one stable radix pass: pairs of about one size keep their order), so that the
+    swaps up to the gap are as few as can be: fewer edges rewired, fewer of the hubs'
+    triangles broken (benchmarks/RESULTS.md, "Issue 18: assortativity swaps in fewer
+    passes"). O(k) for k pairs."""
+    (ai, bi), (aj, bj) = _ends(packed[i]), _ends(packed[j])
+    size = np.abs((f[ai] - f[aj]) * (f[bi] - f[bj]))
+    size += 1.0
+    key = np.log2(size, out=size)  # below 64 (degrees below 2^32): 2^9 steps per unit
+    key *= -(2.0**9)
+    key += 2.0**15
+    order = np.argsort(key.astype(np.uint16), kind="stable")
+    return i[order], j[order]
+
+
 def _prefix(i: np.ndarray, j: np.ndarray, packed: np.ndarray, f: np.ndarray, gap: float):
     """The swaps of the edge pairs ``(i[k], j[k])`` (edges ``packed`` as (a, b)) that move
-    ``sum d_a d_b`` the way of ``gap`` and make no loop, the pairs in order up to the gap
+    ``sum d_a d_b`` the way of ``gap``, by less than twice it (a larger move would leave r
+    further from the target), and make no loop, the pairs in order up to the gap
     (while the sum of their moves before each, plus half its own, is at most ``|gap|``):
-    their ``i``, ``j``, moves and ends ``(a, b)`` of either edge. A chunk of
-    :data:`PAIR_CHUNK` pairs at a time, the sums carried over (the same sums as one
-    cumulative sum), so a short gap reads a few chunks of the edges only."""
-    found, reached, limit = [], 0.0, abs(gap)
+    the number of pairs read (up to the first past the gap) and the swaps' ``i``, ``j``,
+    moves and ends ``(a, b)`` of either edge. A chunk of :data:`PAIR_CHUNK` pairs at a
+    time, the sums carried over (the same sums as one cumulative sum), so a short gap
+    reads a few chunks of the edges only."""
+    found, reached, limit, stop = [], 0.0, abs(gap), i.size
     for start in range(0, i.size, PAIR_CHUNK):
         ci, cj = i[start : start + PAIR_CHUNK], j[start : start + PAIR_CHUNK]
         (ai, bi), (aj, bj) = _ends(packed[ci]), _ends(packed[cj])
         delta = -(f[ai] - f[aj]) * (f[bi] - f[bj])
-        ok = np.flatnonzero((delta * gap > 0) & (ai != bj) & (aj != bi))
+        ok = (delta * gap > 0) & (np.abs(delta) < 2.0 * limit) & (ai != bj) & (aj != bi)
+        ok = np.flatnonzero(ok)
         size = np.abs(delta[ok])
         sums = np.cumsum(np.concatenate([[reached], size]))
         keep = ok[sums[1:] - size / 2.0 <= limit]
         found.append((ci[keep], cj[keep], delta[keep], ai[keep], bi[keep], aj[keep], bj[keep]))
         reached = sums[-1]
         if keep.size < ok.size:  # past the gap: so are all later pairs
+            stop = start + int(ok[keep.size])
             break
     none = np.zeros(0, dtype=np.int64)
     parts = [np.concatenate(part) for part in zip(*found, strict=True)] if found else [none] * 7
     i, j, delta, ai, bi, aj, bj = parts
-    return i, j, delta.astype(float), (ai, bi), (aj, bj)
+    return stop, (i, j, delta.astype(float), (ai, bi), (aj, bj))
+
+
+def _swap(swaps: tuple, pair: np.ndarray, existing: KeyTable, above, labels, n: int) -> float:
+    """Make the ``swaps`` (:func:`_prefix`) whose two new pairs are neither in
+    ``existing`` nor made twice, in ``pair`` (packed, each as (low, high)), ``existing``
+    (keys ``i n + j``) and ``above`` (whether a row's label is the larger, None without
+    ``labels``); their total move of ``sum d_a d_b``. O(k) expected for k swaps."""
+    i, j, delta, (ai, bi), (aj, bj) = swaps
+    low_1, high_1 = np.minimum(ai, bj), np.maximum(ai, bj)
+    low_2, high_2 = np.minimum(aj, bi), np.maximum(aj, bi)
+    new_1, new_2 = low_1 * n + high_1, low_2 * n + high_2
+    fresh = _first_new(np.concatenate([new_1, new_2]), existing)
+    chosen = np.flatnonzero(fresh[: i.size] & fresh[i.size :])
+    moved_ends = np.concatenate([i[chosen], j[chosen]])
+    old_rows, old_columns = _ends(pair[moved_ends])
+    existing.remove(old_rows * n + old_columns)
+    low = np.concatenate([low_1[chosen], low_2[chosen]])
+    high = np.concatenate([high_1[chosen], high_2[chosen]])
+    pair[moved_ends] = (low.view(np.uint64) << _HALF) | high.view(np.uint64)
+    if above is not None:  # the swapped edges' orientation
+        above[moved_ends] = labels[low] > labels[high]
+    existing.add(np.concatenate([new_1[chosen], new_2[chosen]]))
+    return float(delta[chosen].sum())
 
 
 def _first_new(keys: np.ndarray, existing: KeyTable) -> np.ndarray:
@@ -421,11 +521,18 @@ def assortative_swaps(
     change ``-(d_a - d_c)(d_b - d_d)`` of ``sum d_i d_j`` has the sign of the gap to the
     target, up to the gap, and the new pairs are neither loops nor edges already there
     (``fixed``: the other edges' keys ``i n + j``, i < j, which stay). ``degrees`` are the
-    whole graph's (kept by every swap). At most ``passes`` passes (public), each O(|E|)
-    expected (the edges in a :class:`~privcut.graph.keyset.KeyTable`); stops within
-    :data:`TOLERANCE` of the target, or after a pass that moved r by less than
-    :data:`STALL`. Post-processing: the target comes from the released measurements, the
-    stopping rules read only the swapped graph's r and the generator's own draws.
+    whole graph's (kept by every swap). Each pass pairs the edges within block pairs:
+    towards a lower r sorted by ``log2(d_a d_b)`` (plus a jitter of :data:`JITTER`), the
+    first with the last, so that the swaps move r far per pass; towards a higher r at
+    random. Up to :data:`FILLS` rounds per pass take the swaps (each moving r by less than
+    twice the gap) up to the gap, the largest moves first after a sorted pairing, in a
+    random order after a random one, the pairs past the gap filling what repeats
+    refused. At most ``passes`` passes (public), each O(|E|) expected (16-bit radix
+    sorts; the edges in a :class:`~privcut.graph.keyset.KeyTable`); stops within
+    :data:`TOLERANCE` of the target, after a pass that made no swap, or after one that
+    moved r by less than :data:`STALL`. Post-processing: the target comes from the
+    released measurements, the pairings, orientations, orders and stopping rules read only
+    the swapped graph's degrees and r and the generator's own draws.
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and the passes taken.
 
@@ -436,11 +543,11 @@ def assortative_swaps(
     >>> rows, columns = np.sort(np.array(G.edges), axis=1).T
     >>> degrees = np.bincount(np.concatenate([rows, columns])).astype(float)
     >>> r0 = degree_assortativity(rows, columns, degrees)
-    >>> new_rows, new_columns, _ = assortative_swaps(
+    >>> new_rows, new_columns, passes = assortative_swaps(
     ...     rows, columns, np.zeros(0, np.int64), degrees, -0.3, np.random.default_rng(0))
     >>> r1 = degree_assortativity(new_rows, new_columns, degrees)
-    >>> bool(r1 < r0 - 0.1), bool(abs(r1 + 0.3) < 0.05)
-    (True, True)
+    >>> bool(r1 < r0 - 0.1), bool(abs(r1 + 0.3) < 0.01), passes <= 2
+    (True, True, True)
     >>> again = np.bincount(np.concatenate([new_rows, new_columns])).astype(float)
     >>> bool((again == degrees).all())
     True
@@ -460,44 +567,36 @@ def assortative_swaps(
     goal = edges * (target * variance + mean**2)
     current = (f[rows] * f[columns]).sum() + (f[fixed // n] * f[fixed % n]).sum()
     existing = KeyTable(np.concatenate([fixed, rows * n + columns]), high=n * n)
-    labels, block, within, above, same = _labelled(rows, columns, labels)
+    labels, block, within, above, (first, last) = _labelled(rows, columns, labels)
     pair = rows.view(np.uint64) << _HALF
     pair |= columns.view(np.uint64)
     del rows, columns
-    taken = 0
+    logs = np.log2(np.maximum(f, 1.0)).astype(np.float32)  # for 16-bit sort keys
+    taken, tolerance = 0, TOLERANCE * edges * variance
     for _ in range(passes):
         gap = goal - current
-        if abs(gap) <= TOLERANCE * edges * variance:
+        if abs(gap) <= tolerance:
             break
         taken += 1
-        packed = _orient(pair, above, within, rng)
-        order = rng.permutation(pair.size)
+        packed, order = _ordered(pair, above, within, logs, gap, rng)
         if block is not None:
             order = order[stable_argsort(block[order])]
-        i, j = order[0 : order.size - 1 : 2], order[1::2]
-        if same is not None:  # pairs within a block pair only
-            i, j = i[same], j[same]
-        i, j, delta, (ai, bi), (aj, bj) = _prefix(i, j, packed, f, gap)
-        del order, packed
-        low_1, high_1 = np.minimum(ai, bj), np.maximum(ai, bj)
-        low_2, high_2 = np.minimum(aj, bi), np.maximum(aj, bi)
-        new_1, new_2 = low_1 * n + high_1, low_2 * n + high_2
-        fresh = _first_new(np.concatenate([new_1, new_2]), existing)
-        chosen = np.flatnonzero(fresh[: i.size] & fresh[i.size :])
-        if chosen.size == 0:
-            break
-        moved_ends = np.concatenate([i[chosen], j[chosen]])
-        old_rows, old_columns = _ends(pair[moved_ends])
-        existing.remove(old_rows * n + old_columns)
-        low = np.concatenate([low_1[chosen], low_2[chosen]])
-        high = np.concatenate([high_1[chosen], high_2[chosen]])
-        pair[moved_ends] = (low.view(np.uint64) << _HALF) | high.view(np.uint64)
-        if above is not None:  # the swapped edges' orientation
-            above[moved_ends] = labels[low] > labels[high]
-        existing.add(np.concatenate([new_1[chosen], new_2[chosen]]))
-        moved = delta[chosen].sum()
+        i, j = order[first], order[last]
+        shuffle = rng.permutation(i.size)
+        i, j = i[shuffle], j[shuffle]
+        if gap < 0:  # the sorted pairing's swaps, largest first
+            i, j = _largest_first(i, j, packed, f)
+        moved = 0.0
+        for _ in range(FILLS):  # the pairs past the gap fill what the repeats left
+            stop, swaps = _prefix(i, j, packed, f, gap)
+            step = _swap(swaps, pair, existing, above, labels, n)
+            moved += step
+            gap -= step
+            i, j = i[stop:], j[stop:]
+            if step == 0 or i.size == 0 or gap * moved <= 0 or abs(gap) <= tolerance:
+                break
         current += moved
-        if abs(moved) < STALL * edges * variance:  # r moved by less than STALL: a stall
+        if moved == 0 or abs(moved) < STALL * edges * variance:  # a stall
             break
     rows, columns = _ends(pair)
     return rows, columns, taken

@@ -120,6 +120,31 @@ def test_swaps_keep_degrees_blocks_and_fixed_edges_and_move_r(target):
 
 
 @pytest.mark.parametrize("labelled", [False, True])
+def test_swaps_towards_a_lower_r_meet_it_in_one_pass(labelled):
+    """The sorted pairing (each block pair's edges by log2(d_a d_b), first with last) and
+    the refills of what repeats refused meet a disassortative target within TOLERANCE in
+    one pass (a random pairing took two or three here), keeping every degree and block
+    pair."""
+    n = 2000
+    G = nx.barabasi_albert_graph(n, 4, seed=3)
+    rows, columns = np.sort(np.array(G.edges), axis=1).T
+    degrees = np.bincount(np.concatenate([rows, columns]), minlength=n).astype(float)
+    labels = np.arange(n) % 3 if labelled else None
+    new_rows, new_columns, passes = assortative_swaps(
+        rows, columns, np.zeros(0, np.int64), degrees, -0.25, np.random.default_rng(1), labels
+    )
+    assert passes == 1
+    assert abs(degree_assortativity(new_rows, new_columns, degrees) + 0.25) <= 1e-3
+    assert (np.bincount(np.concatenate([new_rows, new_columns]), minlength=n) == degrees).all()
+    if labelled:
+        low = np.minimum(labels[new_rows], labels[new_columns])
+        high = np.maximum(labels[new_rows], labels[new_columns])
+        before = np.minimum(labels[rows], labels[columns]) * 3
+        before += np.maximum(labels[rows], labels[columns])
+        assert (np.bincount(low * 3 + high, minlength=9) == np.bincount(before, minlength=9)).all()
+
+
+@pytest.mark.parametrize("labelled", [False, True])
 def test_swaps_weighing_a_few_pairs_at_a_time_swap_alike(labelled, monkeypatch):
     """The pairs weighed a chunk at a time (PAIR_CHUNK), the sums carried over: the same
     swaps as weighing them all at once."""
