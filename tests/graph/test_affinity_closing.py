@@ -53,6 +53,23 @@ def test_core_triangles_counts_the_triangles_with_a_core_edge(monkeypatch):
     assert core_triangles(rows, columns, degrees, cap=cap) == expected
 
 
+def test_outside_pairs_counted_one_by_one_or_by_dense_products_agree(monkeypatch):
+    """The start (review 8, I3): the outside nodes of many core neighbours go to dense
+    products; the counts and the swaps are the same whichever way every node goes."""
+    rows, columns, fixed, degrees, labels, cap = _random_case(3)
+    n = degrees.size
+    outputs = []
+    for narrow in (lambda k: 10**6, lambda k: 2, affinity._narrow):
+        monkeypatch.setattr(affinity, "_narrow", narrow)
+        monkeypatch.setattr(affinity, "_CHUNK", 2**22 if narrow(8) > 2 else 40)
+        every = np.concatenate([rows, fixed // n]), np.concatenate([columns, fixed % n])
+        found = closing_swaps(
+            rows, columns, fixed, degrees, 10**9, np.random.default_rng(0), cap, 3, labels
+        )
+        outputs.append((core_triangles(*every, degrees, cap), found[2], found[0].tobytes()))
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
 def test_closing_swaps_keep_degrees_and_assortativity_and_add_triangles():
     rows, columns, degrees = _hub_graph()
     n = degrees.size
