@@ -60,14 +60,22 @@ CORE_SIZE = 512
 """At most this many nodes (the largest fitted degrees above the BTER cap) form the core
 whose edges :func:`closing_swaps` rewires (a dense ``CORE_SIZE^2`` table: public)."""
 
-CLOSING_PASSES = 20
-"""The public maximum number of passes of :func:`closing_swaps`."""
+CLOSING_PASSES = 14
+"""The public maximum number of passes of :func:`closing_swaps` (20 before the matching
+rounds, the balance carried over passes and the wider classes: 14 passes of those close
+about as many triangles on wiki-vote; benchmarks/RESULTS.md, "Issue 18: closing swaps,
+seventh round")."""
 
-PAIRINGS = 16
+MATCHING_ROUNDS = 2
+"""Rounds of :func:`closing_swaps`' greedy matching per pass: the candidates whose edges
+and new pairs no chosen swap holds are matched again (one round keeps only the
+candidates whose edges and new pairs no better candidate names, chosen or not)."""
+
+PAIRINGS = 12
 """Partners proposed per core edge and pass of :func:`closing_swaps` (the edges of its
 degree class 1 to ``PAIRINGS`` places on in a random order)."""
 
-CLOSING_WIDTH = 0.1
+CLOSING_WIDTH = 0.2
 """Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
 exchanges two ends of about the same degree, so it barely moves the assortativity)."""
 
@@ -458,20 +466,36 @@ def _candidates(
     new_1 = np.minimum(a[i], b[j]) * k + np.maximum(a[i], b[j])
     new_2 = np.minimum(a[j], b[i]) * k + np.maximum(a[j], b[i])
     chosen = _once(i, j, a.size) & _once(new_1, new_2, k * k)
+    for _round in range(MATCHING_ROUNDS - 1):  # the candidates left free, matched again
+        edge, pair = np.zeros(a.size, dtype=bool), np.zeros(k * k, dtype=bool)
+        edge[i[chosen]] = edge[j[chosen]] = pair[new_1[chosen]] = pair[new_2[chosen]] = True
+        free = np.flatnonzero(~(edge[i] | edge[j] | pair[new_1] | pair[new_2]))
+        if free.size == 0:
+            break
+        again = _once(i[free], j[free], a.size) & _once(new_1[free], new_2[free], k * k)
+        chosen[free[again]] = True
     return i[chosen], j[chosen]
 
 
 def _balanced(
-    i: np.ndarray, j: np.ndarray, degree_a: np.ndarray, degree_b: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The candidate swaps ``(i, j)`` whose changes of ``sum d_i d_j`` cancel: all of the
-    smaller side (raising or lowering it) and a prefix of the other up to it."""
+    i: np.ndarray, j: np.ndarray, degree_a: np.ndarray, degree_b: np.ndarray, carry: float
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The candidate swaps ``(i, j)`` whose changes of ``sum d_i d_j`` cancel, with the
+    ``carry`` (>= 0) the earlier passes moved it by: the raising swaps of smallest change
+    first up to what the lowering ones can take back less the carry, then the lowering
+    ones of smallest change first up to that plus the carry; with the carry after them
+    (in ``[0, `` the largest lowering change ``)``, so over all passes the moment moves
+    by at most one swap's change; review 8, I2: without the carry every pass moved it up
+    by up to one swap's change)."""
     delta = -(degree_a[i] - degree_a[j]) * (degree_b[i] - degree_b[j])
     down, up = np.flatnonzero(delta < 0), np.flatnonzero(delta >= 0)
-    up = up[np.cumsum(delta[up]) <= -delta[down].sum()]
-    down = down[np.cumsum(-delta[down]) <= delta[up].sum() + 1e-9]
+    down = down[np.argsort(-delta[down], kind="stable")]
+    up = up[np.argsort(delta[up], kind="stable")]
+    up = up[np.cumsum(delta[up]) <= -delta[down].sum() - carry]
+    raised = delta[up].sum()
+    down = down[np.cumsum(-delta[down]) <= raised + carry + 1e-9]
     take = np.concatenate([down, up])
-    return i[take], j[take]
+    return i[take], j[take], carry + raised + delta[down].sum()
 
 
 def _swapped(
@@ -526,18 +550,20 @@ def closing_swaps(
     (so every block-pair count stays). Candidates (each edge with the :data:`PAIRINGS`
     next ones of its class in a random order) are scored by the common neighbours of the
     new pairs minus those of the old (the triangles the swap adds if no other swap of the
-    pass touches them) and taken best first, each edge and each new pair in one swap per
-    pass, never a loop or an edge already there (``fixed``: the other edges' keys ``i n +
-    j``, which stay), and balanced so that the swaps' changes of ``sum d_i d_j`` (the
-    moment of Newman's r that a swap moves) cancel: every degree stays, and the degree
-    assortativity up to one swap's change per pass. Passes go on until the triangles with
-    an edge between two core nodes (:func:`core_triangles`, counted exactly at the start
-    from the core's dense adjacency and its common neighbours outside the core, then kept
-    exactly after every pass: the pass's change C of the adjacency A moves the paths of
-    length two by ``C A + (A + C) C`` and the closed walks ``trace (A + C)^3`` by sums
-    over C's entries) number ``goal``, or after ``passes`` (public); the state with the
-    most of them is returned (the swaps of one pass interact, so a pass can lower the
-    count). The edges are distinct (a simple graph).
+    pass touches them) and taken best first (:data:`MATCHING_ROUNDS` rounds of a greedy
+    matching), each edge and each new pair in one swap per pass, never a loop or an edge
+    already there (``fixed``: the other edges' keys ``i n + j``, which stay), and balanced
+    so that the swaps' changes of ``sum d_i d_j`` (the moment of Newman's r that a swap
+    moves) cancel, those of smallest change first, what a pass leaves over carried to the
+    next: every degree stays, and the degree assortativity up to one swap's change over
+    all passes (it was one per pass, always upwards: review 8, I2). Passes go on until
+    the triangles with an edge between two core nodes (:func:`core_triangles`, counted
+    exactly at the start from the core's dense adjacency and its common neighbours outside
+    the core, then kept exactly after every pass: the pass's change C of the adjacency A
+    moves the paths of length two by ``C A + (A + C) C`` and the closed walks ``trace (A +
+    C)^3`` by sums over C's entries) number ``goal``, or after ``passes`` (public); the
+    state with the most of them is returned (the swaps of one pass interact, so a pass can
+    lower the count). The edges are distinct (a simple graph).
 
     In the sparse generator (:meth:`privcut.graph.sparse.SparseGenerator.assortativity`)
     the goal is that count before the degree-assortativity swaps: the BTER blocks reach
@@ -546,7 +572,8 @@ def closing_swaps(
     Post-processing: reads only the release's edges and degrees and fresh randomness.
     O(k |E| + k^3) time to start (as :func:`core_triangles`), then
     per pass O(P m + m log m + k^2 + s k) for the m swappable edges, P = :data:`PAIRINGS`
-    and s accepted swaps; O(|E| + k^2 + P m) memory (k core nodes).
+    and s accepted swaps; O(|E| + k^2 + P m) memory (k core nodes). On wiki-vote (k = 512,
+    m about 22,000) about 5 ms a pass.
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
     :func:`core_triangles` count.
@@ -593,6 +620,7 @@ def closing_swaps(
     table -= _barred(table) * (adjacency + np.eye(k)).astype(table.dtype)  # no loop or repeat
     adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
     best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())  # passes interact: keep it
+    carry = 0.0  # what the passes moved sum d_i d_j by
     for _pass in range(passes):
         if inside / 6.0 + across / 2.0 >= goal or swappable.size < 2:
             break
@@ -608,7 +636,7 @@ def closing_swaps(
         order = order[stable_argsort(key[order] - key.min())]
         a, b = ends_a[order], ends_b[order]
         i, j = _candidates(a, b, key[order], table)
-        i, j = _balanced(i, j, weight[a], weight[b])
+        i, j, carry = _balanced(i, j, weight[a], weight[b], carry)
         if i.size == 0:
             break
         x = np.concatenate([a[i], a[j], a[i], a[j]])
