@@ -572,8 +572,9 @@ def closing_swaps(
     Post-processing: reads only the release's edges and degrees and fresh randomness.
     O(k |E| + k^3) time to start (as :func:`core_triangles`), then
     per pass O(P m + m log m + k^2 + s k) for the m swappable edges, P = :data:`PAIRINGS`
-    and s accepted swaps; O(|E| + k^2 + P m) memory (k core nodes). On wiki-vote (k = 512,
-    m about 22,000) about 5 ms a pass.
+    and s accepted swaps (the two products of C, O(s k), the largest part on wiki-vote's
+    512-node core: benchmarks/RESULTS.md, "Issue 18: closing swaps, seventh round");
+    O(|E| + k^2 + P m) memory (k core nodes).
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
     :func:`core_triangles` count.
