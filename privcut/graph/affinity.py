@@ -324,15 +324,17 @@ def _narrow(k: int) -> int:
     """The most core neighbours an outside node may have for its pairs to be counted one by
     one (:func:`_pair_keys`, about ``c / 2`` keys per core end); nodes of more go to the
     dense products of :func:`_wide_blocks` (``k^2`` multiply-adds each, at BLAS speed):
-    ``k / 8``, at least 2, about where the two cost the same on wiki-vote's 512-node core."""
-    return max(k // 8, 2)
+    ``k / 12``, at least 2 (on wiki-vote's 512-node core :func:`core_triangles` takes
+    about 0.8x the time of ``k / 8`` and 0.95x that of ``k / 16``; benchmarks/RESULTS.md,
+    "Issue 18: closing swaps, seventh round")."""
+    return max(k // 12, 2)
 
 
 def _pair_keys(ends: np.ndarray, starts: np.ndarray, k: int):
     """Per outside node of ``2 <= c <=`` :func:`_narrow` core neighbours (:func:`_core_tables`'
     ``ends`` and ``starts``) its ``c (c - 1) / 2`` pairs of them as keys ``x k + y``,
     yielded in arrays of about :data:`_CHUNK` keys (each count's nodes one gather).
-    O(k |E| / 16) time at most (at most ``k / 16`` keys per core end), O(:data:`_CHUNK` +
+    O(k |E| / 24) time at most (at most ``k / 24`` keys per core end), O(:data:`_CHUNK` +
     k^2) memory."""
     keys, held = [], 0
     for c in np.flatnonzero(np.diff(starts[: _narrow(k) + 2])):
@@ -356,7 +358,7 @@ def _wide_blocks(ends: np.ndarray, starts: np.ndarray, k: int):
     """The outside nodes of more than :func:`_narrow` core neighbours (:func:`_core_tables`'
     ``ends`` and ``starts``) as dense 0/1 incidence blocks (``k`` x nodes, single
     precision, at most about :data:`_CHUNK` cells and ``2^24`` nodes each, so that their
-    products are exact). At most ``8 |E| / k`` such nodes: O(k |E|) time and
+    products are exact). At most ``12 |E| / k`` such nodes: O(k |E|) time and
     O(:data:`_CHUNK` + |E|) memory to build, their products O(k^2) multiply-adds a node."""
     low = _narrow(k) + 1
     if low >= starts.size - 1:
@@ -377,7 +379,7 @@ def _outside(ends: np.ndarray, starts: np.ndarray, inner: np.ndarray, k: int) ->
     incidence S): for the outside nodes of few core neighbours :func:`_pair_keys` counted
     by ``bincount`` (about 1.5x faster than the sparse product on wiki-vote's core), for
     the others :func:`_wide_blocks`' products; the diagonal the core ends' counts.
-    O(k |E|) time (multiply-adds at BLAS speed; bincounts of at most ``k |E| / 16`` keys),
+    O(k |E|) time (multiply-adds at BLAS speed; bincounts of at most ``k |E| / 24`` keys),
     O(:data:`_CHUNK` + k^2 + |E|) memory."""
     outside = np.zeros(k * k, dtype=np.int64)
     for keys in _pair_keys(ends, starts, k):
@@ -404,8 +406,8 @@ def core_triangles(
     (:func:`closing_swaps`' core: fitted ``degrees`` above ``cap``, at most
     :data:`CORE_SIZE`): those among three core nodes plus, per core edge, its common
     neighbours outside the core (the pairs of core neighbours of each outside node that
-    are core edges: one by one for an outside node of at most ``k / 8`` core neighbours,
-    by a dense product for the others). O(k |E| + k^3) time (at most ``k / 16`` keys per
+    are core edges: one by one for an outside node of at most ``k / 12`` core neighbours,
+    by a dense product for the others). O(k |E| + k^3) time (at most ``k / 24`` keys per
     edge, the rest multiply-adds at BLAS speed; was O(sum c^2), c the core neighbours of
     an outside node, up to ``k |E| / 2`` keys) and O(|E| + k^2) memory for k core nodes.
     Post-processing (reads a release, not the graph).
