@@ -620,6 +620,7 @@ def closing_swaps(
     paths = _squared(adjacency)
     inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
     table = (paths + outside).astype(np.int32 if n < _WIDE else np.int64)
+    outside = outside.astype(table.dtype)  # exact; gathered at every pass's changes
     table -= _barred(table) * (adjacency + np.eye(k)).astype(table.dtype)  # no loop or repeat
     adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
     best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())  # passes interact: keep it
