@@ -600,9 +600,8 @@ def closing_swaps(
     rows, columns = np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64)
     fixed = np.asarray(fixed, dtype=np.int64)
     f = np.asarray(degrees, dtype=float)
-    n = f.size
     members = _core(f, cap)
-    k = members.size
+    n, k = f.size, members.size
     index = np.full(n, -1, dtype=np.int64)
     index[members] = np.arange(k)
     swappable = np.flatnonzero((index[rows] >= 0) & (index[columns] >= 0))
@@ -616,11 +615,11 @@ def closing_swaps(
     all_rows = np.concatenate([rows, fixed // n])
     all_columns = np.concatenate([columns, fixed % n])
     adjacency, inner, ends, starts = _core_tables(all_rows, all_columns, index, k)
-    outside = _outside(ends, starts, inner, k)
+    # exact integers, the outside ones gathered at every pass's changes
+    outside = _outside(ends, starts, inner, k).astype(np.int32 if n < _WIDE else np.int64)
     paths = _squared(adjacency)
     inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
-    table = (paths + outside).astype(np.int32 if n < _WIDE else np.int64)
-    outside = outside.astype(table.dtype)  # exact; gathered at every pass's changes
+    table = (paths + outside).astype(outside.dtype)
     table -= _barred(table) * (adjacency + np.eye(k)).astype(table.dtype)  # no loop or repeat
     adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
     best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())  # passes interact: keep it
