@@ -60,14 +60,22 @@ CORE_SIZE = 512
 """At most this many nodes (the largest fitted degrees above the BTER cap) form the core
 whose edges :func:`closing_swaps` rewires (a dense ``CORE_SIZE^2`` table: public)."""
 
-CLOSING_PASSES = 20
-"""The public maximum number of passes of :func:`closing_swaps`."""
+CLOSING_PASSES = 14
+"""The public maximum number of passes of :func:`closing_swaps` (20 before the matching
+rounds, the balance carried over passes and the wider classes: 14 passes of those close
+about as many triangles on wiki-vote; benchmarks/RESULTS.md, "Issue 18: closing swaps,
+seventh round")."""
 
-PAIRINGS = 16
+MATCHING_ROUNDS = 2
+"""Rounds of :func:`closing_swaps`' greedy matching per pass: the candidates whose edges
+and new pairs no chosen swap holds are matched again (one round keeps only the
+candidates whose edges and new pairs no better candidate names, chosen or not)."""
+
+PAIRINGS = 12
 """Partners proposed per core edge and pass of :func:`closing_swaps` (the edges of its
 degree class 1 to ``PAIRINGS`` places on in a random order)."""
 
-CLOSING_WIDTH = 0.1
+CLOSING_WIDTH = 0.2
 """Relative width of the degree classes :func:`closing_swaps` pairs edge ends in (a swap
 exchanges two ends of about the same degree, so it barely moves the assortativity)."""
 
@@ -312,13 +320,24 @@ def _core_tables(rows, columns, index, k):
     return adjacency, inner, ends, np.searchsorted(size, np.arange(int(size.max(initial=0)) + 2))
 
 
+def _narrow(k: int) -> int:
+    """The most core neighbours an outside node may have for its pairs to be counted one by
+    one (:func:`_pair_keys`, about ``c / 2`` keys per core end); nodes of more go to the
+    dense products of :func:`_wide_blocks` (``k^2`` multiply-adds each, at BLAS speed):
+    ``k / 12``, at least 2 (on wiki-vote's 512-node core :func:`core_triangles` takes
+    about 0.8x the time of ``k / 8`` and 0.95x that of ``k / 16``; benchmarks/RESULTS.md,
+    "Issue 18: closing swaps, seventh round")."""
+    return max(k // 12, 2)
+
+
 def _pair_keys(ends: np.ndarray, starts: np.ndarray, k: int):
-    """Per outside node of c core neighbours (:func:`_core_tables`' ``ends`` and
-    ``starts``) its ``c (c - 1) / 2`` pairs of them as keys ``x k + y``, yielded in arrays
-    of about :data:`_CHUNK` keys (each count's nodes one gather). O(sum c^2) time,
-    O(:data:`_CHUNK` + k^2) memory."""
+    """Per outside node of ``2 <= c <=`` :func:`_narrow` core neighbours (:func:`_core_tables`'
+    ``ends`` and ``starts``) its ``c (c - 1) / 2`` pairs of them as keys ``x k + y``,
+    yielded in arrays of about :data:`_CHUNK` keys (each count's nodes one gather).
+    O(k |E| / 24) time at most (at most ``k / 24`` keys per core end), O(:data:`_CHUNK` +
+    k^2) memory."""
     keys, held = [], 0
-    for c in np.flatnonzero(np.diff(starts)):
+    for c in np.flatnonzero(np.diff(starts[: _narrow(k) + 2])):
         if c < 2:
             continue
         first, second = _pairs(int(c))
@@ -335,16 +354,40 @@ def _pair_keys(ends: np.ndarray, starts: np.ndarray, k: int):
         yield np.concatenate(keys)
 
 
+def _wide_blocks(ends: np.ndarray, starts: np.ndarray, k: int):
+    """The outside nodes of more than :func:`_narrow` core neighbours (:func:`_core_tables`'
+    ``ends`` and ``starts``) as dense 0/1 incidence blocks (``k`` x nodes, single
+    precision, at most about :data:`_CHUNK` cells and ``2^24`` nodes each, so that their
+    products are exact). At most ``12 |E| / k`` such nodes: O(k |E|) time and
+    O(:data:`_CHUNK` + |E|) memory to build, their products O(k^2) multiply-adds a node."""
+    low = _narrow(k) + 1
+    if low >= starts.size - 1:
+        return
+    counts = np.arange(low, starts.size - 1)
+    sizes = np.repeat(counts, np.diff(starts[low:]) // counts)  # per node, in ends' order
+    bounds = starts[low] + np.concatenate([[0], np.cumsum(sizes)])
+    step = min(max(_CHUNK // k, 1), 2**24)  # nodes per block
+    for at in range(0, sizes.size, step):
+        part = sizes[at : at + step]
+        block = np.zeros((k, part.size), dtype=np.float32)
+        block[ends[bounds[at] : bounds[at + part.size]], np.repeat(np.arange(part.size), part)] = 1
+        yield block
+
+
 def _outside(ends: np.ndarray, starts: np.ndarray, inner: np.ndarray, k: int) -> np.ndarray:
     """The core's common neighbours outside the core (``S S^T`` for the core-to-outside
-    incidence S): :func:`_pair_keys` counted by ``bincount`` (about 1.5x faster than the
-    sparse product on wiki-vote's core, one ``bincount`` there), the diagonal the core
-    ends' counts. O(sum c^2 + k^2 per :data:`_CHUNK` keys)."""
+    incidence S): for the outside nodes of few core neighbours :func:`_pair_keys` counted
+    by ``bincount`` (about 1.5x faster than the sparse product on wiki-vote's core), for
+    the others :func:`_wide_blocks`' products; the diagonal the core ends' counts.
+    O(k |E|) time (multiply-adds at BLAS speed; bincounts of at most ``k |E| / 24`` keys),
+    O(:data:`_CHUNK` + k^2 + |E|) memory."""
     outside = np.zeros(k * k, dtype=np.int64)
     for keys in _pair_keys(ends, starts, k):
         outside += np.bincount(keys, minlength=k * k)
     outside = outside.reshape(k, k)
     outside += outside.T
+    for block in _wide_blocks(ends, starts, k):
+        outside += (block @ block.T).astype(np.int64)
     outside.flat[:: k + 1] = np.bincount(inner, minlength=k)
     return outside.astype(float)
 
@@ -363,9 +406,11 @@ def core_triangles(
     (:func:`closing_swaps`' core: fitted ``degrees`` above ``cap``, at most
     :data:`CORE_SIZE`): those among three core nodes plus, per core edge, its common
     neighbours outside the core (the pairs of core neighbours of each outside node that
-    are core edges). O(|E| + k^3 + sum c^2) time, c the core neighbours of an outside
-    node, and O(|E| + k^2) memory for k core nodes. Post-processing (reads a release, not
-    the graph).
+    are core edges: one by one for an outside node of at most ``k / 12`` core neighbours,
+    by a dense product for the others). O(k |E| + k^3) time (at most ``k / 24`` keys per
+    edge, the rest multiply-adds at BLAS speed; was O(sum c^2), c the core neighbours of
+    an outside node, up to ``k |E| / 2`` keys) and O(|E| + k^2) memory for k core nodes.
+    Post-processing (reads a release, not the graph).
 
     Examples
     --------
@@ -380,7 +425,11 @@ def core_triangles(
     adjacency, _, ends, starts = _core_tables(np.asarray(rows), np.asarray(columns), index, k)
     inside = (_squared(adjacency) * adjacency).sum() / 6.0
     flat = adjacency.ravel()  # the outside pairs that are core edges close a triangle each
-    return float(inside + sum(flat.take(keys).sum() for keys in _pair_keys(ends, starts, k)))
+    across = sum(flat.take(keys).sum() for keys in _pair_keys(ends, starts, k))
+    single = adjacency.astype(np.float32)  # s^T A s / 2 per outside node s, exact
+    for block in _wide_blocks(ends, starts, k):
+        across += ((single @ block) * block).sum(dtype=float) / 2.0
+    return float(inside + across)
 
 
 def _candidates(
@@ -419,20 +468,36 @@ def _candidates(
     new_1 = np.minimum(a[i], b[j]) * k + np.maximum(a[i], b[j])
     new_2 = np.minimum(a[j], b[i]) * k + np.maximum(a[j], b[i])
     chosen = _once(i, j, a.size) & _once(new_1, new_2, k * k)
+    for _round in range(MATCHING_ROUNDS - 1):  # the candidates left free, matched again
+        edge, pair = np.zeros(a.size, dtype=bool), np.zeros(k * k, dtype=bool)
+        edge[i[chosen]] = edge[j[chosen]] = pair[new_1[chosen]] = pair[new_2[chosen]] = True
+        free = np.flatnonzero(~(edge[i] | edge[j] | pair[new_1] | pair[new_2]))
+        if free.size == 0:
+            break
+        again = _once(i[free], j[free], a.size) & _once(new_1[free], new_2[free], k * k)
+        chosen[free[again]] = True
     return i[chosen], j[chosen]
 
 
 def _balanced(
-    i: np.ndarray, j: np.ndarray, degree_a: np.ndarray, degree_b: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The candidate swaps ``(i, j)`` whose changes of ``sum d_i d_j`` cancel: all of the
-    smaller side (raising or lowering it) and a prefix of the other up to it."""
+    i: np.ndarray, j: np.ndarray, degree_a: np.ndarray, degree_b: np.ndarray, carry: float
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The candidate swaps ``(i, j)`` whose changes of ``sum d_i d_j`` cancel, with the
+    ``carry`` (>= 0) the earlier passes moved it by: the raising swaps of smallest change
+    first up to what the lowering ones can take back less the carry, then the lowering
+    ones of smallest change first up to that plus the carry; with the carry after them
+    (in ``[0, `` the largest lowering change ``)``, so over all passes the moment moves
+    by at most one swap's change; review 8, I2: without the carry every pass moved it up
+    by up to one swap's change)."""
     delta = -(degree_a[i] - degree_a[j]) * (degree_b[i] - degree_b[j])
     down, up = np.flatnonzero(delta < 0), np.flatnonzero(delta >= 0)
-    up = up[np.cumsum(delta[up]) <= -delta[down].sum()]
-    down = down[np.cumsum(-delta[down]) <= delta[up].sum() + 1e-9]
+    down = down[np.argsort(-delta[down], kind="stable")]
+    up = up[np.argsort(delta[up], kind="stable")]
+    up = up[np.cumsum(delta[up]) <= -delta[down].sum() - carry]
+    raised = delta[up].sum()
+    down = down[np.cumsum(-delta[down]) <= raised + carry + 1e-9]
     take = np.concatenate([down, up])
-    return i[take], j[take]
+    return i[take], j[take], carry + raised + delta[down].sum()
 
 
 def _swapped(
@@ -487,27 +552,31 @@ def closing_swaps(
     (so every block-pair count stays). Candidates (each edge with the :data:`PAIRINGS`
     next ones of its class in a random order) are scored by the common neighbours of the
     new pairs minus those of the old (the triangles the swap adds if no other swap of the
-    pass touches them) and taken best first, each edge and each new pair in one swap per
-    pass, never a loop or an edge already there (``fixed``: the other edges' keys ``i n +
-    j``, which stay), and balanced so that the swaps' changes of ``sum d_i d_j`` (the
-    moment of Newman's r that a swap moves) cancel: every degree stays, and the degree
-    assortativity up to one swap's change per pass. Passes go on until the triangles with
-    an edge between two core nodes (:func:`core_triangles`, counted exactly at the start
-    from the core's dense adjacency and its common neighbours outside the core, then kept
-    exactly after every pass: the pass's change C of the adjacency A moves the paths of
-    length two by ``C A + (A + C) C`` and the closed walks ``trace (A + C)^3`` by sums
-    over C's entries) number ``goal``, or after ``passes`` (public); the state with the
-    most of them is returned (the swaps of one pass interact, so a pass can lower the
-    count). The edges are distinct (a simple graph).
+    pass touches them) and taken best first (:data:`MATCHING_ROUNDS` rounds of a greedy
+    matching), each edge and each new pair in one swap per pass, never a loop or an edge
+    already there (``fixed``: the other edges' keys ``i n + j``, which stay), and balanced
+    so that the swaps' changes of ``sum d_i d_j`` (the moment of Newman's r that a swap
+    moves) cancel, those of smallest change first, what a pass leaves over carried to the
+    next: every degree stays, and the degree assortativity up to one swap's change over
+    all passes (it was one per pass, always upwards: review 8, I2). Passes go on until
+    the triangles with an edge between two core nodes (:func:`core_triangles`, counted
+    exactly at the start from the core's dense adjacency and its common neighbours outside
+    the core, then kept exactly after every pass: the pass's change C of the adjacency A
+    moves the paths of length two by ``C A + (A + C) C`` and the closed walks ``trace (A +
+    C)^3`` by sums over C's entries) number ``goal``, or after ``passes`` (public); the
+    state with the most of them is returned (the swaps of one pass interact, so a pass can
+    lower the count). The edges are distinct (a simple graph).
 
     In the sparse generator (:meth:`privcut.graph.sparse.SparseGenerator.assortativity`)
     the goal is that count before the degree-assortativity swaps: the BTER blocks reach
     degrees up to ``cap`` only, and on a disassortative graph with a dense hub core
     (wiki-vote) those swaps break the hub-hub edges that close most triangles.
     Post-processing: reads only the release's edges and degrees and fresh randomness.
-    O(|E| + k^3 + sum c^2) time to start (c the core neighbours of an outside node), then
+    O(k |E| + k^3) time to start (as :func:`core_triangles`), then
     per pass O(P m + m log m + k^2 + s k) for the m swappable edges, P = :data:`PAIRINGS`
-    and s accepted swaps; O(|E| + k^2 + P m) memory (k core nodes).
+    and s accepted swaps (the two products of C, O(s k), the largest part on wiki-vote's
+    512-node core: benchmarks/RESULTS.md, "Issue 18: closing swaps, seventh round");
+    O(|E| + k^2 + P m) memory (k core nodes).
 
     Returns the swapped ``(rows, columns)`` (``rows < columns``) and their
     :func:`core_triangles` count.
@@ -531,9 +600,8 @@ def closing_swaps(
     rows, columns = np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64)
     fixed = np.asarray(fixed, dtype=np.int64)
     f = np.asarray(degrees, dtype=float)
-    n = f.size
     members = _core(f, cap)
-    k = members.size
+    n, k = f.size, members.size
     index = np.full(n, -1, dtype=np.int64)
     index[members] = np.arange(k)
     swappable = np.flatnonzero((index[rows] >= 0) & (index[columns] >= 0))
@@ -547,13 +615,15 @@ def closing_swaps(
     all_rows = np.concatenate([rows, fixed // n])
     all_columns = np.concatenate([columns, fixed % n])
     adjacency, inner, ends, starts = _core_tables(all_rows, all_columns, index, k)
-    outside = _outside(ends, starts, inner, k)
+    # exact integers, the outside ones gathered at every pass's changes
+    outside = _outside(ends, starts, inner, k).astype(np.int32 if n < _WIDE else np.int64)
     paths = _squared(adjacency)
     inside, across = (paths * adjacency).sum(), (outside * adjacency).sum()
-    table = (paths + outside).astype(np.int32 if n < _WIDE else np.int64)
+    table = (paths + outside).astype(outside.dtype)
     table -= _barred(table) * (adjacency + np.eye(k)).astype(table.dtype)  # no loop or repeat
     adjacency = adjacency.astype(np.int16)  # |C A| <= 2 k: the pass's products in 16 bits
     best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())  # passes interact: keep it
+    carry = 0.0  # what the passes moved sum d_i d_j by
     for _pass in range(passes):
         if inside / 6.0 + across / 2.0 >= goal or swappable.size < 2:
             break
@@ -569,7 +639,7 @@ def closing_swaps(
         order = order[stable_argsort(key[order] - key.min())]
         a, b = ends_a[order], ends_b[order]
         i, j = _candidates(a, b, key[order], table)
-        i, j = _balanced(i, j, weight[a], weight[b])
+        i, j, carry = _balanced(i, j, weight[a], weight[b], carry)
         if i.size == 0:
             break
         x = np.concatenate([a[i], a[j], a[i], a[j]])
