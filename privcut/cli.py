@@ -740,8 +740,24 @@ def _cuts(arguments: argparse.Namespace) -> int:
     if arguments.output:
         _write_outputs(arguments, [_Output("--output", arguments.output, _text(text))])
     else:
-        sys.stdout.write(text)
+        _print_answers(text)
     return 0
+
+
+def _print_answers(text: str) -> None:
+    """Write the answers' report on standard output and flush it; a write that fails (a
+    full disk: ``> /dev/full``) is an error naming standard output and the fix, a closed
+    pipe (``| head``) is let through (:func:`main` ends quietly)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise privcut.PrivcutError(
+            f"cannot write the answers to standard output: {error.strerror or error}; "
+            "epsilon was spent: write them to a file with -o (a rerun spends it again)"
+        ) from None
 
 
 def _seed(text: str) -> int:

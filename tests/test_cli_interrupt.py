@@ -193,6 +193,18 @@ def test_a_stdout_closed_by_its_reader_ends_quietly(tmp_path, capsys, monkeypatc
         stdout.close()
 
 
+def test_a_full_stdout_is_an_error_naming_it_and_the_fix(tmp_path, capsys, monkeypatch):
+    # `privcut cuts ... > /dev/full`: the answers cannot be written; say so, not "a file"
+    class Full(io.TextIOBase):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    status, err = run(cuts(tmp_path), capsys)
+    assert status == USAGE_ERROR
+    assert "cannot write the answers to standard output" in err and "with -o" in err
+
+
 @pytest.mark.parametrize("number", [errno.ENOSPC, errno.EBADF, errno.EPIPE])
 def test_a_stderr_that_cannot_be_written_changes_no_status(tmp_path, monkeypatch, number):
     # review 9 F2: `2>/dev/full`, fd 2 open read-only (EBADF), a reader gone: the summary,
