@@ -52,14 +52,14 @@ def _demo(arguments: argparse.Namespace) -> int:
     from privcut.privacy import check_epsilon
 
     epsilon = check_epsilon(arguments.epsilon)
-    print(f"privcut {privcut.__version__}")
-    print("\nMechanisms available:")
+    _line(f"privcut {privcut.__version__}")
+    _line("\nMechanisms available:")
     for name, module, claim in MECHANISMS:
-        print(f"  {module + '.' + name:<40} {claim}")
+        _line(f"  {module + '.' + name:<40} {claim}")
 
     karate = load("karate")  # bundled: friendships, without interaction counts
     n, m = karate.number_of_nodes(), karate.number_of_edges()
-    print(
+    _line(
         f"\nReleasing a synthetic graph of Zachary's karate club ({n} members, {m} "
         f"friendships) at epsilon = {epsilon} (the default measurements='auto'):"
     )
@@ -67,24 +67,24 @@ def _demo(arguments: argparse.Namespace) -> int:
     H = privcut.synthetic_graph(karate, epsilon, rng=arguments.seed)
     seconds = time.perf_counter() - start
     report = H.graph["privcut"]
-    print(
+    _line(
         f"  guarantee: ({report['epsilon']:g}, {report['delta']:g})-DP for edge-level "
         "neighbours (one friendship added or removed); the node set is public; with the "
         f"integer samplers' slack, ({report['epsilon']:g}, {report['effective_delta']:.1e})"
     )
-    print(f"  budget split without looking at the data: {_shares(report)}")
-    print(
+    _line(f"  budget split without looking at the data: {_shares(report)}")
+    _line(
         f"  synthetic graph: {H.number_of_edges()} edges, oracle {report['oracle']}, "
         f"{report['solver']['cuts']} cut constraints, {seconds:.2f} s"
     )
-    print(
+    _line(
         f"  claimed: every cut |G(S,T) - H(S,T)| <= {report['cut_error_bound']:.1f} with "
         f"probability {1 - report['beta']:g}; by workload class:"
     )
     for line in _bound_lines(report, "    "):
-        print(line)
+        _line(line)
     measured = max_cut_error(karate, H, rng=arguments.seed)
-    print(
+    _line(
         f"  measured (reads the private graph, for this demo only): the worst cut error "
         f"lies in [{measured.lower:.1f}, {measured.upper:.1f}] (certified interval, "
         f"{measured.method}); the worst cut has |S| = {len(measured.S)}, |T| = "
@@ -114,22 +114,22 @@ def _demo_groups(epsilon: float, seed: int | None) -> None:
 
     davis = load("davis")  # bipartite: 18 women, 14 events (E1-E14), 89 attendances
     groups = {v: "event" if v[0] == "E" and v[1:].isdigit() else "woman" for v in davis}
-    print(
+    _line(
         f"\nReleasing the Davis southern women graph ({davis.number_of_edges()} attendances) "
         "with women and events as a public partition:"
     )
     H = privcut.synthetic_graph(davis, epsilon, groups=groups, rng=seed)
     report = H.graph["privcut"]
-    print(f"  budget split without looking at the data: {_shares(report)}")
+    _line(f"  budget split without looking at the data: {_shares(report)}")
     bounds = report["workload_bounds"]
-    print(
+    _line(
         f"  claimed, each with probability {1 - report['beta']:g}: every within-group count "
         f"within {bounds['within-group']['bound']:g}, the women-events cut within "
         f"{bounds['between-group']['bound']:g}"
     )
     errors = WorkloadClasses(davis, groups, bisections=200, rng=seed).errors(H)
     inside = sum(groups[u] == groups[v] for u, v in H.edges())
-    print(
+    _line(
         f"  measured (evaluation only): within-group error {errors['within-group']:.1f}, "
         f"women-events error {errors['between-group']:.1f}, mean bisection error "
         f"{errors['bisection']:.1f}; {inside} synthetic edges inside a group (the private "
@@ -740,14 +740,23 @@ def _cuts(arguments: argparse.Namespace) -> int:
     if arguments.output:
         _write_outputs(arguments, [_Output("--output", arguments.output, _text(text))])
     else:
-        _print_answers(text)
+        _to_stdout(
+            text,
+            "; epsilon was spent: write the answers to a file with -o (a rerun spends it again)",
+        )
     return 0
 
 
-def _print_answers(text: str) -> None:
-    """Write the answers' report on standard output and flush it; a write that fails (a
-    full disk: ``> /dev/full``) is an error naming standard output and the fix, a closed
-    pipe (``| head``) is let through (:func:`main` ends quietly)."""
+def _line(text: str = "") -> None:
+    """One line of the demo on standard output (:func:`_to_stdout`)."""
+    _to_stdout(f"{text}\n")
+
+
+def _to_stdout(text: str, advice: str = "") -> None:
+    """Write ``text`` on standard output and flush it (with what was printed before); a
+    write that fails (a full disk: ``> /dev/full``) is an error naming standard output,
+    followed by ``advice``; a closed pipe (``| head``) is let through (:func:`main` ends
+    quietly)."""
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -755,8 +764,7 @@ def _print_answers(text: str) -> None:
         raise
     except OSError as error:
         raise privcut.PrivcutError(
-            f"cannot write the answers to standard output: {error.strerror or error}; "
-            "epsilon was spent: write them to a file with -o (a rerun spends it again)"
+            f"cannot write to standard output: {error.strerror or error}{advice}"
         ) from None
 
 
@@ -1225,7 +1233,7 @@ def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:
     try:
         _check_outputs(arguments)
         status = arguments.run(arguments)
-        sys.stdout.flush()  # what it printed (cuts' answers): failing to write it is an error
+        _to_stdout("")  # what it printed (demo): failing to write it is an error
         return status
     except PartialReplaceError as error:
         parser.exit(PARTIAL_WRITE, f"{prefix} {_partial(error)}\n")

@@ -330,7 +330,8 @@ class ReplaceTogether:
     permission bits (``stat.S_IMODE``, as ``sed -i`` keeps them): ``0o777`` for a
     file, so not the set-user-ID, set-group-ID or sticky bits (setting the sticky bit
     on a file fails for a user on BSD and macOS); :data:`KEPT_FOLDER_BITS` for a
-    folder. The replaced entry is owned by the writing process's user and group
+    folder, which also keeps the set-group-ID bit that ``mkdir`` gives a folder made in
+    a set-group-ID folder. The replaced entry is owned by the writing process's user and group
     (ownership is not copied, nor ACLs or extended attributes). Entries that the
     writer makes inside a staged folder keep the modes they are made with (the folder
     is ``0o700`` until the commit).
@@ -540,23 +541,28 @@ def _fsync_tree(temporary: Path, target: Path) -> None:
 
 KEPT_FOLDER_BITS = 0o777 | stat.S_ISVTX
 """The mode bits a replaced folder passes on: permissions and the sticky bit, not the
-set-user-ID and set-group-ID bits (the new entry belongs to the writer, not the old owner).
+set-user-ID and set-group-ID bits (the new entry belongs to the writer, not the old owner;
+a folder made in a set-group-ID folder has the bit from ``mkdir`` and keeps it).
 A replaced file passes on its permission bits ``0o777`` only."""
 
 
 def _final_mode(temporary: Path, target: Path) -> int:
     """The mode of ``temporary`` when it replaces ``target``: the mode bits of ``target``
     if it exists as the same kind of entry (a file for a file, a folder for a folder; a
-    symbolic link is not followed), else a new entry's (:func:`_new_mode`)."""
-    made = stat.S_IFMT(os.stat(temporary, follow_symlinks=False).st_mode)
+    symbolic link is not followed), else a new entry's (:func:`_new_mode`); a folder
+    also keeps the set-group-ID bit ``mkdir`` gave the temporary (in a set-group-ID
+    folder: entries made in it later take its group, as in any folder made there)."""
+    mode = os.stat(temporary, follow_symlinks=False).st_mode
+    made = stat.S_IFMT(mode)
     try:
         found = os.stat(target, follow_symlinks=False).st_mode
     except FileNotFoundError:
         found = 0
     folder = made == stat.S_IFDIR
+    inherited = mode & stat.S_ISGID if folder else 0
     if stat.S_IFMT(found) != made:
-        return _new_mode(folder)
-    return stat.S_IMODE(found) & (KEPT_FOLDER_BITS if folder else 0o777)
+        return _new_mode(folder) | inherited
+    return stat.S_IMODE(found) & (KEPT_FOLDER_BITS if folder else 0o777) | inherited
 
 
 def _fsync_entry(path: Path, target: Path, final: bool = False) -> None:

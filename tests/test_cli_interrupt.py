@@ -202,7 +202,7 @@ def test_a_full_stdout_is_an_error_naming_it_and_the_fix(tmp_path, capsys, monke
     monkeypatch.setattr(sys, "stdout", Full())
     status, err = run(cuts(tmp_path), capsys)
     assert status == USAGE_ERROR
-    assert "cannot write the answers to standard output" in err and "with -o" in err
+    assert "cannot write to standard output" in err and "answers to a file with -o" in err
 
 
 @pytest.mark.parametrize("number", [errno.ENOSPC, errno.EBADF, errno.EPIPE])

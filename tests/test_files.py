@@ -2,6 +2,7 @@ import errno
 import os
 import pathlib
 import signal
+import stat
 import threading
 
 import pytest
@@ -260,6 +261,25 @@ def test_replace_together_keeps_a_target_s_mode_and_makes_new_ones_as_open_and_m
         "new-dir": 0o777 & ~umask,
     }
     assert (folder / "part.0").read_text() == "rows" and kept.read_text() == "new"
+
+
+def test_a_folder_made_in_a_set_group_id_folder_keeps_the_bit_mkdir_gave_it(tmp_path, umask):
+    # review 10 F1: the commit's mode cleared the set-group-ID bit of a new Dask folder
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o2775)
+    if not shared.stat().st_mode & stat.S_ISGID:
+        pytest.skip("this file system does not keep a folder's set-group-ID bit")
+    old = shared / "old"
+    old.mkdir()
+    old.chmod(0o750)
+    outputs = ReplaceTogether()
+    for target in (shared / "new", old):
+        (outputs.folder(target) / "part.0").write_text("rows")
+    outputs.commit()
+    new_mode = 0o777 & ~umask
+    assert (shared / "new").stat().st_mode & 0o7777 == stat.S_ISGID | new_mode
+    assert old.stat().st_mode & 0o7777 == stat.S_ISGID | 0o750
 
 
 def test_an_atomic_write_is_private_while_written_and_keeps_a_file_s_mode(tmp_path, umask):
