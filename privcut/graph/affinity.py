@@ -250,7 +250,7 @@ def affinity_edges(
     for size in np.unique(sizes[sizes >= 2]):
         first = starts[sizes == size]
         members = order[first[:, None] + np.arange(size)]  # blocks x size
-        a, b = np.triu_indices(int(size), 1)
+        a, b = _pairs(int(size))  # cached up to 128
         chance = rho[order[first]][:, None]
         chosen = rng.random((first.size, a.size)) < chance
         block, pair = np.nonzero(chosen)
