@@ -95,8 +95,9 @@ def test_triangle_corners_match_networkx_on_random_graphs(collide, monkeypatch):
     """The wedge count with its filter of hashed pairs is exact on small random graphs of
     every density (degree ties in the orientation included), also when every pair hashes
     to one slot (``collide``: the filter passes every wedge, the row lookup alone decides)
-    and the wedges are listed a few at a time (chunks ending inside a tail's run);
-    diagonal entries, explicit zeros and duplicate entries are not edges or count once."""
+    and the wedges are listed a few at a time (chunks ending inside a tail's run), on
+    sparse graphs with few triangles too; diagonal entries, explicit zeros and duplicate
+    entries are not edges or count once."""
     if collide:
         monkeypatch.setattr(
             clustering, "_pair_slots", lambda first, second, bits: np.zeros(first.size, int)
@@ -107,6 +108,10 @@ def test_triangle_corners_match_networkx_on_random_graphs(collide, monkeypatch):
         n = int(rng.integers(1, 30))
         G = nx.gnp_random_graph(n, rng.uniform(0.0, 1.0), seed=trial)
         A = nx.to_scipy_sparse_array(G, nodelist=range(n))
+        assert triangle_corners(A).tolist() == list(dict(sorted(nx.triangles(G).items())).values())
+    for trial in range(3):  # sparse: few closed wedges (found by their wedge counts)
+        G = nx.gnm_random_graph(300, 600, seed=trial)
+        A = nx.to_scipy_sparse_array(G, nodelist=range(300))
         assert triangle_corners(A).tolist() == list(dict(sorted(nx.triangles(G).items())).values())
     rows, columns = [0, 1, 1, 2, 0, 2, 2, 0, 3, 0], [1, 0, 2, 1, 2, 0, 2, 3, 0, 1]
     data = [1.0, 1, 1, 1, 1, 1, 1, 0, 0, 1]  # a triangle, a loop, a zero pair, a duplicate
