@@ -246,18 +246,38 @@ def affinity_edges(
     shuffled = eligible[rng.permutation(eligible.size)]
     order = shuffled[stable_argsort(degrees[shuffled])]  # degrees in [2, cap]: one radix pass
     starts, sizes = _blocks(degrees[order])
-    rows, columns = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
-    for size in np.unique(sizes[sizes >= 2]):
-        first = starts[sizes == size]
-        members = order[first[:, None] + np.arange(size)]  # blocks x size
-        a, b = _pairs(int(size))  # cached up to 128
-        chance = rho[order[first]][:, None]
-        chosen = rng.random((first.size, a.size)) < chance
-        block, pair = np.nonzero(chosen)
-        u, v = members[block, a[pair]], members[block, b[pair]]
-        rows.append(np.minimum(u, v))
-        columns.append(np.maximum(u, v))
-    return np.concatenate(rows), np.concatenate(columns)
+    # the blocks of two nodes or more by size, then by start: one draw per pair of each in
+    # turn, in the pairs' order (numpy.triu_indices), one array of draws for them all
+    blocks = np.flatnonzero(sizes >= 2)
+    blocks = blocks[np.argsort(sizes[blocks], kind="stable")]
+    first, size = starts[blocks], sizes[blocks]
+    count = size * (size - 1) // 2
+    chosen = np.flatnonzero(rng.random(int(count.sum())) < np.repeat(rho[order[first]], count))
+    ends = np.cumsum(count)
+    block = np.searchsorted(ends, chosen, side="right")
+    pair = chosen - (ends - count)[block]  # the pair's position among its block's
+    a, b = _pair_at(size[block], pair)
+    u, v = order[first[block] + a], order[first[block] + b]
+    return np.minimum(u, v), np.maximum(u, v)
+
+
+def _pair_at(size: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The k-th pair ``(p, q)``, p < q, among ``size`` items in :func:`_pairs`' order (row
+    p starts at pair ``p (2 size - p - 1) / 2``): the row from the quadratic's root,
+    corrected by one where rounding moved it, in integers. O(len(k)).
+
+    Examples
+    --------
+    >>> p, q = _pair_at(np.full(6, 4), np.arange(6))
+    >>> p.tolist(), q.tolist()
+    ([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3])
+    """
+    size, k = size.astype(np.int64), k.astype(np.int64)
+    width = 2 * size - 1
+    p = np.floor((width - np.sqrt((width * width - 8 * k).astype(float))) / 2).astype(np.int64)
+    p -= p * (width - p) // 2 > k
+    p += (p + 1) * (width - p - 1) // 2 <= k
+    return p, k - p * (width - p) // 2 + p + 1
 
 
 def _once(first: np.ndarray, second: np.ndarray, size: int) -> np.ndarray:

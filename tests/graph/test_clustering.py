@@ -207,6 +207,48 @@ def test_affinity_blocks_follow_the_degrees():
     assert none[0].size == 0
 
 
+def _reference_affinity(degrees, rho, rng, cap):
+    """affinity_edges by its definition: the blocks of each size in turn (ascending), each
+    drawing its pairs in numpy.triu_indices order."""
+    eligible = np.flatnonzero((degrees >= 2) & (degrees <= cap) & (rho > 0.0))
+    shuffled = eligible[rng.permutation(eligible.size)]
+    order = shuffled[np.argsort(degrees[shuffled], kind="stable")]
+    starts, sizes, i = [], [], 0
+    while i < order.size:
+        size = int(degrees[order[i]]) + 1
+        end = i + int((degrees[order[i:]] == degrees[order[i]]).sum())
+        for start in range(i, end, size):
+            starts.append(start)
+            sizes.append(min(size, order.size - start))
+        i = starts[-1] + size
+    starts, sizes = np.array(starts, dtype=np.int64), np.array(sizes, dtype=np.int64)
+    rows, columns = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for size in np.unique(sizes[sizes >= 2]):
+        first = starts[sizes == size]
+        members = order[first[:, None] + np.arange(size)]
+        a, b = np.triu_indices(int(size), 1)
+        block, pair = np.nonzero(rng.random((first.size, a.size)) < rho[order[first]][:, None])
+        u, v = members[block, a[pair]], members[block, b[pair]]
+        rows.append(np.minimum(u, v))
+        columns.append(np.maximum(u, v))
+    return np.concatenate(rows), np.concatenate(columns)
+
+
+def test_affinity_edges_draw_every_block_in_turn():
+    """One array of draws for all blocks gives the edges (and leaves the generator where)
+    drawing each size's blocks in turn does."""
+    for seed in range(20):
+        r = np.random.default_rng(seed)
+        n, cap = int(r.integers(0, 300)), int(r.integers(2, 40))
+        degrees, rho = r.integers(0, 45, n), np.where(r.random(n) < 0.2, 0.0, r.random(n))
+        first, second = np.random.default_rng(seed), np.random.default_rng(seed)
+        got = affinity_edges(degrees, rho, first, cap)
+        expected = _reference_affinity(degrees, rho, second, cap)
+        for x, y in zip(got, expected, strict=True):
+            assert np.array_equal(x, y) and x.dtype == y.dtype
+        assert first.random() == second.random()
+
+
 def test_the_planner_refuses_clustering_without_degrees_or_on_the_wrong_graph():
     with pytest.raises(ValueError, match="add 'degrees'"):
         plan_measurements(range(10), 1.0, ["edge-count", "clustering"])
