@@ -119,7 +119,7 @@ from privcut.graph.partition import Partition
 from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED
 from privcut.graph.rounding import dependent_rounding
 from privcut.graph.sorting import sorted_keys
-from privcut.graph.survivors import Survivors, posterior_probability
+from privcut.graph.survivors import Survivors, fitted_stubs, posterior_probability
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import check_beta
 from privcut.privacy.validation import check_option, check_scalar
@@ -526,7 +526,7 @@ class SparseGenerator:
         blocks = Blocks(group_members(labels), first, second, counts, n, directed)
         stubs = None
         if targets.degrees is not None:
-            stubs = stub_degrees(targets.degrees, blocks.members, first, second, counts, n)
+            stubs = fitted_stubs(targets.degrees, blocks.members, first, second, counts, n)
         return blocks, stubs
 
     def target(self, measured: Measurements, degrees: np.ndarray, rng) -> float:
