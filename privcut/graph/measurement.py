@@ -287,12 +287,26 @@ def statistic(name: str, adjacency, partition: Partition | None, directed: bool)
     if name == "edge-count":
         return np.array([adjacency.sum() / multiplicity(directed)])
     if name in ("degrees", SEQUENCE):
-        out = np.asarray(adjacency.sum(axis=1)).ravel()
+        out = _row_sums(adjacency)
         degrees = (
             np.concatenate([out, np.asarray(adjacency.sum(axis=0)).ravel()]) if directed else out
         )
         return degrees if name == "degrees" else sorted_sequence(degrees, partition, directed)
     return partition.block_sums(adjacency)
+
+
+def _row_sums(adjacency) -> np.ndarray:
+    """``adjacency.sum(axis=1)`` as a flat array: for a float CSR whose entries are all 1.0
+    (a 0/1 graph's) the number of entries per row, the same floats without the product
+    (exact integer sums in any order). O(n + nnz)."""
+    if (
+        sp.issparse(adjacency)
+        and adjacency.format == "csr"
+        and adjacency.dtype == np.float64
+        and bool(np.all(adjacency.data == 1.0))
+    ):
+        return np.diff(adjacency.indptr).astype(np.float64)
+    return np.asarray(adjacency.sum(axis=1)).ravel()
 
 
 def sorted_sequence(degrees: np.ndarray, partition: Partition | None, directed: bool) -> np.ndarray:
