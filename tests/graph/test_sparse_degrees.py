@@ -10,7 +10,7 @@ import pytest
 
 from privcut import synthetic_graph
 from privcut.datasets.generators import community_graph
-from privcut.graph import EdgeUniverse
+from privcut.graph import EdgeUniverse, sequence
 from privcut.graph.fitting import fit_targets
 from privcut.graph.measurement import measure
 from privcut.graph.partition import Partition
@@ -125,6 +125,18 @@ def test_fitted_stubs_are_stub_degrees(directed):
         got = fitted_stubs(degrees, members, *pairs, counts, n)
         expected = stub_degrees(degrees, members, *pairs, counts, n)
         assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+def test_sorted_floats_are_numpys_sort():
+    """Integer floats by the radix sort, anything else (fractions, negatives, -0.0, NaN,
+    float32) by numpy.sort: the same bytes."""
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        x = rng.integers(0, 10 ** int(rng.integers(1, 15)), int(rng.integers(0, 200))) * 1.0
+        if x.size and trial % 6:
+            x[0] = (0.5, -1.0, -0.0, np.nan, np.inf)[trial % 6 - 1]
+        x = x.astype(np.float32) if trial % 7 == 0 else x
+        assert sequence._sorted_floats(x).tobytes() == np.sort(x).tobytes()
 
 
 def test_smoothing_keeps_order_and_true_jumps():
