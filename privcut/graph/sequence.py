@@ -24,7 +24,7 @@ import networkx as nx
 import numpy as np
 from scipy.optimize import brentq, isotonic_regression
 
-from privcut.graph.measurement import Measurements
+from privcut.graph.measurement import Measurements, sorted_floats
 from privcut.graph.sorting import sorted_keys, stable_argsort
 
 __all__ = [
@@ -243,21 +243,11 @@ def rank_matched(
             chunks = np.split(values[by_group], bounds)
             sorted_values = np.concatenate([np.sort(chunk) for chunk in chunks])
         else:
-            sorted_values = _sorted_floats(values)
+            sorted_values = sorted_floats(values)
         out = np.empty(n)
         out[ranked] = sorted_values
         result[part] = out
     return result
-
-
-def _sorted_floats(x: np.ndarray) -> np.ndarray:
-    """``numpy.sort(x)`` of floats; by the radix sort
-    (:func:`~privcut.graph.sorting.sorted_keys`) when they are integers in [0, 2^52)
-    without a sign bit (fitted degrees), the same values in O(n) per 16 bits."""
-    whole = x.size and x.max() < 2.0**52 and not np.signbit(x).any()  # no -0.0 either
-    if whole and bool(np.all(np.rint(x) == x)):
-        return sorted_keys(x.astype(np.int64)).astype(x.dtype)
-    return np.sort(x)
 
 
 def _stable_order(x: np.ndarray) -> np.ndarray:

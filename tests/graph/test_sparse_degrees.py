@@ -10,9 +10,9 @@ import pytest
 
 from privcut import synthetic_graph
 from privcut.datasets.generators import community_graph
-from privcut.graph import EdgeUniverse, sequence
+from privcut.graph import EdgeUniverse
 from privcut.graph.fitting import fit_targets
-from privcut.graph.measurement import measure
+from privcut.graph.measurement import measure, sorted_floats
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
 from privcut.graph.sequence import is_graphical, rank_matched, smooth_plateaus
@@ -136,7 +136,7 @@ def test_sorted_floats_are_numpys_sort():
         if x.size and trial % 6:
             x[0] = (0.5, -1.0, -0.0, np.nan, np.inf)[trial % 6 - 1]
         x = x.astype(np.float32) if trial % 7 == 0 else x
-        assert sequence._sorted_floats(x).tobytes() == np.sort(x).tobytes()
+        assert sorted_floats(x).tobytes() == np.sort(x).tobytes()
 
 
 def test_smoothing_keeps_order_and_true_jumps():
