@@ -59,7 +59,8 @@ class Survivors:
         kept = np.concatenate(self.kept) if self.kept else np.zeros(0, dtype=np.int64)
         if stubs is not None:
             n = blocks.n
-            ends = np.bincount(kept // n, minlength=n), np.bincount(kept % n, minlength=n)
+            rows = kept // n  # and the columns kept - rows n (faster than kept % n)
+            ends = np.bincount(rows, minlength=n), np.bincount(kept - rows * n, minlength=n)
             used = np.concatenate(ends) if blocks.directed else ends[0] + ends[1]
             left = np.maximum(stubs - used, 0).astype(float)
             stubs = fitted_stubs(left, blocks.members, blocks.first, blocks.second, counts, n)
