@@ -437,7 +437,8 @@ def triangle_corners(projected) -> np.ndarray:
     degree-ordered orientation of Schank & Wagner 2005), so every triangle has one first
     node a with edges out to both others b and c, and is counted once, as the wedge of
     those two edges, closed because {b, c} is an edge (a byte filter of hashed pairs
-    first, then a binary search in b's sorted row of the edges); a node's corners are the
+    first, then a binary search in b's sorted row of the edges, or a hash set of the
+    edges when many wedges pass the filter); a node's corners are the
     closed wedges it is in. Exact integers. O(n + |E| + W log D) time and O(n + |E|)
     memory (the wedges a few million at a time), W <= |E| D / 2 the wedges of two edges
     out of a node on a graph of maximum degree D (the projection's ``cap``); no n x n
@@ -467,11 +468,12 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     The wedges (two edges out of one tail, heads b < c) are listed :data:`_CHUNK` at a
     time, and each is closed iff ``{b, c}`` is an edge: first a filter of one byte per
     slot of a hash of the pair (the edges' slots set, at least :data:`_FILTER_LOAD` slots
-    per edge: no edge is missed, about one open wedge in eight passes), then the few
-    wedges it passes are looked up in b's sorted row of the edges' CSR (binary search
-    over at most the maximum degree, in scipy). O(n + |E| + W log D) time, O(n + |E| +
-    :data:`_CHUNK`) memory (no table of the edges' pair keys); int32 indices where n and
-    |E| fit."""
+    per edge: no edge is missed, about one open wedge in eight passes), then the wedges
+    it passes are looked up in b's sorted row of the edges' CSR (binary search over at
+    most the maximum degree, in scipy), or, when more than one per :data:`_MANY_PASS`
+    edges pass, in a hash set of the edges' pair keys (built once, O(|E|) expected).
+    O(n + |E| + W log D) time, O(n + |E| + :data:`_CHUNK`) memory; int32 indices where n
+    and |E| fit."""
     index = np.int32 if max(n, rows.size + 1) < 2**31 else np.int64
     rows, columns = rows.astype(index, copy=False), columns.astype(index, copy=False)
     upper = np.bincount(rows, minlength=n)
