@@ -207,6 +207,11 @@ def expected_wedges(
     return retention * np.bincount(bins, pairs, len(BIN_EDGES) + 1)
 
 
+_BLOCK_DRAWS = 2**22
+""":func:`affinity_edges` draws its blocks' pairs about this many at a time (whole blocks;
+the draws come in the same order either way): its memory stays O(n + this) at any size."""
+
+
 def _blocks(sorted_degrees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Start and size of each block over degrees sorted ascending: a block starting at a
     node of degree d has size d + 1 (cut at the end). One step per run of equal degrees
@@ -231,7 +236,7 @@ def affinity_edges(
     Nodes with integer ``degrees`` in ``[2, cap]`` and ``rho > 0`` are sorted by degree
     (random ties) and dealt into blocks of size ``d + 1``, d the first (smallest) degree
     of the block; each pair of a block is an edge with the block's first node's ``rho``.
-    O(n log n + sum of block pairs) time and memory.
+    O(n log n + sum of block pairs) time, O(n + edges + :data:`_BLOCK_DRAWS`) memory.
 
     Examples
     --------
@@ -247,18 +252,27 @@ def affinity_edges(
     order = shuffled[stable_argsort(degrees[shuffled])]  # degrees in [2, cap]: one radix pass
     starts, sizes = _blocks(degrees[order])
     # the blocks of two nodes or more by size, then by start: one draw per pair of each in
-    # turn, in the pairs' order (numpy.triu_indices), one array of draws for them all
+    # turn, in the pairs' order (numpy.triu_indices), about _BLOCK_DRAWS draws at a time
     blocks = np.flatnonzero(sizes >= 2)
     blocks = blocks[np.argsort(sizes[blocks], kind="stable")]
     first, size = starts[blocks], sizes[blocks]
     count = size * (size - 1) // 2
-    chosen = np.flatnonzero(rng.random(int(count.sum())) < np.repeat(rho[order[first]], count))
-    ends = np.cumsum(count)
-    block = np.searchsorted(ends, chosen, side="right")
-    pair = chosen - (ends - count)[block]  # the pair's position among its block's
-    a, b = _pair_at(size[block], pair)
-    u, v = order[first[block] + a], order[first[block] + b]
-    return np.minimum(u, v), np.maximum(u, v)
+    chance, ends = rho[order[first]], np.cumsum(count)
+    rows, columns = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    start = 0
+    while start < blocks.size:
+        done = int(ends[start - 1]) if start else 0
+        stop = max(int(np.searchsorted(ends, done + _BLOCK_DRAWS, side="right")), start + 1)
+        draws = rng.random(int(ends[stop - 1]) - done)
+        chosen = np.flatnonzero(draws < np.repeat(chance[start:stop], count[start:stop]))
+        block = start + np.searchsorted(ends[start:stop] - done, chosen, side="right")
+        pair = chosen - (ends[block] - count[block] - done)  # its position in its block
+        a, b = _pair_at(size[block], pair)
+        u, v = order[first[block] + a], order[first[block] + b]
+        rows.append(np.minimum(u, v))
+        columns.append(np.maximum(u, v))
+        start = stop
+    return np.concatenate(rows), np.concatenate(columns)
 
 
 def _pair_at(size: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

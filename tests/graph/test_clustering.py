@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from privcut import synthetic_graph
 from privcut.audit import audit
 from privcut.datasets import community_graph
-from privcut.graph import clustering, planning
+from privcut.graph import affinity, clustering, planning
 from privcut.graph.affinity import affinity_edges
 from privcut.graph.clustering import (
     BIN_EDGES,
@@ -234,9 +234,11 @@ def _reference_affinity(degrees, rho, rng, cap):
     return np.concatenate(rows), np.concatenate(columns)
 
 
-def test_affinity_edges_draw_every_block_in_turn():
-    """One array of draws for all blocks gives the edges (and leaves the generator where)
-    drawing each size's blocks in turn does."""
+@pytest.mark.parametrize("draws", [2**22, 5])
+def test_affinity_edges_draw_every_block_in_turn(draws, monkeypatch):
+    """Drawing all blocks' pairs at once, or a few blocks at a time, gives the edges (and
+    leaves the generator where) drawing each size's blocks in turn does."""
+    monkeypatch.setattr(affinity, "_BLOCK_DRAWS", draws)
     for seed in range(20):
         r = np.random.default_rng(seed)
         n, cap = int(r.integers(0, 300)), int(r.integers(2, 40))
