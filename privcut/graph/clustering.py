@@ -141,8 +141,9 @@ _FIRST, _SECOND = np.uint32(0x9E3779B1), np.uint32(0x85EBCA77)
 _MANY_PASS = 2
 """:func:`_edge_corners` looks the wedges its filter passes up in a hash set of the edges'
 keys (:class:`~privcut.graph.keyset.KeyTable`, built once) when more than one per this
-many edges pass (LFR: 33k for 27k edges), else in the edges' CSR rows (gnutella: 7k
-for 52k)."""
+many edges pass (LFR: 33k for 27k edges) and the pair keys fit in 31 bits (n at most
+46,340: 32-bit slots, 12-24 bytes per edge, about the filter's own), else in the
+edges' CSR rows (gnutella: 7k for 52k)."""
 
 _FEW_CLOSED = 8
 """:func:`_edge_corners` finds the closed wedges' entries by a binary search in the wedge
@@ -471,7 +472,8 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     per edge: no edge is missed, about one open wedge in eight passes), then the wedges
     it passes are looked up in b's sorted row of the edges' CSR (binary search over at
     most the maximum degree, in scipy), or, when more than one per :data:`_MANY_PASS`
-    edges pass, in a hash set of the edges' pair keys (built once, O(|E|) expected).
+    edges pass on up to 46,340 nodes, in a hash set of the edges' pair keys (built
+    once, O(|E|) expected).
     O(n + |E| + W log D) time, O(n + |E| + :data:`_CHUNK`) memory; int32 indices where n
     and |E| fit."""
     index = np.int32 if max(n, rows.size + 1) < 2**31 else np.int64
@@ -501,6 +503,7 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     through = np.cumsum(later)
     later = later.astype(index)
     closed, first, keys = [], 0, None
+    small = n * n <= 2**31  # pair keys in 32 bits: the hash set's slots take 4 bytes
     while first < tails.size:
         done = int(through[first - 1]) if first else 0
         last = max(int(np.searchsorted(through, done + _CHUNK, side="right")), first + 1)
@@ -512,7 +515,7 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
         b, c = np.repeat(heads[first:last], runs), heads[second]
         del second
         maybe = np.flatnonzero(passes[_pair_slots(b, c, bits)])
-        if maybe.size > rows.size // _MANY_PASS:  # many pass: looked up in a hash set
+        if small and maybe.size > rows.size // _MANY_PASS:  # many pass: in a hash set
             if keys is None:
                 keys = KeyTable(rows.astype(np.int64) * n + columns, high=n * n)
             hit = maybe[keys.contains(b[maybe].astype(np.int64) * n + c[maybe])]
