@@ -492,12 +492,19 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     del order
     tails, heads = np.where(forward, rows, columns), np.where(forward, columns, rows)
     del forward
-    # grouped by tail, in pair-key order within each (a stable counting sort by tail): a
-    # tail t's heads r < t (pairs (r, t)) come first, then its heads c > t, each
-    # ascending: every wedge's b < c
-    by_tail = stable_argsort(tails)
-    heads, tails = heads[by_tail], tails[by_tail]
-    del by_tail
+    # grouped by tail, in pair-key order within each (a stable counting sort by tail: one
+    # radix pass up to 2^16 nodes, scipy's COO to CSR above): a tail t's heads r < t
+    # (pairs (r, t)) come first, then its heads c > t, each ascending: every wedge's b < c
+    if n <= 1 << DIGIT:
+        by_tail = stable_argsort(tails)
+        heads, tails = heads[by_tail], tails[by_tail]
+        del by_tail
+    else:
+        out = sp.coo_array((np.ones(tails.size, dtype=np.int8), (tails, heads)), shape=(n, n))
+        out = out.tocsr()
+        heads = out.indices.astype(index, copy=False)
+        tails = np.repeat(np.arange(n, dtype=index), np.diff(out.indptr))
+        del out
     # the wedges: entry p of the forward edges with each later entry of its tail's run
     later = np.cumsum(np.bincount(tails, minlength=n))[tails] - np.arange(1, tails.size + 1)
     through = np.cumsum(later)
