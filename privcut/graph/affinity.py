@@ -207,6 +207,11 @@ def expected_wedges(
     return retention * np.bincount(bins, pairs, len(BIN_EDGES) + 1)
 
 
+_BLOCK_DRAWS = 2**22
+""":func:`affinity_edges` draws its blocks' pairs about this many at a time (whole blocks;
+the draws come in the same order either way): its memory stays O(n + this) at any size."""
+
+
 def _blocks(sorted_degrees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Start and size of each block over degrees sorted ascending: a block starting at a
     node of degree d has size d + 1 (cut at the end). One step per run of equal degrees
@@ -231,7 +236,7 @@ def affinity_edges(
     Nodes with integer ``degrees`` in ``[2, cap]`` and ``rho > 0`` are sorted by degree
     (random ties) and dealt into blocks of size ``d + 1``, d the first (smallest) degree
     of the block; each pair of a block is an edge with the block's first node's ``rho``.
-    O(n log n + sum of block pairs) time and memory.
+    O(n log n + sum of block pairs) time, O(n + edges + :data:`_BLOCK_DRAWS`) memory.
 
     Examples
     --------
@@ -246,18 +251,47 @@ def affinity_edges(
     shuffled = eligible[rng.permutation(eligible.size)]
     order = shuffled[stable_argsort(degrees[shuffled])]  # degrees in [2, cap]: one radix pass
     starts, sizes = _blocks(degrees[order])
+    # the blocks of two nodes or more by size, then by start: one draw per pair of each in
+    # turn, in the pairs' order (numpy.triu_indices), about _BLOCK_DRAWS draws at a time
+    blocks = np.flatnonzero(sizes >= 2)
+    blocks = blocks[np.argsort(sizes[blocks], kind="stable")]
+    first, size = starts[blocks], sizes[blocks]
+    count = size * (size - 1) // 2
+    chance, ends = rho[order[first]], np.cumsum(count)
     rows, columns = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
-    for size in np.unique(sizes[sizes >= 2]):
-        first = starts[sizes == size]
-        members = order[first[:, None] + np.arange(size)]  # blocks x size
-        a, b = np.triu_indices(int(size), 1)
-        chance = rho[order[first]][:, None]
-        chosen = rng.random((first.size, a.size)) < chance
-        block, pair = np.nonzero(chosen)
-        u, v = members[block, a[pair]], members[block, b[pair]]
+    start = 0
+    while start < blocks.size:
+        done = int(ends[start - 1]) if start else 0
+        stop = max(int(np.searchsorted(ends, done + _BLOCK_DRAWS, side="right")), start + 1)
+        draws = rng.random(int(ends[stop - 1]) - done)
+        chosen = np.flatnonzero(draws < np.repeat(chance[start:stop], count[start:stop]))
+        block = start + np.searchsorted(ends[start:stop] - done, chosen, side="right")
+        pair = chosen - (ends[block] - count[block] - done)  # its position in its block
+        a, b = _pair_at(size[block], pair)
+        u, v = order[first[block] + a], order[first[block] + b]
         rows.append(np.minimum(u, v))
         columns.append(np.maximum(u, v))
+        start = stop
     return np.concatenate(rows), np.concatenate(columns)
+
+
+def _pair_at(size: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The k-th pair ``(p, q)``, p < q, among ``size`` items in :func:`_pairs`' order (row
+    p starts at pair ``p (2 size - p - 1) / 2``): the row from the quadratic's root,
+    corrected by one where rounding moved it, in integers. O(len(k)).
+
+    Examples
+    --------
+    >>> p, q = _pair_at(np.full(6, 4), np.arange(6))
+    >>> p.tolist(), q.tolist()
+    ([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3])
+    """
+    size, k = size.astype(np.int64), k.astype(np.int64)
+    width = 2 * size - 1
+    p = np.floor((width - np.sqrt((width * width - 8 * k).astype(float))) / 2).astype(np.int64)
+    p -= p * (width - p) // 2 > k
+    p += (p + 1) * (width - p - 1) // 2 <= k
+    return p, k - p * (width - p) // 2 + p + 1
 
 
 def _once(first: np.ndarray, second: np.ndarray, size: int) -> np.ndarray:

@@ -40,6 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import isotonic_regression
 
+from privcut.graph.keyset import KeyTable
 from privcut.graph.sorting import DIGIT, dense_ranks, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
@@ -136,6 +137,18 @@ _FILTER_LOAD = 8
 
 _FIRST, _SECOND = np.uint32(0x9E3779B1), np.uint32(0x85EBCA77)
 """Odd multipliers of :func:`_pair_slots`."""
+
+_MANY_PASS = 2
+""":func:`_edge_corners` looks the wedges its filter passes up in a hash set of the edges'
+keys (:class:`~privcut.graph.keyset.KeyTable`, built once) when more than one per this
+many edges pass (LFR: 33k for 27k edges) and the pair keys fit in 31 bits (n at most
+46,340: 32-bit slots, 12-24 bytes per edge, about the filter's own), else in the
+edges' CSR rows (gnutella: 7k for 52k)."""
+
+_FEW_CLOSED = 8
+""":func:`_edge_corners` finds the closed wedges' entries by a binary search in the wedge
+counts when they are fewer than one per this many entries (gnutella: 639 triangles on
+52k edges), else by listing every wedge's entry (LFR: 27k on 27k)."""
 
 
 def clustering_sensitivity(cap: int = DEFAULT_CAP, bins: int = 3) -> float:
@@ -425,7 +438,8 @@ def triangle_corners(projected) -> np.ndarray:
     degree-ordered orientation of Schank & Wagner 2005), so every triangle has one first
     node a with edges out to both others b and c, and is counted once, as the wedge of
     those two edges, closed because {b, c} is an edge (a byte filter of hashed pairs
-    first, then a binary search in b's sorted row of the edges); a node's corners are the
+    first, then a binary search in b's sorted row of the edges, or a hash set of the
+    edges when many wedges pass the filter); a node's corners are the
     closed wedges it is in. Exact integers. O(n + |E| + W log D) time and O(n + |E|)
     memory (the wedges a few million at a time), W <= |E| D / 2 the wedges of two edges
     out of a node on a graph of maximum degree D (the projection's ``cap``); no n x n
@@ -455,11 +469,13 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     The wedges (two edges out of one tail, heads b < c) are listed :data:`_CHUNK` at a
     time, and each is closed iff ``{b, c}`` is an edge: first a filter of one byte per
     slot of a hash of the pair (the edges' slots set, at least :data:`_FILTER_LOAD` slots
-    per edge: no edge is missed, about one open wedge in eight passes), then the few
-    wedges it passes are looked up in b's sorted row of the edges' CSR (binary search
-    over at most the maximum degree, in scipy). O(n + |E| + W log D) time, O(n + |E| +
-    :data:`_CHUNK`) memory (no table of the edges' pair keys); int32 indices where n and
-    |E| fit."""
+    per edge: no edge is missed, about one open wedge in eight passes), then the wedges
+    it passes are looked up in b's sorted row of the edges' CSR (binary search over at
+    most the maximum degree, in scipy), or, when more than one per :data:`_MANY_PASS`
+    edges pass on up to 46,340 nodes, in a hash set of the edges' pair keys (built
+    once, O(|E|) expected).
+    O(n + |E| + W log D) time, O(n + |E| + :data:`_CHUNK`) memory; int32 indices where n
+    and |E| fit."""
     index = np.int32 if max(n, rows.size + 1) < 2**31 else np.int64
     rows, columns = rows.astype(index, copy=False), columns.astype(index, copy=False)
     upper = np.bincount(rows, minlength=n)
@@ -476,33 +492,50 @@ def _edge_corners(rows: np.ndarray, columns: np.ndarray, n: int) -> np.ndarray:
     del order
     tails, heads = np.where(forward, rows, columns), np.where(forward, columns, rows)
     del forward
-    # grouped by tail, in pair-key order within each (scipy's stable counting sort of the
-    # COO entries by row): a tail t's heads r < t (pairs (r, t)) come first, then its
-    # heads c > t, each ascending: every wedge's b < c
-    out = sp.coo_array((np.ones(tails.size, dtype=np.int8), (tails, heads)), shape=(n, n))
-    out = out.tocsr()
-    heads = out.indices.astype(index, copy=False)
-    tails = np.repeat(np.arange(n, dtype=index), np.diff(out.indptr))
-    del out
+    # grouped by tail, in pair-key order within each (a stable counting sort by tail: one
+    # radix pass up to 2^16 nodes, scipy's COO to CSR above): a tail t's heads r < t
+    # (pairs (r, t)) come first, then its heads c > t, each ascending: every wedge's b < c
+    if n <= 1 << DIGIT:
+        by_tail = stable_argsort(tails)
+        heads, tails = heads[by_tail], tails[by_tail]
+        del by_tail
+    else:
+        out = sp.coo_array((np.ones(tails.size, dtype=np.int8), (tails, heads)), shape=(n, n))
+        out = out.tocsr()
+        heads = out.indices.astype(index, copy=False)
+        tails = np.repeat(np.arange(n, dtype=index), np.diff(out.indptr))
+        del out
     # the wedges: entry p of the forward edges with each later entry of its tail's run
     later = np.cumsum(np.bincount(tails, minlength=n))[tails] - np.arange(1, tails.size + 1)
     through = np.cumsum(later)
     later = later.astype(index)
-    closed, first = [], 0
+    closed, first, keys = [], 0, None
+    small = n * n <= 2**31  # pair keys in 32 bits: the hash set's slots take 4 bytes
     while first < tails.size:
         done = int(through[first - 1]) if first else 0
         last = max(int(np.searchsorted(through, done + _CHUNK, side="right")), first + 1)
         runs = later[first:last]
-        entries = np.arange(first, last, dtype=index)
         # wedge k of entry p: heads[p] and heads[p + 1 + (k - wedges before p)]
-        skip = (np.cumsum(runs, dtype=index) - runs) - (entries + 1)
-        second = np.arange(int(through[last - 1]) - done, dtype=index) - np.repeat(skip, runs)
-        entries = np.repeat(entries, runs)
-        b, c = heads[entries], heads[second]
+        upto = np.cumsum(runs, dtype=index)  # the chunk's wedges up to each entry's own
+        skip = (upto - runs) - np.arange(first + 1, last + 1, dtype=index)
+        second = np.arange(int(upto[-1]), dtype=index) - np.repeat(skip, runs)
+        b, c = np.repeat(heads[first:last], runs), heads[second]
+        del second
         maybe = np.flatnonzero(passes[_pair_slots(b, c, bits)])
-        if maybe.size:  # (scipy answers an empty lookup with a sparse array)
+        if small and maybe.size > rows.size // _MANY_PASS:  # many pass: in a hash set
+            if keys is None:
+                keys = KeyTable(rows.astype(np.int64) * n + columns, high=n * n)
+            hit = maybe[keys.contains(b[maybe].astype(np.int64) * n + c[maybe])]
+        elif maybe.size:  # (scipy answers an empty lookup with a sparse array)
             hit = maybe[edges[b[maybe], c[maybe]] != 0]
-            closed += [tails[entries[hit]], b[hit], c[hit]]
+        else:
+            hit = maybe
+        if hit.size:
+            if hit.size * _FEW_CLOSED < runs.size:  # each one's entry: the first ending past it
+                entry = first + np.searchsorted(upto, hit, side="right")
+            else:
+                entry = np.repeat(np.arange(first, last, dtype=index), runs)[hit]
+            closed += [tails[entry], b[hit], c[hit]]
         first = last
     ends = np.concatenate(closed) if closed else np.zeros(0, dtype=index)
     return np.bincount(ends, minlength=n).astype(np.int64)

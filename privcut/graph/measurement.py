@@ -34,6 +34,7 @@ from privcut.graph.filtered import edge_positions, filtered_pairs
 from privcut.graph.noisy import NoisyGraph, randomized_response
 from privcut.graph.partition import Partition
 from privcut.graph.planning import SENSITIVITY, MeasurementPlan
+from privcut.graph.sorting import sorted_keys
 from privcut.graph.universe import EdgeUniverse, check_pairs, multiplicity
 from privcut.privacy import Noise, PrivacyBudget
 from privcut.privacy.random import RandomState, check_random_state
@@ -46,6 +47,7 @@ __all__ = [
     "Measurements",
     "measure",
     "noisy_statistic",
+    "sorted_floats",
     "sorted_sequence",
     "statistic",
 ]
@@ -287,12 +289,26 @@ def statistic(name: str, adjacency, partition: Partition | None, directed: bool)
     if name == "edge-count":
         return np.array([adjacency.sum() / multiplicity(directed)])
     if name in ("degrees", SEQUENCE):
-        out = np.asarray(adjacency.sum(axis=1)).ravel()
+        out = _row_sums(adjacency)
         degrees = (
             np.concatenate([out, np.asarray(adjacency.sum(axis=0)).ravel()]) if directed else out
         )
         return degrees if name == "degrees" else sorted_sequence(degrees, partition, directed)
     return partition.block_sums(adjacency)
+
+
+def _row_sums(adjacency) -> np.ndarray:
+    """``adjacency.sum(axis=1)`` as a flat array: for a float CSR whose entries are all 1.0
+    (a 0/1 graph's) the number of entries per row, the same floats without the product
+    (exact integer sums in any order). O(n + nnz)."""
+    if (
+        sp.issparse(adjacency)
+        and adjacency.format == "csr"
+        and adjacency.dtype == np.float64
+        and bool(np.all(adjacency.data == 1.0))
+    ):
+        return np.diff(adjacency.indptr).astype(np.float64)
+    return np.asarray(adjacency.sum(axis=1)).ravel()
 
 
 def sorted_sequence(degrees: np.ndarray, partition: Partition | None, directed: bool) -> np.ndarray:
@@ -321,9 +337,26 @@ def sorted_sequence(degrees: np.ndarray, partition: Partition | None, directed: 
     n = degrees.size // (2 if directed else 1)
     halves = [degrees[:n]] if not directed else [degrees[:n], degrees[n:]]
     if partition is None:  # one group: the sorted values (sums of weights >= 0: no -0.0)
-        return np.concatenate([np.sort(half) for half in halves])
+        return np.concatenate([sorted_floats(half) for half in halves])
     labels = partition.labels
     return np.concatenate([half[np.lexsort((half, labels))] for half in halves])
+
+
+def sorted_floats(x: np.ndarray) -> np.ndarray:
+    """``numpy.sort(x)`` of a float array, the same bytes; by the radix sort
+    (:func:`~privcut.graph.sorting.sorted_keys`) when the values are integers in [0,
+    2^52) without a sign bit (degrees: O(n) per 16 bits, where the comparison sort of
+    22,687 degrees takes about five times as long), else by ``numpy.sort``.
+
+    Examples
+    --------
+    >>> sorted_floats(np.array([3.0, 0.0, 2.0])).tolist(), sorted_floats(np.array([0.5, -1.0]))
+    ([0.0, 2.0, 3.0], array([-1. ,  0.5]))
+    """
+    whole = x.size and x.max() < 2.0**52 and not np.signbit(x).any()  # no -0.0 either
+    if whole and bool(np.all(np.rint(x) == x)):
+        return sorted_keys(x.astype(np.int64)).astype(x.dtype)
+    return np.sort(x)
 
 
 def _on_weight_grid(adjacency, pairs: int):

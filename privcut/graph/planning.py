@@ -381,7 +381,10 @@ class _Shape:
         return g * g if self.directed else g * (g + 1) // 2
 
 
+@lru_cache(maxsize=1024)
 def _noise(name: str, epsilon: float, integer: bool) -> Noise:
+    """The measurement's noise at this epsilon (a frozen record: cached, as
+    :class:`MeasurementPlan` checks again the noise its planner just built)."""
     return Noise.for_laplace(epsilon, SENSITIVITY[name], integer=integer, coordinates=CHANGED[name])
 
 

@@ -24,7 +24,7 @@ import networkx as nx
 import numpy as np
 from scipy.optimize import brentq, isotonic_regression
 
-from privcut.graph.measurement import Measurements
+from privcut.graph.measurement import Measurements, sorted_floats
 from privcut.graph.sorting import sorted_keys, stable_argsort
 
 __all__ = [
@@ -243,7 +243,7 @@ def rank_matched(
             chunks = np.split(values[by_group], bounds)
             sorted_values = np.concatenate([np.sort(chunk) for chunk in chunks])
         else:
-            sorted_values = np.sort(values)
+            sorted_values = sorted_floats(values)
         out = np.empty(n)
         out[ranked] = sorted_values
         result[part] = out

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from privcut import synthetic_graph
 from privcut.audit import audit
 from privcut.datasets import community_graph
-from privcut.graph import clustering, planning
+from privcut.graph import affinity, clustering, planning
 from privcut.graph.affinity import affinity_edges
 from privcut.graph.clustering import (
     BIN_EDGES,
@@ -95,8 +95,9 @@ def test_triangle_corners_match_networkx_on_random_graphs(collide, monkeypatch):
     """The wedge count with its filter of hashed pairs is exact on small random graphs of
     every density (degree ties in the orientation included), also when every pair hashes
     to one slot (``collide``: the filter passes every wedge, the row lookup alone decides)
-    and the wedges are listed a few at a time (chunks ending inside a tail's run);
-    diagonal entries, explicit zeros and duplicate entries are not edges or count once."""
+    and the wedges are listed a few at a time (chunks ending inside a tail's run), on
+    sparse graphs with few triangles too; diagonal entries, explicit zeros and duplicate
+    entries are not edges or count once."""
     if collide:
         monkeypatch.setattr(
             clustering, "_pair_slots", lambda first, second, bits: np.zeros(first.size, int)
@@ -108,11 +109,15 @@ def test_triangle_corners_match_networkx_on_random_graphs(collide, monkeypatch):
         G = nx.gnp_random_graph(n, rng.uniform(0.0, 1.0), seed=trial)
         A = nx.to_scipy_sparse_array(G, nodelist=range(n))
         assert triangle_corners(A).tolist() == list(dict(sorted(nx.triangles(G).items())).values())
+    for trial in range(3):  # sparse: few closed wedges (found by their wedge counts)
+        G = nx.gnm_random_graph(300, 600, seed=trial)
+        A = nx.to_scipy_sparse_array(G, nodelist=range(300))
+        assert triangle_corners(A).tolist() == list(dict(sorted(nx.triangles(G).items())).values())
     rows, columns = [0, 1, 1, 2, 0, 2, 2, 0, 3, 0], [1, 0, 2, 1, 2, 0, 2, 3, 0, 1]
     data = [1.0, 1, 1, 1, 1, 1, 1, 0, 0, 1]  # a triangle, a loop, a zero pair, a duplicate
     A = sp.coo_array((data, (rows, columns)), shape=(4, 4))
     assert triangle_corners(A).tolist() == [1, 1, 1, 0]
-    big = 50_000  # pair keys b n + c beyond 32 bits
+    big = 70_000  # pair keys b n + c beyond 32 bits, tails grouped by scipy
     clique = big - 1 - 7 * np.arange(5)
     rows, columns = np.repeat(clique, 5), np.tile(clique, 5)
     A = sp.csr_array((np.ones(25), (rows, columns)), shape=(big, big))  # K5, with its loops
@@ -200,6 +205,50 @@ def test_affinity_blocks_follow_the_degrees():
     assert (rows < columns).all()
     none = affinity_edges(degrees, np.zeros(9), np.random.default_rng(0))
     assert none[0].size == 0
+
+
+def _reference_affinity(degrees, rho, rng, cap):
+    """affinity_edges by its definition: the blocks of each size in turn (ascending), each
+    drawing its pairs in numpy.triu_indices order."""
+    eligible = np.flatnonzero((degrees >= 2) & (degrees <= cap) & (rho > 0.0))
+    shuffled = eligible[rng.permutation(eligible.size)]
+    order = shuffled[np.argsort(degrees[shuffled], kind="stable")]
+    starts, sizes, i = [], [], 0
+    while i < order.size:
+        size = int(degrees[order[i]]) + 1
+        end = i + int((degrees[order[i:]] == degrees[order[i]]).sum())
+        for start in range(i, end, size):
+            starts.append(start)
+            sizes.append(min(size, order.size - start))
+        i = starts[-1] + size
+    starts, sizes = np.array(starts, dtype=np.int64), np.array(sizes, dtype=np.int64)
+    rows, columns = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for size in np.unique(sizes[sizes >= 2]):
+        first = starts[sizes == size]
+        members = order[first[:, None] + np.arange(size)]
+        a, b = np.triu_indices(int(size), 1)
+        block, pair = np.nonzero(rng.random((first.size, a.size)) < rho[order[first]][:, None])
+        u, v = members[block, a[pair]], members[block, b[pair]]
+        rows.append(np.minimum(u, v))
+        columns.append(np.maximum(u, v))
+    return np.concatenate(rows), np.concatenate(columns)
+
+
+@pytest.mark.parametrize("draws", [2**22, 5])
+def test_affinity_edges_draw_every_block_in_turn(draws, monkeypatch):
+    """Drawing all blocks' pairs at once, or a few blocks at a time, gives the edges (and
+    leaves the generator where) drawing each size's blocks in turn does."""
+    monkeypatch.setattr(affinity, "_BLOCK_DRAWS", draws)
+    for seed in range(20):
+        r = np.random.default_rng(seed)
+        n, cap = int(r.integers(0, 300)), int(r.integers(2, 40))
+        degrees, rho = r.integers(0, 45, n), np.where(r.random(n) < 0.2, 0.0, r.random(n))
+        first, second = np.random.default_rng(seed), np.random.default_rng(seed)
+        got = affinity_edges(degrees, rho, first, cap)
+        expected = _reference_affinity(degrees, rho, second, cap)
+        for x, y in zip(got, expected, strict=True):
+            assert np.array_equal(x, y) and x.dtype == y.dtype
+        assert first.random() == second.random()
 
 
 def test_the_planner_refuses_clustering_without_degrees_or_on_the_wrong_graph():

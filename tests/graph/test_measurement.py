@@ -3,10 +3,17 @@ import dataclasses
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from privcut.audit import audit, neighbouring_graphs
 from privcut.graph import EdgeUniverse, noisy_graph
-from privcut.graph.measurement import WEIGHT_GRID, Measurement, Measurements, measure
+from privcut.graph.measurement import (
+    WEIGHT_GRID,
+    Measurement,
+    Measurements,
+    measure,
+    statistic,
+)
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
 from privcut.privacy import Noise
@@ -197,3 +204,19 @@ def test_weighted_measurements_carry_the_weight_rounding_into_their_bounds():
     unweighted = measure(G, plain, partition=partition, rng=0)
     assert all(record.slack is None for record in unweighted.records)
     assert unweighted.get("blocks").count_estimate(universe).slack == 0.0
+
+
+def test_degree_sums_are_the_row_sums():
+    """The degrees of a CSR of 1.0 entries (counted per row, duplicates included) and of
+    any other adjacency (summed) are ``sum(axis=1)``'s floats."""
+    rng = np.random.default_rng(0)
+    rows, columns = rng.integers(0, 30, 200), rng.integers(0, 30, 200)
+    for data in (np.ones(200), rng.random(200), rng.integers(0, 2, 200).astype(float)):
+        coo = sp.coo_array((data, (rows, columns)), shape=(30, 30))
+        order = np.argsort(rows, kind="stable")
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=30))])
+        raw = sp.csr_array((data[order], columns[order], indptr), shape=(30, 30))  # duplicates
+        for A in (coo.tocsr(), raw, sp.csr_matrix(coo), coo):
+            expected = np.asarray(A.sum(axis=1)).ravel()
+            got = statistic("degrees", A, None, False)
+            assert got.dtype == expected.dtype and np.array_equal(got, expected)

@@ -12,11 +12,12 @@ from privcut import synthetic_graph
 from privcut.datasets.generators import community_graph
 from privcut.graph import EdgeUniverse
 from privcut.graph.fitting import fit_targets
-from privcut.graph.measurement import measure
+from privcut.graph.measurement import measure, sorted_floats
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
 from privcut.graph.sequence import is_graphical, rank_matched, smooth_plateaus
 from privcut.graph.sparse import SparseGenerator, stub_degrees
+from privcut.graph.survivors import fitted_stubs
 
 WIKI = next(
     (
@@ -93,6 +94,49 @@ def test_dealt_degrees_agree_with_the_block_counts():
     ends = np.bincount(first, counts, partition.g) + np.bincount(second, counts, partition.g)
     assert [int(dealt[m].sum()) for m in members] == ends.astype(int).tolist()
     assert dealt.min() >= 0 and dealt.max() <= measured.universe.n - 1
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_fitted_stubs_are_stub_degrees(directed):
+    """Integer degrees whose group sums already are the shares come back as they are, the
+    answer stub_degrees' root searches give; others (one off, or not integers) get those
+    searches."""
+    rng = np.random.default_rng(3)
+    for trial in range(60):
+        n, g = int(rng.integers(2, 60)), int(rng.integers(1, 4))
+        labels = rng.integers(0, g, n)
+        members = [np.flatnonzero(labels == a) for a in range(g)]
+        pairs = np.divmod(np.arange(g * g), g) if directed else np.triu_indices(g)
+        counts = rng.integers(0, n, pairs[0].size)
+        needs = [np.bincount(pairs[0], counts, g), np.bincount(pairs[1], counts, g)]
+        needs = needs if directed else [needs[0] + needs[1]]
+        if any((need > (n - 1) * np.bincount(labels, minlength=g)).any() for need in needs):
+            continue  # more ends than the groups hold
+        degrees = np.zeros(n * len(needs))
+        for h, need in enumerate(needs):
+            for a, nodes in enumerate(members):  # random integers in [0, n - 1] with that sum
+                if nodes.size:
+                    ends = rng.choice(np.repeat(nodes, n - 1), int(need[a]), replace=False)
+                    degrees[h * n : (h + 1) * n] += np.bincount(ends, minlength=n)
+        if trial % 3 == 1:
+            degrees[rng.integers(0, degrees.size)] += 1.0
+        elif trial % 3 == 2:
+            degrees += rng.random(degrees.size) / 2
+        got = fitted_stubs(degrees, members, *pairs, counts, n)
+        expected = stub_degrees(degrees, members, *pairs, counts, n)
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+def test_sorted_floats_are_numpys_sort():
+    """Integer floats by the radix sort, anything else (fractions, negatives, -0.0, NaN,
+    float32) by numpy.sort: the same bytes."""
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        x = rng.integers(0, 10 ** int(rng.integers(1, 15)), int(rng.integers(0, 200))) * 1.0
+        if x.size and trial % 6:
+            x[0] = (0.5, -1.0, -0.0, np.nan, np.inf)[trial % 6 - 1]
+        x = x.astype(np.float32) if trial % 7 == 0 else x
+        assert sorted_floats(x).tobytes() == np.sort(x).tobytes()
 
 
 def test_smoothing_keeps_order_and_true_jumps():
