@@ -381,11 +381,17 @@ class _Shape:
         return g * g if self.directed else g * (g + 1) // 2
 
 
-@lru_cache(maxsize=1024)
 def _noise(name: str, epsilon: float, integer: bool) -> Noise:
-    """The measurement's noise at this epsilon (a frozen record: cached, as
+    """The measurement's noise at this epsilon, for its sensitivity now in
+    :data:`SENSITIVITY` (:func:`_laplace`)."""
+    return _laplace(epsilon, SENSITIVITY[name], integer, CHANGED[name])
+
+
+@lru_cache(maxsize=1024)
+def _laplace(epsilon: float, sensitivity: float, integer: bool, coordinates: int) -> Noise:
+    """Laplace noise of scale ``sensitivity / epsilon`` (a frozen record: cached, as
     :class:`MeasurementPlan` checks again the noise its planner just built)."""
-    return Noise.for_laplace(epsilon, SENSITIVITY[name], integer=integer, coordinates=CHANGED[name])
+    return Noise.for_laplace(epsilon, sensitivity, integer=integer, coordinates=coordinates)
 
 
 def _moments(name: str, epsilon: float, integer: bool) -> tuple[float, float]:
