@@ -746,7 +746,10 @@ def synthetic_graph(
     if plan is None:
         plan = plan_for(universe, epsilon, requested, partition=partition, **rest)
     marked, read = source()
+    marked.hand_over()  # the last step that reads G: no copy of it
     measured = measure(marked, plan, partition=partition, rng=rng, **read)
+    del marked
+    source.cache_clear()  # G's copy freed before the generation
     noise = time.perf_counter() - began
     return _release(measured, setup, rng, began, noise, array, communities, decision)
 
