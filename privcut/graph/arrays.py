@@ -361,6 +361,20 @@ def _mirrored(rows: np.ndarray, columns: np.ndarray, values: np.ndarray, n: int)
     return upper + upper.T.tocsr()
 
 
+def index_dtype(high: int) -> np.dtype:
+    """The integer dtype for indices below ``high`` (node ids below n, positions below
+    |E|): 32 bits where they fit (``high <= 2^31``), half the memory of int64, else 64
+    bits. The release's large temporaries of node ids use it; their keys ``i n + j``
+    stay int64.
+
+    Examples
+    --------
+    >>> index_dtype(10**6), index_dtype(2**31), index_dtype(2**31 + 1)
+    (dtype('int32'), dtype('int32'), dtype('int64'))
+    """
+    return np.dtype(np.int32 if high <= 2**31 else np.int64)
+
+
 def _row_major(rows: np.ndarray, columns: np.ndarray, n: int, directed: bool) -> bool:
     """Whether the pairs are distinct and listed row by row, columns ascending (and in the
     upper triangle when undirected). O(|E|)."""

@@ -92,7 +92,7 @@ from privcut.graph.affinity import (
     expected_wedges,
     node_rho,
 )
-from privcut.graph.arrays import edge_array
+from privcut.graph.arrays import edge_array, index_dtype
 from privcut.graph.assortativity import (
     assortative_swaps,
     assortativity_target,
@@ -568,9 +568,11 @@ class SparseGenerator:
         if measured.get(ASSORTATIVITY) is None or measured.get("degrees") is None:
             return None
         n = measured.universe.n
-        (first, second), (kept_first, kept_second) = divmod(pairs, n), divmod(kept, n)
-        degrees = np.bincount(
-            np.concatenate([first, second, kept_first, kept_second]), minlength=n
+        index = index_dtype(n)  # node ids in 4 bytes where they fit: the swaps' peak
+        first, second = (pairs // n).astype(index), (pairs % n).astype(index)
+        kept_first, kept_second = divmod(kept, n)
+        degrees = sum(
+            np.bincount(ends, minlength=n) for ends in (first, second, kept_first, kept_second)
         ).astype(float)
         target = self.target(measured, degrees, rng)
         partition = measured.partition
