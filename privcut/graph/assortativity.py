@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from privcut.graph.arrays import index_dtype
 from privcut.graph.keyset import KeyTable
 from privcut.graph.sorting import sorted_keys, stable_argsort
 from privcut.privacy import Noise
@@ -372,8 +373,9 @@ def _partners(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     runs = sorted_keys(block)
     change = np.flatnonzero(runs[1:] != runs[:-1]) + 1
     starts, ends = np.r_[0, change], np.r_[change, runs.size]
-    position = np.arange(runs.size)
-    partner = np.repeat(starts + ends - 1, ends - starts) - position
+    index = index_dtype(runs.size)  # positions in 4 bytes where they fit
+    position = np.arange(runs.size, dtype=index)
+    partner = np.repeat((starts + ends - 1).astype(index), ends - starts) - position
     low = position < partner
     return position[low], partner[low]
 
@@ -591,6 +593,7 @@ def assortative_swaps(
         packed, order = _ordered(pair, above, within, logs, gap, rng)
         if block is not None:
             order = order[stable_argsort(block[order])]
+        order = order.astype(first.dtype)  # positions in 4 bytes where they fit
         i, j = order[first], order[last]
         del order  # freed before the next |E|-sized arrays (the release's peak)
         shuffle = rng.permutation(i.size)
