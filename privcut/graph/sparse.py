@@ -584,6 +584,7 @@ class SparseGenerator:
         before = core_triangles(
             np.concatenate([first, kept_first]), np.concatenate([second, kept_second]), degrees
         )
+        del first, second  # freed before the closing swaps
         rows, columns, _ = closing_swaps(rows, columns, kept, degrees, before, rng, labels=labels)
         return rows * n + columns
 
