@@ -591,9 +591,9 @@ def assortative_swaps(
             break
         taken += 1
         packed, order = _ordered(pair, above, within, logs, gap, rng)
+        order = order.astype(first.dtype)  # positions in 4 bytes where they fit
         if block is not None:
             order = order[stable_argsort(block[order])]
-        order = order.astype(first.dtype)  # positions in 4 bytes where they fit
         i, j = order[first], order[last]
         del order  # freed before the next |E|-sized arrays (the release's peak)
         shuffle = rng.permutation(i.size)
