@@ -612,10 +612,9 @@ def closing_swaps(
         labels = np.asarray(labels)
         group = labels[members].astype(np.int64)
         spans = (int(labels.max()) + 1, int(classes.max()) + 1)
-    all_rows = np.concatenate([rows, fixed // n])
-    all_columns = np.concatenate([columns, fixed % n])
-    adjacency, inner, ends, starts = _core_tables(all_rows, all_columns, index, k)
-    del all_rows, all_columns  # |E|-sized: freed before the passes
+    adjacency, inner, ends, starts = _core_tables(  # the |E|-sized ends freed after it
+        np.concatenate([rows, fixed // n]), np.concatenate([columns, fixed % n]), index, k
+    )
     # exact integers, the outside ones gathered at every pass's changes
     outside = _outside(ends, starts, inner, k).astype(np.int32 if n < _WIDE else np.int64)
     paths = _squared(adjacency)

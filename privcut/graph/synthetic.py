@@ -745,13 +745,20 @@ def synthetic_graph(
         partition = Partition.of(universe, groups)
     if plan is None:
         plan = plan_for(universe, epsilon, requested, partition=partition, **rest)
-    marked, read = source()
-    marked.hand_over()  # the last step that reads G: no copy of it
-    measured = measure(marked, plan, partition=partition, rng=rng, **read)
-    del marked
-    source.cache_clear()  # G's copy freed before the generation
+    measured = _measure_last(source, plan, partition, rng)
     noise = time.perf_counter() - began
     return _release(measured, setup, rng, began, noise, array, communities, decision)
+
+
+def _measure_last(source: Callable, plan, partition: Partition | None, rng) -> Measurements:
+    """The release's measurements, its last step that reads G: on G's marked copy handed
+    over (:meth:`~privcut.graph.arrays.CheckedAdjacency.hand_over`: no copy), the copy freed
+    (``source``'s cache cleared) before the generation."""
+    marked, read = source()
+    marked.hand_over()
+    measured = measure(marked, plan, partition=partition, rng=rng, **read)
+    source.cache_clear()
+    return measured
 
 
 def _read_once(
