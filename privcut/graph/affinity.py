@@ -631,7 +631,7 @@ def closing_swaps(
     True
     """
     passes = check_scalar(passes, "passes", int, low=0)
-    rows, columns = np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64)
+    rows, columns = np.asarray(rows, dtype=np.int64), np.asarray(columns, dtype=np.int64)
     fixed = np.asarray(fixed, dtype=np.int64)
     f = np.asarray(degrees, dtype=float)
     members = _core(f, cap)
@@ -646,9 +646,9 @@ def closing_swaps(
         labels = np.asarray(labels)
         group = labels[members].astype(np.int64)
         spans = (int(labels.max()) + 1, int(classes.max()) + 1)
-    all_rows = np.concatenate([rows, fixed // n])
-    all_columns = np.concatenate([columns, fixed % n])
-    adjacency, inner, ends, starts = _core_tables(all_rows, all_columns, index, k)
+    adjacency, inner, ends, starts = _core_tables(  # the |E|-sized ends freed after it
+        np.concatenate([rows, fixed // n]), np.concatenate([columns, fixed % n]), index, k
+    )
     # exact integers, the outside ones gathered at every pass's changes
     outside = _outside(ends, starts, inner, k).astype(np.int32 if n < _WIDE else np.int64)
     paths = _squared(adjacency)
@@ -688,5 +688,6 @@ def closing_swaps(
         if inside / 6.0 + across / 2.0 > best[0]:
             best = (inside / 6.0 + across / 2.0, low.copy(), high.copy())
     count, low, high = best
+    rows, columns = rows.copy(), columns.copy()  # copied last: the inputs are not changed
     rows[swappable], columns[swappable] = members[low], members[high]
     return rows, columns, float(count)

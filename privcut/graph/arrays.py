@@ -89,11 +89,20 @@ class CheckedAdjacency(sp.csr_array):
     True
     >>> type(checked.copy()).__name__, checked.copy().reread(None, key, False) is None
     ('CheckedAdjacency', True)
+
+    Handed over, the next reading shares its arrays and the mark is gone:
+
+    >>> checked.hand_over()
+    >>> bool(np.shares_memory(read_adjacency(checked, nodes=key).matrix.data, checked.data))
+    True
+    >>> checked.reread(None, key, False) is None
+    True
     """
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._reading: tuple | None = None
+        self._handing = False
 
     @classmethod
     def of(
@@ -122,8 +131,20 @@ class CheckedAdjacency(sp.csr_array):
         now = (self.data, self.indices, self.indptr)
         if any(part is not made for part, made in zip(now, parts, strict=True)):
             return None  # arrays put in place of the checked ones
+        if self._handing:  # the last reading: its own arrays, the mark dropped
+            self._reading = None
+            for part in now:
+                part.flags.writeable = True
+            return sp.csr_array(now, shape=self.shape)
         copied = (self.data.copy(), self.indices.copy(), self.indptr.copy())
         return sp.csr_array(copied, shape=self.shape)
+
+    def hand_over(self) -> None:
+        """Make the next :meth:`reread` the last: it gives this array's own arrays (made
+        writable again), not a copy, and drops the mark (a later reading checks it as
+        any sparse adjacency). For the release's last step that reads G (the
+        measurements): one copy of G less at its peak; the caller drops this array."""
+        self._handing = True
 
 
 def _check_nodes(nodes: Iterable[Hashable] | None, n: int) -> tuple:
@@ -338,6 +359,20 @@ def _mirrored(rows: np.ndarray, columns: np.ndarray, values: np.ndarray, n: int)
     upper = sp.csr_array((values, columns.astype(dtype, copy=False), indptr), shape=(n, n))
     upper.has_canonical_format = True  # listed row by row, columns ascending, distinct
     return upper + upper.T.tocsr()
+
+
+def index_dtype(high: int) -> np.dtype:
+    """The integer dtype for indices below ``high`` (node ids below n, positions below
+    |E|): 32 bits where they fit (``high <= 2^31``), half the memory of int64, else 64
+    bits. The release's large temporaries of node ids use it; their keys ``i n + j``
+    stay int64.
+
+    Examples
+    --------
+    >>> index_dtype(10**6), index_dtype(2**31), index_dtype(2**31 + 1)
+    (dtype('int32'), dtype('int32'), dtype('int64'))
+    """
+    return np.dtype(np.int32 if high <= 2**31 else np.int64)
 
 
 def _row_major(rows: np.ndarray, columns: np.ndarray, n: int, directed: bool) -> bool:

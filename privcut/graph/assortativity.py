@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from privcut.graph.arrays import index_dtype
 from privcut.graph.keyset import KeyTable
 from privcut.graph.sorting import sorted_keys, stable_argsort
 from privcut.privacy import Noise
@@ -372,8 +373,9 @@ def _partners(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     runs = sorted_keys(block)
     change = np.flatnonzero(runs[1:] != runs[:-1]) + 1
     starts, ends = np.r_[0, change], np.r_[change, runs.size]
-    position = np.arange(runs.size)
-    partner = np.repeat(starts + ends - 1, ends - starts) - position
+    index = index_dtype(runs.size)  # positions in 4 bytes where they fit
+    position = np.arange(runs.size, dtype=index)
+    partner = np.repeat((starts + ends - 1).astype(index), ends - starts) - position
     low = position < partner
     return position[low], partner[low]
 
@@ -391,8 +393,11 @@ def _orient(pair: np.ndarray, above, within, flip: np.ndarray) -> np.ndarray:
         flip &= within
         flip |= above
     turned = pair << _HALF
-    turned |= pair >> _HALF
-    return np.where(flip, turned, pair)
+    high = pair >> _HALF
+    turned |= high
+    del high  # one temporary of |E| words at a time (the release's peak: issue 18)
+    np.copyto(turned, pair, where=~flip)
+    return turned
 
 
 def _ends(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -430,8 +435,15 @@ def _largest_first(i: np.ndarray, j: np.ndarray, packed: np.ndarray, f: np.ndarr
     swaps up to the gap are as few as can be: fewer edges rewired, fewer of the hubs'
     triangles broken (benchmarks/RESULTS.md, "Issue 18: assortativity swaps in fewer
     passes"). O(k) for k pairs."""
-    (ai, bi), (aj, bj) = _ends(packed[i]), _ends(packed[j])
-    size = np.abs((f[ai] - f[aj]) * (f[bi] - f[bj]))
+    first, second = packed[i], packed[j]  # one end's degrees at a time: fewer temporaries
+    size = f[(first >> _HALF).view(np.int64)]
+    size -= f[(second >> _HALF).view(np.int64)]
+    other = f[(first & _LOW).view(np.int64)]
+    other -= f[(second & _LOW).view(np.int64)]
+    del first, second
+    size *= other
+    del other
+    np.abs(size, out=size)
     size += 1.0
     key = np.log2(size, out=size)  # below 64 (degrees below 2^32): 2^9 steps per unit
     key *= -(2.0**9)
@@ -554,7 +566,7 @@ def assortative_swaps(
     """
     target = check_scalar(target, "target", float, low=-1.0, high=1.0)
     passes = check_scalar(passes, "passes", int, low=0)
-    rows, columns = np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64)
+    rows, columns = np.asarray(rows, dtype=np.int64), np.asarray(columns, dtype=np.int64)
     fixed = np.asarray(fixed, dtype=np.int64)
     f = np.asarray(degrees, dtype=float)
     n, edges = f.size, rows.size + fixed.size
@@ -579,11 +591,14 @@ def assortative_swaps(
             break
         taken += 1
         packed, order = _ordered(pair, above, within, logs, gap, rng)
+        order = order.astype(first.dtype)  # positions in 4 bytes where they fit
         if block is not None:
             order = order[stable_argsort(block[order])]
         i, j = order[first], order[last]
+        del order  # freed before the next |E|-sized arrays (the release's peak)
         shuffle = rng.permutation(i.size)
         i, j = i[shuffle], j[shuffle]
+        del shuffle
         if gap < 0:  # the sorted pairing's swaps, largest first
             i, j = _largest_first(i, j, packed, f)
         moved = 0.0

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from privcut.graph.arrays import index_dtype
 from privcut.graph.blockdraw import MAX_ROUNDS, Side, pair_keys, rejection_uniform
 from privcut.graph.sequence import box_shift, round_keeping_sum
 from privcut.graph.sorting import stable_argsort
@@ -54,11 +55,14 @@ def deal(stubs: np.ndarray, blocks: Blocks, generator) -> tuple:
     """Every block pair's stubs as ``(rows, columns, block)``, sorted by block pair: each
     group's stubs (node a repeated ``stubs[a]`` times; out-stubs for rows, in-stubs for
     columns of a DiGraph), shuffled, dealt in block order, 2 c to a Graph's block (a, a)
-    (halved into its two sides). O(n + |E| log |E| + block pairs), no loop over them."""
+    (halved into its two sides). O(n + |E| log |E| + block pairs), no loop over them.
+    Node ids and block pairs in 4 bytes where they fit (:func:`~privcut.graph.arrays.
+    index_dtype`): the pairing's peak is a few arrays of |E| of them."""
     n, directed = blocks.n, blocks.directed
     first, second = np.asarray(blocks.first), np.asarray(blocks.second)
     counts = np.asarray(blocks.counts, dtype=np.int64)
-    nodes = np.concatenate(blocks.members) if blocks.members else np.zeros(0, np.intp)
+    members = blocks.members if blocks.members else [np.zeros(0, np.intp)]
+    nodes = np.concatenate(members).astype(index_dtype(n), copy=False)
     labels = np.repeat(np.arange(len(blocks.members)), [m.size for m in blocks.members])
     halves = (stubs[:n], stubs[n:]) if directed else (stubs,)
     sizes = np.array([m.size for m in blocks.members], dtype=np.int64)
@@ -81,7 +85,8 @@ def deal(stubs: np.ndarray, blocks: Blocks, generator) -> tuple:
         column_start = row_start + counts
         column_start[~same] = starts[0][second[~same]] + offsets[first.size :]
         rows, columns = piles[0][_spans(row_start, counts)], piles[0][_spans(column_start, counts)]
-    return rows, columns, np.repeat(np.arange(counts.size), counts)
+    block = np.arange(counts.size, dtype=index_dtype(counts.size))
+    return rows, columns, np.repeat(block, counts)
 
 
 def _pile(nodes: np.ndarray, stubs: np.ndarray, labels: np.ndarray, generator) -> np.ndarray:
@@ -282,7 +287,7 @@ def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
     ``rounds`` rounds. Returns the new edges and the stubs left, as (rows, columns,
     block). O(stubs left) per round."""
     rows, columns, block = left
-    kept, none = [], np.zeros(0, dtype=np.int64)
+    kept, empty = [], tuple(part[:0] for part in left)  # the stubs' dtypes
     if rows.size:
         rows, columns = _reshuffled(rows, columns, block, pooled, generator)
     for _ in range(rounds):
@@ -295,7 +300,6 @@ def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
         rows, columns, block = rows[~joined], columns[~joined], block[~joined]
         if rows.size:
             rows, columns = _reshuffled(rows, columns, block, pooled, generator)
-    empty = (none, none, none)
     edges = tuple(np.concatenate(part) for part in zip(empty, *kept, strict=True))
     return edges, (rows, columns, block)
 
@@ -451,7 +455,7 @@ class Slots:
         order = stable_argsort(block)
         where = _spans(starts, sizes)  # block pair k's edges to its first sizes[k] slots
         total = int((sizes + room).sum())
-        buffers = np.zeros(total, np.int64), np.zeros(total, np.int64)
+        buffers = np.zeros(total, rows.dtype), np.zeros(total, columns.dtype)
         buffers[0][where], buffers[1][where] = rows[order], columns[order]
         return cls(buffers[0], buffers[1], starts, sizes)
 
@@ -471,7 +475,9 @@ class Slots:
 
     def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The edges held, as (rows, columns, block), sorted by block pair."""
-        block = np.repeat(np.arange(self.sizes.size), self.sizes)
+        block = np.repeat(
+            np.arange(self.sizes.size, dtype=index_dtype(self.sizes.size)), self.sizes
+        )
         where = _spans(self.starts, self.sizes)
         return self.rows[where], self.columns[where], block
 

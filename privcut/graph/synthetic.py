@@ -717,8 +717,7 @@ def synthetic_graph(
         part = PrivateGroups().split(epsilon)[1]
         plan_for(universe, part, bought, partition=stand_in, **rest)
         plan = plan_for(universe, kept, requested, **rest)  # the release's if not bought
-        marked, read = source()
-        decision = decide_groups(marked, epsilon, rng=rng, **read)
+        decision = _read_by(decide_groups, source, epsilon, rng=rng)
         if decision.bought:
             choice, requested, noisy_edges = decision.choice(), bought, decision.noisy_edges
             plan = None
@@ -734,9 +733,8 @@ def synthetic_graph(
         if decision is None:  # the rest's plan on stand-in groups before any noise is drawn
             stand_in = Partition.alternating(universe.n, universe.directed)
             plan_for(universe, epsilon, requested, partition=stand_in, **rest)
-        marked, read = source()
-        communities = release_communities(
-            marked, total, choice, rng=rng, noisy_edges=noisy_edges, **read
+        communities = _read_by(
+            release_communities, source, total, choice, rng=rng, noisy_edges=noisy_edges
         )
         partition = Partition.from_labels(labels_of(communities, universe), universe.directed)
         rest["workload"] = _community_workload(workload, communities.found.communities)
@@ -745,10 +743,28 @@ def synthetic_graph(
         partition = Partition.of(universe, groups)
     if plan is None:
         plan = plan_for(universe, epsilon, requested, partition=partition, **rest)
-    marked, read = source()
-    measured = measure(marked, plan, partition=partition, rng=rng, **read)
+    measured = _measure_last(source, plan, partition, rng)
     noise = time.perf_counter() - began
     return _release(measured, setup, rng, began, noise, array, communities, decision)
+
+
+def _read_by(step: Callable, source: Callable, *args, **options):
+    """``step`` on G as the release reads it (``source()``: the marked copy and its reading's
+    keywords), holding no reference to the copy after it (so that :func:`_measure_last`
+    can free it)."""
+    marked, read = source()
+    return step(marked, *args, **options, **read)
+
+
+def _measure_last(source: Callable, plan, partition: Partition | None, rng) -> Measurements:
+    """The release's measurements, its last step that reads G: on G's marked copy handed
+    over (:meth:`~privcut.graph.arrays.CheckedAdjacency.hand_over`: no copy), the copy freed
+    (``source``'s cache cleared) before the generation."""
+    marked, read = source()
+    marked.hand_over()
+    measured = measure(marked, plan, partition=partition, rng=rng, **read)
+    source.cache_clear()
+    return measured
 
 
 def _read_once(

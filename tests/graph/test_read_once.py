@@ -127,3 +127,27 @@ def test_edge_array_row_major_path_is_the_sorted_one(directed, dtype):
         assert same_csr(fast, slow) and fast.has_canonical_format
     empty = np.array([], dtype=dtype)
     assert edge_array(empty, empty, None, n, directed).nnz == 0
+
+
+def test_the_copy_of_g_is_freed_before_the_generation(monkeypatch):
+    """Issue 18 (memory): the measurements read G's marked copy itself (handed over) and
+    nothing holds it afterwards, so no copy of G is alive while the graph is generated;
+    the caller's G is not changed."""
+    import gc
+
+    from privcut.datasets import community_graph
+    from privcut.graph.sparse import SparseGenerator
+
+    generate, alive = SparseGenerator.generate, []
+
+    def watched(self, *args, **kwargs):
+        gc.collect()
+        alive.append(sum(isinstance(o, CheckedAdjacency) for o in gc.get_objects()))
+        return generate(self, *args, **kwargs)
+
+    monkeypatch.setattr(SparseGenerator, "generate", watched)
+    A, _ = community_graph(1200, 4, 6.0, seed=0, as_sparse=True)  # 1000+ nodes: a decision
+    before = A.copy()
+    synthetic_graph(A, 1.0, method="sparse", rng=0)
+    synthetic_graph(A, 1.0, method="sparse", groups="private", rng=0)
+    assert alive == [0, 0] and same_csr(A, before)
