@@ -1187,6 +1187,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     status :data:`CLOSED_PIPE` (128 + SIGPIPE), as command-line tools end on a closed
     pipe.
     """
+    return _run(argv, final=False)
+
+
+def _run(argv: Sequence[str] | None, final: bool) -> int:
+    """:func:`main`; with ``final`` (for :func:`console`), SIGINT ignored
+    (:func:`_ignore_late_interrupts`) as soon as the command has ended, still within the
+    handler of Ctrl-C: a Ctrl-C up to that moment is reported, none after it ends the
+    process (review 10 F2: one between main's return and console's ignoring it ended a
+    complete release by a silent status 130)."""
     arguments = argparse.Namespace(command=None, replaced=(), staged=None)
     _open_closed_streams()
     try:
@@ -1194,8 +1203,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _main(argv, arguments)
         except SystemExit:
             sys.stdout.flush()  # the help, or what was printed before an error
+            if final:
+                _ignore_late_interrupts()
             raise
         sys.stdout.flush()  # a closed pipe is reported here, not at the interpreter's exit
+        if final:
+            _ignore_late_interrupts()
         return status
     except KeyboardInterrupt:
         _interrupted(arguments)
@@ -1285,15 +1298,14 @@ def console() -> NoReturn:
     interpreter shuts down (:func:`_ignore_late_interrupts`), so that a Ctrl-C in that
     last moment cannot turn a complete release into a silent status 130."""
     try:
-        status = main()
+        status = _run(None, final=True)  # main(), ignoring SIGINT once it has ended
     except KeyboardInterrupt:  # a second Ctrl-C while main said the first
         _end_by_sigint()
     except SystemExit as ending:
         if ending.code == INTERRUPTED:
             _end_by_sigint()
-        _ignore_late_interrupts()
+        _ignore_late_interrupts()  # after a closed pipe's exit too
         raise
-    _ignore_late_interrupts()
     sys.exit(status)
 
 

@@ -163,6 +163,16 @@ def test_the_command_ignores_ctrl_c_once_main_has_ended(
     assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
+def test_the_command_ignores_ctrl_c_before_main_returns(tmp_path, monkeypatch, python_sigint):
+    # review 10 F2: a Ctrl-C between main's return and console's ignoring it ended a
+    # complete release by a silent 130; the command's main ignores it before it returns
+    monkeypatch.setattr(threading, "enumerate", lambda: [threading.main_thread()])
+    assert privcut.cli.main(setup(tmp_path)) == 0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # main() alone
+    assert privcut.cli._run(setup(tmp_path), final=True) == 0
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
 def test_the_entry_points_are_console():
     root = pathlib.Path(privcut.__file__).parents[1]
     scripts = (root / "pyproject.toml").read_text().split("[project.scripts]\n")[1]
