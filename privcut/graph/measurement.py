@@ -34,7 +34,7 @@ from privcut.graph.filtered import edge_positions, filtered_pairs
 from privcut.graph.noisy import NoisyGraph, randomized_response
 from privcut.graph.partition import Partition
 from privcut.graph.planning import SENSITIVITY, MeasurementPlan
-from privcut.graph.sorting import sorted_keys
+from privcut.graph.sorting import sorted_floats
 from privcut.graph.universe import EdgeUniverse, check_pairs, multiplicity
 from privcut.privacy import Noise, PrivacyBudget
 from privcut.privacy.random import RandomState, check_random_state
@@ -47,7 +47,6 @@ __all__ = [
     "Measurements",
     "measure",
     "noisy_statistic",
-    "sorted_floats",
     "sorted_sequence",
     "statistic",
 ]
@@ -340,23 +339,6 @@ def sorted_sequence(degrees: np.ndarray, partition: Partition | None, directed: 
         return np.concatenate([sorted_floats(half) for half in halves])
     labels = partition.labels
     return np.concatenate([half[np.lexsort((half, labels))] for half in halves])
-
-
-def sorted_floats(x: np.ndarray) -> np.ndarray:
-    """``numpy.sort(x)`` of a float array, the same bytes; by the radix sort
-    (:func:`~privcut.graph.sorting.sorted_keys`) when the values are integers in [0,
-    2^52) without a sign bit (degrees: O(n) per 16 bits, where the comparison sort of
-    22,687 degrees takes about five times as long), else by ``numpy.sort``.
-
-    Examples
-    --------
-    >>> sorted_floats(np.array([3.0, 0.0, 2.0])).tolist(), sorted_floats(np.array([0.5, -1.0]))
-    ([0.0, 2.0, 3.0], array([-1. ,  0.5]))
-    """
-    whole = x.size and x.max() < 2.0**52 and not np.signbit(x).any()  # no -0.0 either
-    if whole and bool(np.all(np.rint(x) == x)):
-        return sorted_keys(x.astype(np.int64)).astype(x.dtype)
-    return np.sort(x)
 
 
 def _on_weight_grid(adjacency, pairs: int):

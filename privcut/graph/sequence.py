@@ -24,8 +24,8 @@ import networkx as nx
 import numpy as np
 from scipy.optimize import brentq, isotonic_regression
 
-from privcut.graph.measurement import Measurements, sorted_floats
-from privcut.graph.sorting import sorted_keys, stable_argsort
+from privcut.graph.measurement import Measurements
+from privcut.graph.sorting import sorted_floats, sorted_keys, stable_argsort
 
 __all__ = [
     "SEQUENCE",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DIGIT", "LARGE", "dense_ranks", "sorted_keys", "stable_argsort"]
+__all__ = ["DIGIT", "LARGE", "dense_ranks", "sorted_floats", "sorted_keys", "stable_argsort"]
 
 DIGIT = 16
 """Bits per radix pass: NumPy sorts integers of at most 16 bits stably by a counting
@@ -99,3 +99,20 @@ def dense_ranks(values: np.ndarray) -> tuple[int, np.ndarray]:
             return int(rank[-1]) + 1, rank[offset]
     distinct, rank = np.unique(values, return_inverse=True)
     return distinct.size, rank.ravel()
+
+
+def sorted_floats(x: np.ndarray) -> np.ndarray:
+    """``numpy.sort(x)`` of a float array, the same bytes; by the radix sort
+    (:func:`sorted_keys`) when the values are integers in [0, 2^52) without a sign bit
+    (degrees: O(n) per 16 bits, where the comparison sort of 22,687 degrees takes about
+    five times as long), else by ``numpy.sort``.
+
+    Examples
+    --------
+    >>> sorted_floats(np.array([3.0, 0.0, 2.0])).tolist(), sorted_floats(np.array([0.5, -1.0]))
+    ([0.0, 2.0, 3.0], array([-1. ,  0.5]))
+    """
+    whole = x.size and x.max() < 2.0**52 and not np.signbit(x).any()  # no -0.0 either
+    if whole and bool(np.all(np.rint(x) == x)):
+        return sorted_keys(x.astype(np.int64)).astype(x.dtype)
+    return np.sort(x)

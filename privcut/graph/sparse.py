@@ -105,6 +105,7 @@ from privcut.graph.blockdraw import (
     ENUMERATE_FRACTION,
     ENUMERATE_PAIRS,
     MAX_ROUNDS,
+    key_ends,
     pair_count,
     pair_keys,
 )
@@ -119,7 +120,7 @@ from privcut.graph.partition import Partition
 from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED
 from privcut.graph.rounding import dependent_rounding
 from privcut.graph.sorting import sorted_keys
-from privcut.graph.survivors import Survivors, fitted_stubs, posterior_probability
+from privcut.graph.survivors import Survivors, posterior_probability
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import check_beta
 from privcut.privacy.validation import check_option, check_scalar
@@ -526,7 +527,7 @@ class SparseGenerator:
         blocks = Blocks(group_members(labels), first, second, counts, n, directed)
         stubs = None
         if targets.degrees is not None:
-            stubs = fitted_stubs(targets.degrees, blocks.members, first, second, counts, n)
+            stubs = stub_degrees(targets.degrees, blocks.members, first, second, counts, n)
         return blocks, stubs
 
     def target(self, measured: Measurements, degrees: np.ndarray, rng) -> float:
@@ -574,7 +575,7 @@ class SparseGenerator:
         pairs = held.pop()
         first, second = (pairs // n).astype(index), (pairs % n).astype(index)
         del pairs
-        kept_first, kept_second = _key_ends(kept, n)
+        kept_first, kept_second = key_ends(kept, n)
         degrees = sum(
             np.bincount(ends, minlength=n) for ends in (first, second, kept_first, kept_second)
         ).astype(float)
@@ -642,13 +643,5 @@ class SparseGenerator:
         mechanism += SWAPS if swapped is not None else ""
         pairs = sorted_keys(np.concatenate([kept, pairs]))
         return SparseGenerated(
-            universe, *_key_ends(pairs, n), mechanism, solver, Bound.none(), terms, timings
+            universe, *key_ends(pairs, n), mechanism, solver, Bound.none(), terms, timings
         )
-
-
-def _key_ends(keys: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``divmod(keys, n)`` of pair keys ``i n + j``: the quotient, then the remainder by a
-    product and a difference (the same integers; NumPy's integer remainder takes several
-    times the quotient's time)."""
-    first = keys // n
-    return first, keys - first * n

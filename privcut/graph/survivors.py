@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from privcut.graph.blockdraw import key_ends
 from privcut.graph.blockmodel import Blocks
 from privcut.graph.pairing import stub_degrees
 
@@ -59,60 +60,8 @@ class Survivors:
         kept = np.concatenate(self.kept) if self.kept else np.zeros(0, dtype=np.int64)
         if stubs is not None:
             n = blocks.n
-            rows = kept // n  # and the columns kept - rows n (faster than kept % n)
-            ends = np.bincount(rows, minlength=n), np.bincount(kept - rows * n, minlength=n)
+            ends = [np.bincount(part, minlength=n) for part in key_ends(kept, n)]
             used = np.concatenate(ends) if blocks.directed else ends[0] + ends[1]
             left = np.maximum(stubs - used, 0).astype(float)
-            stubs = fitted_stubs(left, blocks.members, blocks.first, blocks.second, counts, n)
+            stubs = stub_degrees(left, blocks.members, blocks.first, blocks.second, counts, n)
         return rest, stubs, kept
-
-
-def fitted_stubs(degrees, members, first, second, counts, n: int) -> np.ndarray:
-    """:func:`~privcut.graph.pairing.stub_degrees` (the same arguments and answer), with
-    integer ``degrees`` in [0, n - 1] whose every group's (and half's) sum already is its
-    share of the counts returned as they are, without its per-group root searches. They
-    are its answer then: ``box_shift`` to a sum y already has moves y by the root
-    search's tolerance (1e-12, its root is 0: a shift up raises an entry below n - 1, a
-    shift down lowers a positive one), so each entry ends within 1 of y, floored to y or
-    y - 1, and ``round_keeping_sum`` puts back the one on exactly the entries floored to
-    y - 1 (their fractions are the positive ones). Post-processing; O(n + block pairs)
-    for the check.
-
-    Examples
-    --------
-    >>> members = [np.array([0, 1]), np.array([2, 3])]
-    >>> first, second, counts = np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([1, 1, 1])
-    >>> fitted_stubs(np.array([2.0, 1.0, 2.0, 1.0]), members, first, second, counts, 4).tolist()
-    [2, 1, 2, 1]
-    >>> fitted_stubs(np.array([1.2, 0.9, 2.4, 1.6]), members, first, second, counts, 4).tolist()
-    [2, 1, 2, 1]
-    """
-    degrees = np.asarray(degrees)
-    if _fitted(degrees, members, first, second, counts, n):
-        return degrees.astype(np.int64)
-    return stub_degrees(degrees, members, first, second, counts, n)
-
-
-def _fitted(degrees: np.ndarray, members, first, second, counts, n: int) -> bool:
-    """Whether ``degrees`` (one or two halves of n) are integers in [0, n - 1], the groups
-    hold every node once, and each group's (and half's) sum is its share of the counts,
-    as :func:`~privcut.graph.pairing.stub_degrees` computes it."""
-    if n == 0 or degrees.size not in (n, 2 * n) or not members:
-        return False
-    if not (degrees.min() >= 0 and degrees.max() <= n - 1):  # NaN too
-        return False
-    whole = degrees.astype(np.int64)
-    if not np.all(whole == degrees):
-        return False
-    held = np.bincount(np.concatenate(members).astype(np.intp), minlength=n)
-    if held.size != n or not np.all(held == 1):
-        return False
-    g = len(members)
-    needs = [np.bincount(first, counts, g), np.bincount(second, counts, g)]
-    needs = needs if degrees.size == 2 * n else [needs[0] + needs[1]]
-    for h, need in enumerate(needs):
-        part = whole[h * n : (h + 1) * n]
-        for a, nodes in enumerate(members):
-            if int(part[nodes].sum()) != int(np.rint(need[a])):
-                return False
-    return True

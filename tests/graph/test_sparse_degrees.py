@@ -12,12 +12,18 @@ from privcut import synthetic_graph
 from privcut.datasets.generators import community_graph
 from privcut.graph import EdgeUniverse
 from privcut.graph.fitting import fit_targets
-from privcut.graph.measurement import measure, sorted_floats
+from privcut.graph.measurement import measure
 from privcut.graph.partition import Partition
 from privcut.graph.planning import plan_measurements
-from privcut.graph.sequence import is_graphical, rank_matched, smooth_plateaus
+from privcut.graph.sequence import (
+    box_shift,
+    is_graphical,
+    rank_matched,
+    round_keeping_sum,
+    smooth_plateaus,
+)
+from privcut.graph.sorting import sorted_floats
 from privcut.graph.sparse import SparseGenerator, stub_degrees
-from privcut.graph.survivors import fitted_stubs
 
 WIKI = next(
     (
@@ -97,10 +103,10 @@ def test_dealt_degrees_agree_with_the_block_counts():
 
 
 @pytest.mark.parametrize("directed", [False, True])
-def test_fitted_stubs_are_stub_degrees(directed):
+def test_stub_degrees_on_their_shares_are_the_root_searches_answer(directed):
     """Integer degrees whose group sums already are the shares come back as they are, the
-    answer stub_degrees' root searches give; others (one off, or not integers) get those
-    searches."""
+    answer the root searches (box_shift, round_keeping_sum on every group) give; others
+    (one off, or not integers) get those searches."""
     rng = np.random.default_rng(3)
     for trial in range(60):
         n, g = int(rng.integers(2, 60)), int(rng.integers(1, 4))
@@ -122,8 +128,13 @@ def test_fitted_stubs_are_stub_degrees(directed):
             degrees[rng.integers(0, degrees.size)] += 1.0
         elif trial % 3 == 2:
             degrees += rng.random(degrees.size) / 2
-        got = fitted_stubs(degrees, members, *pairs, counts, n)
-        expected = stub_degrees(degrees, members, *pairs, counts, n)
+        got = stub_degrees(degrees, members, *pairs, counts, n)
+        expected = np.zeros(degrees.size, dtype=np.int64)
+        for h, need in enumerate(needs):
+            for a, nodes in enumerate(members):
+                share = int(np.rint(need[a]))
+                fitted = box_shift(degrees[h * n : (h + 1) * n][nodes], n - 1.0, float(share))
+                expected[h * n + nodes] = round_keeping_sum(fitted, share, n - 1.0)
         assert got.dtype == expected.dtype and np.array_equal(got, expected)
 
 
