@@ -17,7 +17,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple, NoReturn
+from typing import IO, NamedTuple, NoReturn
 
 import privcut
 from privcut.files import PartialReplaceError, ReplaceTogether, check_replaceable
@@ -809,10 +809,36 @@ def _add_seed(command: argparse.ArgumentParser) -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line (no usage block)."""
+    """An argument parser whose usage errors are one line (no usage block), and whose help
+    and version go through :func:`_to_stdout`: argparse drops a failed write (``privcut
+    --help > /dev/full`` ended with status 0 and nothing written; review 10)."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def print_help(self, file: IO[str] | None = None) -> None:
+        if file is not None:
+            super().print_help(file)
+            return
+        self.say(self.format_help())
+
+    def say(self, text: str) -> None:
+        """Write ``text`` on standard output; a failed write is a usage error naming it."""
+        try:
+            _to_stdout(text)
+        except privcut.PrivcutError as error:
+            self.exit(USAGE_ERROR, f"{self.prog}: error: {error}\n")
+
+
+class _Version(argparse.Action):
+    """``--version``: the version on standard output (:meth:`_Parser.say`), then exit 0."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: _Parser, *args: object) -> NoReturn:
+        parser.say(f"privcut {privcut.__version__}\n")
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -820,7 +846,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="privcut",
         description="Differentially private release of graph cut queries (edge-level privacy).",
     )
-    parser.add_argument("--version", action="version", version=f"privcut {privcut.__version__}")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = commands.add_parser("demo", help="show what privcut can do on a bundled graph")
     demo.add_argument("--epsilon", type=float, default=1.0, help="privacy parameter (default 1)")

@@ -1,5 +1,9 @@
+import errno
+import io
+import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -18,6 +22,21 @@ def test_help_lists_the_demo(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "demo" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], [], ["cuts", "--help"]])
+def test_help_and_version_on_a_full_stdout_are_an_error(argv, capsys, monkeypatch):
+    """``privcut --help > /dev/full``: argparse dropped the failed write and exited 0."""
+
+    class Full(io.TextIOBase):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert "cannot write to standard output: No space left" in capsys.readouterr().err
 
 
 def test_demo_releases_a_synthetic_karate_club_with_its_guarantee_and_errors(capsys):

@@ -131,6 +131,7 @@ def test_same_law_as_in_memory_over_many_seeds(medium, kind):
         assert ks_2samp(ours, theirs).pvalue > 0.01, (np.mean(ours), np.mean(theirs))
 
 
+@pytest.mark.slow
 def test_distributed_release_on_the_cluster_is_a_valid_graph(client, medium):
     table, A, groups = medium
     aggregates = aggregate_edges(table, N, groups=groups)  # one distributed pass
@@ -148,6 +149,7 @@ def test_distributed_release_on_the_cluster_is_a_valid_graph(client, medium):
     assert np.array_equal(degrees, np.asarray(H.sum(axis=1)).ravel().astype(int))
 
 
+@pytest.mark.slow
 def test_streams_are_distinct_and_the_secure_default_works(client, medium):
     root = 2**127 + 12345
     draws = [stream(root, key).integers(0, 2**63, 4).tolist() for key in range(50)]
@@ -205,6 +207,7 @@ def test_client_steps_keep_the_in_memory_draws_on_remote_slots():
     assert untouched | moved == mine and len(remote.dropped) == len(remote.changed) > 0
 
 
+@pytest.mark.slow
 def test_synthetic_edges_end_to_end_partitions_by_the_released_count(client, medium, tmp_path):
     table, A, groups = medium
     released, report = synthetic_edges(table, N, 1.0, groups=groups, partition_edges=300, rng=7)
@@ -255,6 +258,7 @@ def test_directed_release_generated_on_the_cluster(client):
     assert np.array_equal(into, np.asarray(H.sum(axis=0)).ravel().astype(int))
 
 
+@pytest.mark.slow
 def test_directed_release_with_groups_keeps_every_block_count(client):
     G = nx.gnp_random_graph(600, 0.02, seed=5, directed=True)
     u, v = np.array(G.edges).T

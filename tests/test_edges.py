@@ -120,7 +120,7 @@ def test_reads_what_read_edgelist_reads(tmp_path, text, directed):
 
 
 @pytest.mark.slow
-@settings(max_examples=600, deadline=None, suppress_health_check=FIXTURE)
+@settings(max_examples=300, deadline=None, suppress_health_check=FIXTURE)
 @given(text=edge_files(), directed=st.booleans())
 def test_reads_what_read_edgelist_reads_many(tmp_path, text, directed):
     path = tmp_path / "g.txt"

@@ -10,6 +10,7 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
+@pytest.mark.slow  # a subprocess each, several seconds
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
@@ -18,9 +19,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
         ("compare_mechanisms.py", "per-query Laplace"),
         ("linear_queries.py", "K-norm"),
         ("structure_of_a_release.py", "degree KL"),
-        pytest.param(
-            "private_communities.py", "private communities released", marks=pytest.mark.slow
-        ),
+        ("private_communities.py", "private communities released"),
     ],
 )
 def test_example_runs_fast_and_writes_its_png(script, expected, tmp_path):

@@ -18,6 +18,16 @@ from privcut.files import (
 )
 
 
+@pytest.fixture(autouse=True)
+def interruptible():
+    """SIGINT raising KeyboardInterrupt, as in a foreground run: a shell's background job
+    (``pytest ... &``) starts with SIGINT ignored, and the tests of held signals would then
+    see no KeyboardInterrupt."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def test_a_write_replaces_the_file_with_the_asked_mode_and_no_leftover(tmp_path):
     target = tmp_path / "out.txt"
     target.write_text("old")

@@ -40,7 +40,7 @@ from privcut.graph.clustering import (
     capped_projection,
     degree_bins,
 )
-from privcut.graph.sorting import dense_ranks, stable_argsort
+from privcut.graph.sorting import dense_ranks, smallest, stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -495,7 +495,7 @@ def _candidates(
         gain.append(won[good])
     i, j, gain = np.concatenate(i), np.concatenate(j), np.concatenate(gain).astype(float)
     if gain.size > a.size:  # at most one swap per edge: the best candidates
-        top = np.argpartition(-gain, a.size - 1)[: a.size]
+        top = smallest(-gain, a.size)  # ties by position: the same on every CPU
         i, j, gain = i[top], j[top], gain[top]
     best = stable_argsort((np.max(gain, initial=0.0) - gain).astype(np.int64))  # integers
     i, j = i[best], j[best]

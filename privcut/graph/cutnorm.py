@@ -176,7 +176,7 @@ def _sweep_starts(A: np.ndarray, direction: np.ndarray) -> list[np.ndarray]:
     """The best prefix of the rows sorted along a direction (both ways), each prefix scored
     by its best response."""
     starts = []
-    for order in (np.argsort(-direction), np.argsort(direction)):
+    for order in (np.argsort(-direction, kind="stable"), np.argsort(direction, kind="stable")):
         prefix_sums = np.cumsum(A[order], axis=0)
         scores = np.maximum(
             np.clip(prefix_sums, 0.0, None).sum(axis=1),
@@ -212,7 +212,7 @@ def _top_singular(
         U, sigma, _ = np.linalg.svd(A, full_matrices=False)
         return U[:, :k], sigma[:k]
     U, sigma, _ = svds(A, k=k, tol=SVD_TOL, random_state=int(generator.integers(2**31)))
-    order = np.argsort(-sigma)
+    order = np.argsort(-sigma, kind="stable")
     return U[:, order], sigma[order]
 
 
@@ -322,7 +322,7 @@ def _round(
     X[:, X[-1]] = ~X[:, X[-1]]  # complementing a side negates A'(S, T); keep the pad out
     Y[:, Y[-1]] = ~Y[:, Y[-1]]
     values = np.abs(np.einsum("ik,ik->k", X[:-1].astype(float), A @ Y[:-1].astype(float)))
-    return [X[:-1, c] for c in np.argsort(-values)[:16]]
+    return [X[:-1, c] for c in np.argsort(-values, kind="stable")[:16]]
 
 
 def _round_and_improve(
@@ -567,7 +567,7 @@ def normalized_cut_norm(
     U, sigma = _top_singular(matrix, k, generator)
     sizes = np.unique(np.geomspace(1, matrix.shape[0], SWEEP_SIZES).astype(int))
     starts = [sign * U[:, j] > 0 for j in range(k) for sign in (1.0, -1.0)]
-    for order in (np.argsort(-U[:, 0]), np.argsort(U[:, 0])):
+    for order in (np.argsort(-U[:, 0], kind="stable"), np.argsort(U[:, 0], kind="stable")):
         prefix_sums = np.cumsum(matrix[order], axis=0)[sizes - 1]
         scores = _scaled_responses(prefix_sums, scale[sizes - 1])[0]
         rows = np.zeros(matrix.shape[0], dtype=bool)

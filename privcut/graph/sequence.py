@@ -25,7 +25,7 @@ import numpy as np
 from scipy.optimize import brentq, isotonic_regression
 
 from privcut.graph.measurement import Measurements
-from privcut.graph.sorting import sorted_floats, sorted_keys, stable_argsort
+from privcut.graph.sorting import smallest, sorted_floats, sorted_keys, stable_argsort
 
 __all__ = [
     "SEQUENCE",
@@ -127,24 +127,11 @@ def round_keeping_sum(x: np.ndarray, total: int, upper: np.ndarray | float) -> n
     short = int(total - result.sum())
     if short > 0:
         room = np.flatnonzero(result < upper)
-        result[room[_smallest(-fraction[room], short)]] += 1.0
+        result[room[smallest(-fraction[room], short)]] += 1.0
     elif short < 0:
         room = np.flatnonzero(result > 0)
-        result[room[_smallest(fraction[room], -short)]] -= 1.0
+        result[room[smallest(fraction[room], -short)]] -= 1.0
     return result.astype(np.int64)
-
-
-def _smallest(values: np.ndarray, k: int) -> np.ndarray:
-    """The positions of the ``k`` smallest ``values``, ties to the earlier position: the
-    set ``numpy.argsort(values, kind="stable")[:k]`` holds, by a partition in O(n)."""
-    if k >= values.size:
-        return np.arange(values.size)
-    if k <= 0:
-        return np.arange(0)
-    cut = np.partition(values, k - 1)[k - 1]
-    below = np.flatnonzero(values < cut)
-    tied = np.flatnonzero(values == cut)[: k - below.size]
-    return np.concatenate([below, tied])
 
 
 def is_graphical(degrees: np.ndarray, directed: bool = False) -> bool:
@@ -204,7 +191,7 @@ def make_graphical(degrees: np.ndarray, directed: bool = False) -> np.ndarray:
         elif np.count_nonzero(d) < 2:  # one positive entry: no edge can hold it
             d[:] = 0
         else:
-            d[np.argpartition(d, -2)[-2:]] -= 1
+            d[smallest(-d, 2)] -= 1  # ties by index, not by the CPU
     return d
 
 

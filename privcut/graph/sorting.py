@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DIGIT", "LARGE", "dense_ranks", "sorted_floats", "sorted_keys", "stable_argsort"]
+__all__ = [
+    "DIGIT",
+    "LARGE",
+    "dense_ranks",
+    "smallest",
+    "sorted_floats",
+    "sorted_keys",
+    "stable_argsort",
+]
 
 DIGIT = 16
 """Bits per radix pass: NumPy sorts integers of at most 16 bits stably by a counting
@@ -24,6 +32,27 @@ def _comparison(keys: np.ndarray, top: int) -> bool:
     """Whether to sort these keys (largest ``top``) by the comparison sort (:data:`LARGE`)
     rather than by radix passes."""
     return keys.size >= LARGE and top >> (2 * DIGIT) > 0
+
+
+def smallest(values: np.ndarray, k: int) -> np.ndarray:
+    """The positions of the ``k`` smallest ``values``, ties to the earlier position, in
+    increasing order: the set ``numpy.argsort(values, kind="stable")[:k]`` holds, by a
+    partition in O(n). Unlike ``numpy.argpartition``, whose choice among tied values
+    depends on the CPU's sorting kernels, the same on every machine.
+
+    Examples
+    --------
+    >>> smallest(np.array([3, 1, 2, 1, 2]), 3).tolist()
+    [1, 2, 3]
+    """
+    if k >= values.size:
+        return np.arange(values.size)
+    if k <= 0:
+        return np.arange(0)
+    cut = np.partition(values, k - 1)[k - 1]
+    chosen = values < cut
+    chosen[np.flatnonzero(values == cut)[: k - np.count_nonzero(chosen)]] = True
+    return np.flatnonzero(chosen)
 
 
 def stable_argsort(keys: np.ndarray) -> np.ndarray:

@@ -183,17 +183,18 @@ def test_closing_swaps_keep_every_invariant_on_random_inputs(seed):
 @pytest.mark.parametrize("wide", [False, True])
 def test_closing_swaps_are_pinned_by_seed(wide, monkeypatch):
     """Outputs pinned at the seventh closing round (matching rounds, the balance carried
-    over passes), with and without labels, and with fewer edges than PAIRINGS; with the
-    32-bit table and with the 64-bit one of graphs of 2^28 nodes or more (and the outside
-    pairs counted a few at a time)."""
+    over passes; the best candidates tied at the boundary taken by position, so the same
+    on every CPU, where argpartition's choice was not), with and without labels, and with
+    fewer edges than PAIRINGS; with the 32-bit table and with the 64-bit one of graphs of
+    2^28 nodes or more (and the outside pairs counted a few at a time)."""
     if wide:
         monkeypatch.setattr(affinity, "_WIDE", 0)
         monkeypatch.setattr(affinity, "_CHUNK", 5)
     rows, columns, degrees = _hub_graph()
     none = np.zeros(0, dtype=np.int64)
     for labels, seed, count, digest in (
-        (None, 0, 411.0, "5a78f4130268ef27"),
-        (np.arange(300) % 3, 1, 313.0, "1cf2cb57fcd508dd"),
+        (None, 0, 405.0, "e818474f8911f06c"),
+        (np.arange(300) % 3, 1, 317.0, "70110c3327a6eb16"),
     ):
         new_rows, new_columns, found = closing_swaps(
             rows, columns, none, degrees, 10**6, np.random.default_rng(seed), cap=10, labels=labels
@@ -206,7 +207,7 @@ def test_closing_swaps_are_pinned_by_seed(wide, monkeypatch):
         rows, columns, none, np.full(8, 3.0), 100, np.random.default_rng(1), cap=2
     )
     assert found == 8.0
-    assert (new_rows * 8 + new_columns).tolist() == [1, 4, 28, 12, 23, 11, 22, 21, 3, 55, 47, 46]
+    assert (new_rows * 8 + new_columns).tolist() == [14, 29, 22, 28, 15, 10, 3, 23, 4, 55, 5, 37]
 
 
 def test_release_gets_the_hub_triangles_back(monkeypatch):

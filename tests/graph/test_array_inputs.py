@@ -374,8 +374,8 @@ def test_answer_cuts_on_directed_arrays_passes_its_audit_and_a_quartered_twin_is
             ).raw
         )
 
-    correct = audit(release(CutWorkload), (base, neighbour), 1.0, samples=1000, rng=0)
-    broken = audit(release(Quartered), (base, neighbour), 1.0, samples=1000, rng=0)
+    correct = audit(release(CutWorkload), (base, neighbour), 1.0, samples=500, rng=0)
+    broken = audit(release(Quartered), (base, neighbour), 1.0, samples=500, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 

@@ -384,7 +384,7 @@ def test_the_clustering_measurement_passes_its_audit_and_catches_broken_twins(
     pair = _pair(common)
     plan = plan_measurements(range(common + 2), 1.0, {"degrees": 0.1, "clustering": 0.9})
     assert measure(pair[0], plan, rng=0).get("clustering").values.size == (1 if pooled else 3)
-    samples = 1000 if pooled else 2000  # the pooled path differs only in the count and bound
+    samples = 500 if pooled else 1000  # the pooled path differs only in the count and bound
     result = audit(_released(plan, common > 7), pair, 1.0, samples=samples, vectorized=True, rng=0)
     if broken is None:
         assert result.p_value >= 0.01

@@ -164,7 +164,7 @@ class NoiselessSuperGraph(CommunityMechanism):
         return positions, counts
 
 
-def super_graph_audit(mechanism, epsilon=1.0, samples=1000):
+def super_graph_audit(mechanism, epsilon=1.0, samples=500):
     """Audit steps 1-3 (random groups of one node, the filtered noisy super-graph, Louvain)
     at the super-graph's share of epsilon: the number of Louvain communities on the empty
     6-node graph and with one edge more. An exact super-graph is the graph itself, and
@@ -206,7 +206,7 @@ def test_audit_partition_on_edge_flip(directed):
         ),
         (G, flipped),
         1.0,
-        samples=800,  # the honest super-graph partition (no longer the default: the sweep's)
+        samples=400,  # the honest super-graph partition (no longer the default: the sweep's)
         rng=1,
     )
     print(f"partition audit p={result.p_value:.3g}, event {result.event}")
@@ -221,7 +221,7 @@ class GreedyChoices(CommunityMechanism):
         return 4.0 * epsilon
 
 
-def adjustment_audit(mechanism, epsilon=1.0, samples=800):
+def adjustment_audit(mechanism, epsilon=1.0, samples=400):
     """Audit the adjustment (:func:`adjust`, all its ``rounds``) alone, at its share of
     epsilon, from fixed initial labels on a 5-node star and the star without (0, 1): the
     released labels of all nodes."""

@@ -219,7 +219,7 @@ class GreedySweep(SweepMechanism):
         return 4.0 * epsilon
 
 
-def sweep_audit(mechanism, epsilon=1.0, samples=800):
+def sweep_audit(mechanism, epsilon=1.0, samples=400):
     """Audit the sweep alone at its part of epsilon, in a fixed order (a public input of
     :func:`sweep`), on a 5-node star and the star without (0, 4): the labels of all
     nodes."""
@@ -266,7 +266,7 @@ def test_audit_partition_on_edge_flip():
         lambda H, rng: canonical(sweep_communities(H, 1.0, labels=2, batches=6, rng=rng).labels),
         (G, flipped),
         1.0,
-        samples=800,
+        samples=400,
         rng=1,
     )
     print(f"partition audit p={result.p_value:.3g}, event {result.event}")

@@ -44,13 +44,14 @@ def test_exact_equals_brute_force_over_all_pairs(seed):
     assert result.upper_bound == result.value
 
 
+@pytest.mark.slow
 def test_low_rank_reaches_the_exact_cut_norm_at_n_20():
     ratios = []
-    for A in hard_matrices(20, 15, seed=1):
+    for A in hard_matrices(20, 10, seed=1):  # each exact value enumerates 2^20 sets
         exact = cut_norm(A, method="exact").value
         ratios.append(cut_norm(A, method="low-rank", rng=0).value / exact)
     ratios = np.array(ratios)
-    assert np.sum(ratios > 1 - 1e-9) >= 11
+    assert np.sum(ratios > 1 - 1e-9) >= 7
     assert ratios.mean() >= 0.998
 
 
@@ -71,7 +72,7 @@ def test_values_are_achieved_and_bounds_are_certified(method):
 @pytest.mark.slow
 def test_low_rank_matches_the_cvxpy_reference():
     pytest.importorskip("cvxpy")  # the sdp extra
-    for A in hard_matrices(40, 3, seed=3):
+    for A in hard_matrices(40, 2, seed=3):  # an SDP of n = 40 each
         reference = cut_norm(A, method="alon-naor", rng=0)
         fast = cut_norm(A, method="low-rank", rng=0)
         assert fast.value >= 0.99 * reference.value

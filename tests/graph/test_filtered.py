@@ -26,7 +26,7 @@ from privcut.privacy import Noise, discrete_laplace
 from privcut.privacy.noise import geometric
 
 EPSILON = 0.5
-DRAWS = 20_000
+DRAWS = 10_000
 TINY = {
     False: nx.Graph([(0, 1), (1, 2), (2, 3)]),  # 6 pairs, 3 edges
     True: nx.DiGraph([(0, 1), (2, 1), (3, 2)]),  # 12 ordered pairs, 3 edges
@@ -201,9 +201,9 @@ def test_filtered_release_passes_its_audit_and_catches_dropping_non_edges():
         vector[positions] = release.values
         return vector
 
-    correct = audit(released, (G, neighbour), 1.0, samples=3000, rng=0)
+    correct = audit(released, (G, neighbour), 1.0, samples=1500, rng=0)
     assert correct.p_value >= 0.01, correct
-    broken = audit(edges_only, (G, neighbour), 1.0, samples=3000, rng=0)
+    broken = audit(edges_only, (G, neighbour), 1.0, samples=1500, rng=0)
     assert broken.p_value <= 1e-3, broken
 
 

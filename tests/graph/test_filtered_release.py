@@ -373,7 +373,7 @@ def test_filtered_measurement_passes_its_audit_and_catches_adding_no_non_edges()
         pairs, values = _edges_only(graph, plan, rng)
         return value(pairs, values)
 
-    correct = audit(released, (G, neighbour), 1.0, samples=2000, rng=0)
-    caught = audit(broken, (G, neighbour), 1.0, samples=2000, rng=0)
+    correct = audit(released, (G, neighbour), 1.0, samples=1000, rng=0)
+    caught = audit(broken, (G, neighbour), 1.0, samples=1000, rng=0)
     assert correct.p_value >= 0.01, correct
     assert caught.p_value <= 1e-3, caught

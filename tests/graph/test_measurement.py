@@ -109,8 +109,8 @@ def test_randomized_response_measurement_passes_its_audit_and_catches_too_little
     plan = plan_measurements(range(5), 1.0, ["randomized-response"])
     broken_plan = plan_measurements(range(5), 2.0, ["randomized-response"])
     mechanism, broken = (repeated("randomized-response", p, (0, 2)) for p in (plan, broken_plan))
-    correct = audit(mechanism, pair, 1.0, samples=1500, vectorized=True, rng=0)
-    broken = audit(broken, pair, 1.0, samples=800, vectorized=True, rng=0)
+    correct = audit(mechanism, pair, 1.0, samples=750, vectorized=True, rng=0)
+    broken = audit(broken, pair, 1.0, samples=400, vectorized=True, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
@@ -126,8 +126,8 @@ def test_degree_measurement_passes_its_audit_and_catches_sensitivity_one():
     broken_plan = plan_measurements(range(5), 2.0, {"degrees": 1.0})
     assert broken_plan.noise[0] == Noise.for_laplace(1.0, 1.0, integer=True, coordinates=2)
     mechanism, broken = (repeated("degrees", p, [0, 2]) for p in (plan, broken_plan))
-    correct = audit(mechanism, pair, 1.0, samples=1500, vectorized=True, rng=0)
-    broken = audit(broken, pair, 1.0, samples=1500, vectorized=True, rng=0)
+    correct = audit(mechanism, pair, 1.0, samples=750, vectorized=True, rng=0)
+    broken = audit(broken, pair, 1.0, samples=750, vectorized=True, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
@@ -160,8 +160,8 @@ def test_block_measurement_passes_its_audit_and_catches_double_counted_blocks():
 
         return mechanism
 
-    correct = audit(block(honest), pair, 1.0, samples=300, selection_samples=300, rng=0)
-    broken = audit(block(doubled), pair, 1.0, samples=500, selection_samples=300, rng=0)
+    correct = audit(block(honest), pair, 1.0, samples=150, selection_samples=150, rng=0)
+    broken = audit(block(doubled), pair, 1.0, samples=250, selection_samples=150, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 

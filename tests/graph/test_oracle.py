@@ -160,9 +160,9 @@ def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OracleExhaustedWarning)
         correct = audit(
-            transcript_with(SparseVector), pair, epsilon, samples=1500, selection_samples=800, rng=0
+            transcript_with(SparseVector), pair, epsilon, samples=750, selection_samples=400, rng=0
         )
-        broken = audit(transcript_with(NoiselessComparison), pair, epsilon, samples=300, rng=0)
+        broken = audit(transcript_with(NoiselessComparison), pair, epsilon, samples=150, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
@@ -186,9 +186,9 @@ def test_a_batch_passes_the_audit_and_catches_a_noiseless_comparison():
         return transcript
 
     correct = audit(
-        transcript_with(SparseVector), pair, epsilon, samples=600, selection_samples=400, rng=0
+        transcript_with(SparseVector), pair, epsilon, samples=300, selection_samples=200, rng=0
     )
-    broken = audit(transcript_with(NoiselessComparison), pair, epsilon, samples=300, rng=0)
+    broken = audit(transcript_with(NoiselessComparison), pair, epsilon, samples=150, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
@@ -392,6 +392,7 @@ def _load_in_another_process(path):
     )
 
 
+@pytest.mark.slow
 def test_a_held_state_is_refused_to_a_second_oracle_and_a_second_process(tmp_path):
     G = nx.gnp_random_graph(20, 0.5, seed=6)
     path = tmp_path / "oracle.json"

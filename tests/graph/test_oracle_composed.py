@@ -77,11 +77,11 @@ def test_the_composed_oracle_passes_its_audit_and_catches_an_exact_comparison():
             pair,
             EPSILON,
             DELTA,
-            samples=1500,
-            selection_samples=800,
+            samples=750,
+            selection_samples=400,
             rng=0,
         )
-        broken = audit(_transcript_with(ExactComparison), pair, EPSILON, DELTA, samples=300, rng=0)
+        broken = audit(_transcript_with(ExactComparison), pair, EPSILON, DELTA, samples=150, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 

@@ -40,6 +40,7 @@ def test_fractional_group_sums_round_to_floor_or_ceiling():
     assert np.all((counts == np.floor(sums)) | (counts == np.ceil(sums)))
 
 
+@pytest.mark.slow
 def test_marginals_are_the_values():
     """Mean of 4000 roundings per entry against its value: a two-sided binomial test per
     entry, Bonferroni over the entries."""

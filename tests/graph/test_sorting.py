@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from privcut.graph import sorting
-from privcut.graph.sorting import dense_ranks, sorted_keys, stable_argsort
+from privcut.graph.sorting import dense_ranks, smallest, sorted_keys, stable_argsort
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.intp])
@@ -47,3 +47,14 @@ def test_dense_ranks_are_numpy_unique_s_count_and_inverse():
         count, level = dense_ranks(values)
         distinct, inverse = np.unique(values, return_inverse=True)
         assert count == distinct.size and level.tolist() == inverse.tolist()
+
+
+def test_smallest_is_the_head_of_numpys_stable_argsort_on_every_cpu():
+    """The k smallest, ties to the earlier position, in increasing position: what
+    argsort(kind="stable")[:k] holds, where argpartition's choice among tied values follows
+    the CPU's sorting kernels (AVX-512 and AVX2 machines chose different closing swaps)."""
+    rng = np.random.default_rng(5)
+    for values in (rng.integers(0, 4, 200), rng.integers(0, 4, 200).astype(float), np.zeros(9)):
+        for k in (-1, 0, 1, 2, 50, 199, 200, 300):
+            expected = np.sort(np.argsort(values, kind="stable")[: max(k, 0)])
+            assert smallest(values, k).tolist() == expected.tolist()

@@ -182,8 +182,8 @@ def test_the_start_passes_its_audit_and_catches_a_quarter_of_the_potential_noise
         bought = measure_start(A, universe, 1.0, 0.05, rng=rng)
         return round(bought.deviation, 6)
 
-    correct = audit(mechanism, pair, 1.0, samples=1000, selection_samples=1000, rng=0)
+    correct = audit(mechanism, pair, 1.0, samples=500, selection_samples=500, rng=0)
     monkeypatch.setattr(start_module, "POTENTIAL_SENSITIVITY", 0.25)
-    broken = audit(mechanism, pair, 1.0, samples=1000, selection_samples=1000, rng=0)
+    broken = audit(mechanism, pair, 1.0, samples=500, selection_samples=500, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3

@@ -148,11 +148,11 @@ def test_pipeline_passes_its_audit_and_catches_reading_the_graph_after_noising()
         released(lambda graph: DenseGenerator()),
         pair,
         epsilon,
-        samples=400,
-        selection_samples=300,
+        samples=200,
+        selection_samples=150,
         rng=0,
     )
-    broken = audit(released(ReadsGraph), pair, epsilon, samples=200, rng=0)
+    broken = audit(released(ReadsGraph), pair, epsilon, samples=100, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
@@ -331,6 +331,7 @@ def test_multi_measurement_report_and_exact_counts():
     assert np.array_equal(rounded_sums, np.rint(rounded_sums))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("directed", [False, True])
 def test_multi_measurement_bounds_hold(directed):
     G = planted_partition(3, 5, 0.5, 0.1, seed=2)
@@ -429,6 +430,7 @@ def test_release_is_within_1_5x_of_single_purpose_answers_and_beats_randomized_r
         assert totals["release"][w] < totals["rr"][w], w
 
 
+@pytest.mark.slow
 def test_without_groups_bisections_beat_randomized_response_threefold():
     G = planted_partition(20, 50, 0.05, 0.002, seed=0)
     work = WorkloadClasses(G, bisections=500, rng=0)

@@ -37,13 +37,13 @@ def understated(matrix, l1, l2):
 @pytest.mark.slow
 def test_laplace_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
     correct = audit_answers(
-        lambda h, rng: laplace_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=6000
+        lambda h, rng: laplace_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=3000
     )
     broken = audit_answers(
         lambda h, rng: laplace_mechanism(understated(F, 1, 1), h, EPSILON, rng=rng),
         neighbours,
         EPSILON,
-        samples=6000,
+        samples=3000,
     )
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3

@@ -81,14 +81,14 @@ def test_projection_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
         neighbours,
         EPSILON,
         DELTA,
-        samples=2000,
+        samples=1000,
     )
     broken = audit_answers(
         lambda h, rng: projection_mechanism(understated(F, 1, 0.2), h, EPSILON, DELTA, rng=rng),
         neighbours,
         EPSILON,
         DELTA,
-        samples=2000,
+        samples=1000,
     )
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3

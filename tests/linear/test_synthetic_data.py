@@ -45,8 +45,8 @@ def test_mwem_passes_its_audit_and_catches_an_undercharged_budget(neighbours):
         """``charged`` < 1: the mechanism spends 1/charged times what it reports."""
         return mwem(SMALL_F[:, :5], h, EPSILON / charged, rounds=2, n=12, rng=rng)
 
-    correct = audit_answers(lambda h, rng: run(h, rng, 1.0), neighbours, EPSILON, samples=6000)
-    broken = audit_answers(lambda h, rng: run(h, rng, 0.2), neighbours, EPSILON, samples=6000)
+    correct = audit_answers(lambda h, rng: run(h, rng, 1.0), neighbours, EPSILON, samples=3000)
+    broken = audit_answers(lambda h, rng: run(h, rng, 0.2), neighbours, EPSILON, samples=3000)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
@@ -69,8 +69,8 @@ def test_small_db_passes_its_audit_and_catches_an_undercharged_budget(neighbours
     def run(h, rng, charged):
         return small_db(SMALL_F, h, EPSILON / charged, size=3, n=12, rng=rng)
 
-    correct = audit_answers(lambda h, rng: run(h, rng, 1.0), neighbours, EPSILON, samples=2000)
-    broken = audit_answers(lambda h, rng: run(h, rng, 0.2), neighbours, EPSILON, samples=2000)
+    correct = audit_answers(lambda h, rng: run(h, rng, 1.0), neighbours, EPSILON, samples=1000)
+    broken = audit_answers(lambda h, rng: run(h, rng, 0.2), neighbours, EPSILON, samples=1000)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 

@@ -37,6 +37,7 @@ def test_thousand_equal_shares_fit_and_one_more_does_not(total):
         budget.spend(0.0, total / 10_000)
 
 
+@pytest.mark.slow
 @given(total=st.floats(1e-6, 1e3), shares=st.integers(1, 3000))
 def test_any_equal_split_fits_exactly(total, shares):
     budget = PrivacyBudget(total)

@@ -24,8 +24,8 @@ def test_audit_passes_and_catches_an_understated_sensitivity():
     def select(scores, rng, sensitivity):
         return exponential_mechanism(scores, 0.5, sensitivity, rng=rng)
 
-    correct = audit(lambda s, rng: select(s, rng, 1.0), pair, 0.5, samples=20_000, rng=1)
-    broken = audit(lambda s, rng: select(s, rng, 0.25), pair, 0.5, samples=20_000, rng=1)
+    correct = audit(lambda s, rng: select(s, rng, 1.0), pair, 0.5, samples=10_000, rng=1)
+    broken = audit(lambda s, rng: select(s, rng, 0.25), pair, 0.5, samples=10_000, rng=1)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
 
