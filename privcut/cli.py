@@ -834,7 +834,7 @@ class _Version(argparse.Action):
     """``--version``: the version on standard output (:meth:`_Parser.say`), then exit 0."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
 
     def __call__(self, parser: _Parser, *args: object) -> NoReturn:
         parser.say(f"privcut {privcut.__version__}\n")
@@ -846,7 +846,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="privcut",
         description="Differentially private release of graph cut queries (edge-level privacy).",
     )
-    parser.add_argument("--version", action=_Version)
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = commands.add_parser("demo", help="show what privcut can do on a bundled graph")
     demo.add_argument("--epsilon", type=float, default=1.0, help="privacy parameter (default 1)")
