@@ -1,7 +1,10 @@
 """Issue 18, an experiment: a clipped-degree moment as the assortativity measurement.
 
-The ``"assortativity"`` measurement counts edges per pair of log-degree classes of the
-*noisy* degrees (sensitivity 1). Where the degree noise is as large as the degrees
+The ``"assortativity"`` measurement counted edges per pair of log-degree classes of the
+*noisy* degrees (sensitivity 1) until this experiment replaced it (the RESULTS.md table
+was measured then: its "current" column is that measurement; run on a later tree,
+"current" is the library's moment at ``assortativity.CAP_SHARE`` and the other columns
+compare cap shares). Where the degree noise is as large as the degrees
 (gnutella at epsilon 0.5: scale about 16 for a median degree of 3) the classes are mostly
 noise, the attenuation it corrects for is about 0.1, and the target falls back to the prior
 (0): assortativity RE 1.06 against Top-m's 0.997 (RESULTS.md, seventh acceptance round).

@@ -11,8 +11,8 @@ imports from privcut comes from this tree):
   priority, the degrees plus discrete Laplace noise of scale 20 (the release's noisy
   degrees at a small epsilon);
 - ``blocks``: ``partition.Partition.block_sums`` of the checked CSR over 300 random groups;
-- ``joint``: ``assortativity.csr_joint_degree_counts`` over the log classes of those noisy
-  degrees.
+- ``moment``: ``assortativity.clipped_moment`` at cap 64 and centre 20 (the
+  ``"assortativity"`` statistic; before it, the joint-degree counts over noisy log classes).
 
 For each: CPU seconds (``time.process_time``, median over ``--repeats``, the trees
 alternated), the traced peak memory of one call (``tracemalloc``, which sees NumPy's and
@@ -42,14 +42,12 @@ from step_ab import base_module  # a base tree's module beside this one
 
 def _kernels(module: dict, A, checked, noisy: np.ndarray, labels: np.ndarray) -> dict:
     """Each kernel as a call of the given modules' functions on the same inputs."""
-    count = assortativity.class_count(A.shape[0])
-    classes = assortativity.degree_classes(noisy, count)
     groups = module["partition"].Partition.from_labels(labels, False)
     return {
         "read": lambda: module["arrays"].read_adjacency(A).matrix,
         "corners": lambda: module["clustering"].projected_corners(checked, 64, 12345, noisy),
         "blocks": lambda: groups.block_sums(checked),
-        "joint": lambda: module["assortativity"].csr_joint_degree_counts(checked, classes, count),
+        "moment": lambda: module["assortativity"].clipped_moment(checked, 64, 20),
     }
 
 

@@ -304,7 +304,9 @@ def test_bad_options_get_a_clear_error():
     with pytest.raises(ValueError, match="'clustering'"):
         synthetic_edges(table, 3, 1.0, measurements=["edge-count", "degrees", "clustering"])
     with pytest.raises(ValueError, match="'assortativity'"):
-        synthetic_edges(table, 3, 1.0, measurements=["edge-count", "degrees", "assortativity"])
+        synthetic_edges(
+            table, 3, 1.0, measurements=["edge-count", "degree-sequence", "assortativity"]
+        )
     with pytest.raises(GraphInputError, match="entries for 3 nodes"):
         synthetic_edges(table, 3, 1.0, groups=[0, 1])
     with pytest.raises(ValueError, match="epsilon"):

@@ -1,28 +1,39 @@
-"""The ``"assortativity"`` measurement (a coarse joint-degree matrix, dK-2 over log-degree
-classes: Mahadevan et al. 2006 [MKFV06], Sala et al. 2011 [SZWZ11]) and the swap step of
-the sparse generator that meets it (degree-preserving double-edge swaps towards a target
-degree assortativity: Newman 2003 [New03], Xulvi-Brunet and Sokolov 2004 [XS04]).
+"""The ``"assortativity"`` measurement (one clipped-degree moment of the edges: Newman
+2003 [New03]'s covariance of the degrees at an edge's two ends, with the degrees read
+exactly and clipped for a bounded sensitivity) and the swap step of the sparse generator
+that meets it (degree-preserving double-edge swaps towards a target degree assortativity:
+Xulvi-Brunet and Sokolov 2004 [XS04]).
 
-Measurement. Each node's class is ``floor(log2(1 + max(d~, 0)))`` of its *noisy* degree
-d~, the output of the ``"degrees"`` measurement taken before (:func:`degree_classes`;
-public given that output, so by adaptive basic composition, Dwork and Roth 2014 Thm 3.16,
-the two cost the sum of their epsilons, as for ``"clustering"``). The statistic is the
-number of edges between every two classes ``a <= b`` (:func:`joint_degree_counts`). Under
-edge-level neighbours (same public node set, one vertex pair {u, v} differs) the classes
-are fixed and the pair lies in exactly one class pair, so exactly one count moves, by 1:
-l1 sensitivity 1 (:data:`SENSITIVITY`), no projection and no degree cap needed. Discrete
-Laplace noise of scale ``1 / epsilon`` per count (Ghosh, Roughgarden, Sundararajan 2009)
-is then (epsilon, 0)-DP. ``K (K + 1) / 2`` counts, K = :func:`class_count` (n), about
-``log2(n)^2 / 2``.
+Measurement. With ``f_i = min(d_i, D)`` (d_i node i's degree in G) the statistic is ``T =
+sum over the edges ij of (f_i - c)(f_j - c)`` (:func:`clipped_moment`) for a public cap D
+and centre c in [0, D]: the cap at which the fitted degree sequence's edge ends reach
+:data:`CAP_SHARE` of them and c their clipped mean (:func:`moment_parameters` of
+:func:`sequence_distribution`, the isotonic fit of the ``"degree-sequence"`` measurement
+taken before: public given that output, so by adaptive basic composition, Dwork and Roth
+2014 Thm 3.16, the two cost the sum of their epsilons). Sensitivity under edge-level
+neighbours (same public node set, one vertex pair {u, v} differs; say G' = G + uv): only
+d_u and d_v change, by one, so ``T' - T`` is the new edge's term ``(f'_u - c)(f'_v - c)``,
+at most ``D^2`` in absolute value (``|f - c| <= D``), plus, when ``d_u < D`` (else
+``f_u`` stays), ``f_u``'s rise by one times ``f_w - c`` for each of u's ``d_u <= D - 1``
+other edges uw, at most ``(D - 1) D``, and the same for v: l1 sensitivity ``3 D^2 - 2 D``
+(:func:`moment_sensitivity`; reached when c = 0 and u, v have degree D - 1 and
+neighbours of degree at least D). T is an integer, exact in 64 bits (D is at most
+:func:`largest_cap` of the public n): discrete Laplace noise of scale ``(3 D^2 - 2 D) /
+epsilon`` added to it in integers (Ghosh, Roughgarden, Sundararajan 2009) is (epsilon,
+0)-DP, up to the floating-point sampler's total-variation distance, which grows with the
+scale and is counted in the release's ``sampler_tv`` and ``effective_delta`` (about 3e-7
+for a cap near 400 at epsilon 1).
+One number, O(n + |E|). It replaced a joint-degree count over the classes of the
+*noisy* degrees (sensitivity 1), which where the degree noise is as large as the degrees
+(gnutella at epsilon 0.5) measured noise: benchmarks/RESULTS.md, "a clipped-degree moment
+for the assortativity measurement".
 
-Target (post-processing). :func:`count_assortativity` is Newman's r of the class scores
-(each class's mean clipped noisy degree) over the noisy counts; noisy degrees blur the
-classes, which shrinks that r towards 0 by a factor lambda that depends only on the degree
-distribution and the degree noise, estimated on the release's own degrees
-(:func:`attenuation`); :func:`assortativity_target` divides by it and takes the posterior
-mean under a public Gaussian prior N(0, :data:`PRIOR` ^ 2) on r: the corrected r times
-``PRIOR^2 / (PRIOR^2 + s^2)``, s its standard deviation under the known count noise (a
-parametric bootstrap, divided by lambda): a target at noise level reads as 0.
+Target (post-processing, :func:`assortativity_target`). ``T / m`` estimates ``cov(f_i,
+f_j) + (mean f - c)^2`` over the edge ends; with m, the mean and ``var f`` from the
+release's fitted degrees, ``r = (T / m - (mean f - c)^2) / var f`` is Newman's r of the
+clipped degrees, shrunk by the posterior mean under a public Gaussian prior N(0,
+:data:`PRIOR` ^ 2) on r: times ``PRIOR^2 / (PRIOR^2 + s^2)``, s its standard deviation
+under the known noise (a target at noise level reads as 0).
 
 Swap step (post-processing, :func:`assortative_swaps`). Among the configuration-model
 edges only (the BTER block edges and filtered survivors stay, keeping triangles), pairs of
@@ -50,7 +61,11 @@ Undirected 0/1 graphs only (the planner refuses directed and weighted graphs).
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
+from scipy.optimize import isotonic_regression
 
 from privcut.graph.arrays import index_dtype
 from privcut.graph.keyset import KeyTable
@@ -59,29 +74,29 @@ from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
 __all__ = [
-    "BOOTSTRAP",
+    "CAP_SHARE",
     "FILLS",
     "JITTER",
     "PAIR_CHUNK",
     "PASSES",
     "PRIOR",
-    "SENSITIVITY",
     "TOLERANCE",
     "assortative_swaps",
     "assortativity_target",
-    "attenuation",
-    "class_count",
-    "class_scores",
-    "count_assortativity",
-    "csr_joint_degree_counts",
+    "clipped_moment",
     "degree_assortativity",
-    "degree_classes",
-    "joint_degree_counts",
+    "largest_cap",
+    "moment_parameters",
+    "moment_sensitivity",
+    "sequence_distribution",
 ]
 
-SENSITIVITY = 1.0
-"""l1 sensitivity of :func:`joint_degree_counts` under edge-level neighbours (one count
-moves by one; see the module docstring)."""
+CAP_SHARE = 0.95
+"""The public share of the edge ends whose degree the measurement's cap keeps unclipped:
+the cap is the degree at which the fitted degree sequence's edge ends reach it
+(:func:`moment_parameters`). Measured by ``benchmarks/assortativity_moment.py``
+(benchmarks/RESULTS.md, "a clipped-degree moment for the assortativity measurement"):
+0.98 and 0.99 cut the clipping's bias but add more noise (quadratic in the cap)."""
 
 PASSES = 20
 """The public maximum number of swap passes of :func:`assortative_swaps`."""
@@ -93,9 +108,6 @@ STALL = 2e-3
 """The swaps also stop after a pass that moved r by less than this (a stall: the passes
 left would move it little more; benchmarks/RESULTS.md, "Issue 18: release speed, sixth
 round")."""
-
-BOOTSTRAP = 200
-"""Noise redraws of the parametric bootstrap of the noisy r's standard deviation."""
 
 PRIOR = 0.15
 """The public prior standard deviation of a graph's degree assortativity (Newman 2003
@@ -114,122 +126,106 @@ JITTER = 1.0
 _SCALE = 2.0**16 / (64.0 + JITTER + 1.0)
 """The sort keys' scale: a key in [0, 64 + JITTER) (a degree below 2^32) to 16 bits."""
 
-SIMULATIONS = 4
-"""Draws of the degree noise per node in :func:`attenuation`."""
 
-
-def class_count(n: int) -> int:
-    """The number of log-degree classes for ``n`` nodes, ``floor(log2(n)) + 1`` (a degree
-    is at most n - 1; larger noisy degrees join the top class). Public.
+def moment_sensitivity(cap: int) -> float:
+    """The l1 sensitivity of :func:`clipped_moment` at ``cap`` D (any centre in [0, D]):
+    ``3 D^2 - 2 D`` (see the module docstring).
 
     Examples
     --------
-    >>> class_count(1000), class_count(1024)
-    (10, 11)
+    >>> moment_sensitivity(1), moment_sensitivity(20)
+    (1.0, 1160.0)
+    """
+    cap = check_scalar(cap, "cap", int, low=1)
+    return float(3 * cap * cap - 2 * cap)
+
+
+def sequence_distribution(values: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The degree distribution a measurement may use after the ``"degree-sequence"``:
+    each group's noisy sorted degrees (``values``, groups in label order as
+    :func:`~privcut.graph.measurement.sorted_sequence` lists them) fitted by isotonic
+    regression (the constrained inference of Hay et al. 2009), clipped to [0, n - 1].
+    Post-processing. O(n).
+
+    Examples
+    --------
+    >>> sequence_distribution(np.array([1.0, 3.0, 2.0, 6.0]), np.zeros(4, int)).tolist()
+    [1.0, 2.5, 2.5, 3.0]
+    """
+    values, labels = np.asarray(values, dtype=float), np.asarray(labels)
+    n = labels.size
+    edges = np.concatenate([[0], np.cumsum(np.bincount(labels))])
+    fits = [isotonic_regression(values[a:b]).x for a, b in itertools.pairwise(edges) if b > a]
+    return np.clip(np.concatenate(fits), 0.0, max(n - 1.0, 0.0))
+
+
+def largest_cap(n: int) -> int:
+    """The largest cap D for which :func:`clipped_moment` is exact in 64-bit integers on
+    any graph of n nodes: ``D^2 n (n - 1) <= 2^62`` (the sum over the stored entries, two
+    per edge, each at most ``D^2`` in absolute value), so the moment plus its noise never
+    overflows. Public. About 2,100 at 10^6 nodes, 210 at 10^7.
+
+    Examples
+    --------
+    >>> largest_cap(1), largest_cap(10**6)
+    (2147483648, 2147)
     """
     n = check_scalar(n, "n", int, low=1)
-    return int(np.floor(np.log2(n))) + 1
+    return math.isqrt(2**62 // max(n * (n - 1), 1))
 
 
-def degree_classes(noisy_degrees: np.ndarray, count: int) -> np.ndarray:
-    """Each node's class ``floor(log2(1 + max(d, 0)))``, capped at ``count - 1``, from the
-    released noisy degrees. Post-processing. O(n).
-
-    Examples
-    --------
-    >>> degree_classes(np.array([-3.0, 0.0, 1.0, 2.0, 3.0, 7.0, 500.0]), 5).tolist()
-    [0, 0, 1, 1, 2, 3, 4]
-    """
-    clipped = np.maximum(np.asarray(noisy_degrees, dtype=float), 0.0)
-    return np.minimum(np.floor(np.log2(1.0 + clipped)).astype(np.intp), count - 1)
-
-
-def _cell(first: np.ndarray, second: np.ndarray, count: int) -> np.ndarray:
-    """The index of the class pair ``(min, max)`` in the upper triangle, row by row."""
-    a, b = np.minimum(first, second), np.maximum(first, second)
-    return a * count - a * (a - 1) // 2 + (b - a)
-
-
-def joint_degree_counts(
-    rows: np.ndarray, columns: np.ndarray, classes: np.ndarray, count: int
-) -> np.ndarray:
-    """The ``"assortativity"`` statistic: the edges ``(rows[k], columns[k])`` (each once)
-    counted per class pair ``a <= b``, in the order of ``numpy.triu_indices(count)``; l1
-    sensitivity :data:`SENSITIVITY` when the classes are public. O(|E| + count^2).
+def moment_parameters(distribution: np.ndarray, share: float = CAP_SHARE) -> tuple[int, int]:
+    """The public cap D and centre c of :func:`clipped_moment` from a degree distribution
+    (one entry per node, :func:`sequence_distribution`): D the smallest degree of the
+    distribution at which its edge ends (each node counted ``degree`` times) reach
+    ``share`` of them, rounded up, at least 1 and at most :func:`largest_cap` (n); c the
+    mean of ``min(d, D)`` over the edge ends, rounded (in [0, D]). Post-processing.
+    O(n log n).
 
     Examples
     --------
-    >>> joint_degree_counts(np.array([0, 0, 1]), np.array([1, 2, 2]), np.array([0, 1, 1]),
-    ...                     2).tolist()
-    [0.0, 2.0, 1.0]
+    >>> degrees = np.array([1.0, 1.0, 2.0, 2.0, 10.0])  # the hub holds 10 of 16 ends
+    >>> moment_parameters(degrees, share=0.5), moment_parameters(degrees, share=0.3)
+    ((10, 7), (2, 2))
+    >>> moment_parameters(np.zeros(3))
+    (1, 0)
     """
-    classes = np.asarray(classes)
-    cells = _cell(classes[rows], classes[columns], count)
-    return np.bincount(cells, minlength=count * (count + 1) // 2).astype(float)
+    f = np.sort(np.asarray(distribution, dtype=float))
+    total = f.sum()
+    if total <= 0:
+        return 1, 0
+    reached = np.cumsum(f) / total
+    cap = int(np.ceil(f[min(np.searchsorted(reached, share), f.size - 1)]))
+    cap = min(max(1, cap), largest_cap(f.size))
+    clipped = np.minimum(f, cap)
+    return cap, int(np.rint((f * clipped).sum() / total))
 
 
-def csr_joint_degree_counts(adjacency, classes: np.ndarray, count: int) -> np.ndarray:
-    """:func:`joint_degree_counts` of a symmetric CSR adjacency's edges (stored entries off
-    the diagonal, each edge stored as (i, j) and (j, i), no duplicates: a checked
-    undirected adjacency) from its stored entries directly, both orientations counted per
-    ordered class pair: a pair ``a < b`` gets the entries of classes (a, b), a pair
-    ``(a, a)`` half of its entries. The same counts, without listing the upper triangle
-    (each entry's cell in 16 bits where ``count^2`` fits). O(n + |E| + count^2).
+def clipped_moment(adjacency, cap: int, centre: int) -> int:
+    """The ``"assortativity"`` statistic ``T = sum over edges ij of (f_i - c)(f_j - c)``,
+    ``f = min(degree, cap)``, ``c = centre`` in [0, cap], of a checked symmetric 0/1 CSR
+    adjacency (each edge stored as (i, j) and (j, i), no loops): half the sum over its
+    stored entries, exact in 64-bit integers (a cap above :func:`largest_cap` of its n
+    nodes is refused), from one sparse product (no array per edge). l1 sensitivity
+    :func:`moment_sensitivity` (cap) under edge-level neighbours. O(n + |E|) time, O(n)
+    memory.
 
     Examples
     --------
     >>> import scipy.sparse as sp
-    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=float))
-    >>> csr_joint_degree_counts(A, np.array([0, 1, 1]), 2).tolist()
-    [0.0, 2.0, 1.0]
+    >>> A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]], dtype=float))
+    >>> clipped_moment(A, 2, 1)  # edges (0, 1), (0, 2): (2 - 1)(1 - 1) twice
+    0
+    >>> clipped_moment(A, 1, 0)
+    2
     """
-    classes = np.asarray(classes)
-    cell = np.uint16 if count * count <= 2**16 else np.intp
-    ends = np.repeat((classes * count).astype(cell), np.diff(adjacency.indptr))
-    ends += classes.astype(cell)[adjacency.indices]
-    entries = np.bincount(ends, minlength=count * count).reshape(count, count)
-    a, b = np.triu_indices(count)
-    return np.where(a == b, entries[a, b] // 2, entries[a, b]).astype(float)
-
-
-def class_scores(noisy_degrees: np.ndarray, classes: np.ndarray, count: int) -> np.ndarray:
-    """Each class's score: the mean clipped noisy degree of its nodes (0 for an empty
-    class). Post-processing. O(n).
-
-    Examples
-    --------
-    >>> class_scores(np.array([1.0, 2.0, 6.0]), np.array([1, 1, 2]), 3).tolist()
-    [0.0, 1.5, 6.0]
-    """
-    clipped = np.maximum(np.asarray(noisy_degrees, dtype=float), 0.0)
-    sums = np.bincount(classes, weights=clipped, minlength=count)
-    sizes = np.bincount(classes, minlength=count)
-    return np.divide(sums, sizes, out=np.zeros(count), where=sizes > 0)
-
-
-def count_assortativity(counts: np.ndarray, scores: np.ndarray) -> float | np.ndarray:
-    """Newman's r (the Pearson correlation of the scores at the two ends of an edge, both
-    orientations; [New03]) from edge counts per class pair (``triu_indices`` order) and a
-    score per class; NaN when undefined. A 2-D ``counts`` gives one r per row.
-    Post-processing. O(count^2) per row.
-
-    Examples
-    --------
-    >>> round(count_assortativity(np.array([5.0, 0.0, 5.0]), np.array([1.0, 2.0])), 6)
-    1.0
-    >>> round(count_assortativity(np.array([0.0, 4.0, 0.0]), np.array([1.0, 2.0])), 6)
-    -1.0
-    """
-    scores = np.asarray(scores, dtype=float)
-    a, b = np.triu_indices(scores.size)
-    w = np.atleast_2d(np.asarray(counts, dtype=float))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        edges = w.sum(axis=1)
-        mean = w @ (scores[a] + scores[b]) / (2.0 * edges)
-        variance = w @ (scores[a] ** 2 + scores[b] ** 2) / (2.0 * edges) - mean**2
-        r = (w @ (scores[a] * scores[b]) / edges - mean**2) / variance
-    r = np.where((edges > 0) & (variance > 0), r, np.nan)
-    return float(r[0]) if np.ndim(counts) == 1 else r
+    n = adjacency.shape[0]
+    cap = check_scalar(cap, "cap", int, low=1, high=largest_cap(max(n, 1)))
+    centre = check_scalar(centre, "centre", int, low=0, high=cap)
+    f = np.minimum(np.diff(adjacency.indptr), cap).astype(np.int64) - centre
+    # each row's sum of its neighbours' f, exact in float64 (|sum| <= cap n < 2^32)
+    sums = np.rint(adjacency @ f.astype(float)).astype(np.int64)
+    return int(np.dot(f, sums)) // 2
 
 
 def degree_assortativity(rows: np.ndarray, columns: np.ndarray, degrees: np.ndarray) -> float:
@@ -258,80 +254,41 @@ def degree_assortativity(rows: np.ndarray, columns: np.ndarray, degrees: np.ndar
     return float(((f[rows] * f[columns]).sum() / edges - mean**2) / variance)
 
 
-def attenuation(
-    degrees: np.ndarray,
-    noise: Noise,
-    scores: np.ndarray,
-    rng: np.random.Generator,
-    simulations: int = SIMULATIONS,
+def assortativity_target(
+    value: float, noise: Noise, degrees: np.ndarray, cap: int, centre: int, prior: float = PRIOR
 ) -> float:
-    """lambda, the factor by which classing nodes by noisy degrees shrinks Newman's r:
-    with ends weighted by degree f (an edge end is a node with probability proportional
-    to f) and s the score of the class of ``f + Z`` (Z the ``"degrees"`` measurement's
-    noise, drawn afresh), ``lambda = cov(s, f)^2 / (var(f) var(s))``: the covariance of the
-    scores at an edge's two ends is about ``(cov(s, f) / var(f))^2`` that of the degrees
-    (the noise is independent of the edges), the variance of the scores ``var(s)``. On
-    the public ``degrees`` (the release's); post-processing. Clipped to [0.05, 1]. O(n
-    simulations).
+    """The target degree assortativity from the noisy :func:`clipped_moment` ``value``:
+    ``(T / m - (mean f - c)^2) / var f`` with ``f = min(d, cap)`` over the edge ends of
+    the release's ``degrees`` (m their half sum; ``T / m`` estimates ``cov + (mean f -
+    c)^2``, so the centre's offset is taken off), times ``prior^2 / (prior^2 + s^2)`` (the
+    posterior mean under a N(0, prior^2) prior on r and Gaussian error) for ``s =
+    sqrt(2) b / (m var f)``, b the noise's scale (a target at noise level reads as 0);
+    clipped to [-1, 1]; 0 when undefined. It estimates r of the clipped degrees, which the
+    swaps then meet on the release's own. Post-processing. O(n).
 
     Examples
     --------
-    >>> degrees = np.repeat([1.0, 4.0, 16.0, 64.0], 50)
-    >>> exact = Noise.for_laplace(1e6, 2.0, integer=True)
-    >>> scores = np.array([0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0])
-    >>> round(attenuation(degrees, exact, scores, np.random.default_rng(0)), 3)
-    1.0
+    >>> exact = Noise.for_laplace(1e6, 1.0, integer=True)
+    >>> degrees = np.array([1.0, 1.0, 2.0])  # a path: ends (1, 2) twice, r = -1
+    >>> assortativity_target(-1.0, exact, degrees, 2, 2, prior=1e3)
+    -1.0
+    >>> loud = Noise.for_laplace(1e-3, 1.0, integer=True)
+    >>> abs(assortativity_target(-1.0, loud, degrees, 2, 2)) < 1e-6
+    True
     """
     f = np.asarray(degrees, dtype=float)
-    weights = f / max(f.sum(), 1.0)
-    if f.sum() <= 0:
-        return 1.0
-    mean_f = (weights * f).sum()
-    var_f = (weights * (f - mean_f) ** 2).sum()
-    covariance = variance = 0.0
-    for _ in range(simulations):
-        s = scores[degree_classes(noise.add(f, rng=rng), scores.size)]
-        mean_s = (weights * s).sum()
-        covariance += (weights * (s - mean_s) * (f - mean_f)).sum() / simulations
-        variance += (weights * (s - mean_s) ** 2).sum() / simulations
-    if var_f <= 0 or variance <= 0:
-        return 1.0
-    return float(np.clip(covariance**2 / (var_f * variance), 0.05, 1.0))
-
-
-def assortativity_target(
-    counts: np.ndarray,
-    noise: Noise,
-    scores: np.ndarray,
-    shrink: float,
-    rng: np.random.Generator,
-    draws: int = BOOTSTRAP,
-    prior: float = PRIOR,
-) -> float:
-    """The target degree assortativity: Newman's r of the noisy ``counts``
-    (:func:`count_assortativity`) divided by the attenuation ``shrink``
-    (:func:`attenuation`), times ``prior^2 / (prior^2 + s^2)`` (the posterior mean under a
-    N(0, prior^2) prior on r and Gaussian error), s the standard deviation of r over
-    ``draws`` fresh redraws of the counts' ``noise`` around them, divided by ``shrink``
-    (a target at noise level reads as 0); clipped to [-1, 1]; 0 when undefined.
-    Post-processing. O(draws count^2).
-
-    Examples
-    --------
-    >>> noise = Noise.for_laplace(1e6, 1.0, integer=True)
-    >>> round(assortativity_target(np.array([0.0, 400.0, 0.0]), noise,
-    ...       np.array([1.0, 2.0]), 1.0, np.random.default_rng(0)), 3)
-    -1.0
-    """
-    r = count_assortativity(counts, scores)
-    if not np.isfinite(r):
+    total = f.sum()
+    if total <= 0:
         return 0.0
-    counts = np.asarray(counts, dtype=float)
-    redrawn = count_assortativity(noise.add(np.tile(counts, (draws, 1)), rng=rng), scores)
-    if np.isfinite(redrawn).sum() < 2:
+    clipped = np.minimum(f, cap)
+    mean = (f * clipped).sum() / total
+    variance = (f * clipped * clipped).sum() / total - mean**2
+    edges = total / 2.0
+    if variance <= 1e-12:
         return 0.0
-    spread = float(np.nanstd(redrawn)) / shrink
-    return float(np.clip(r / shrink * prior**2 / (prior**2 + spread**2), -1.0, 1.0))
+    r = (value / edges - (mean - centre) ** 2) / variance
+    spread = np.sqrt(2.0) * noise.scale / (edges * variance)
+    return float(np.clip(r * prior**2 / (prior**2 + spread**2), -1.0, 1.0))
 
 
 def _blocks(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray) -> tuple:

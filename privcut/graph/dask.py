@@ -233,7 +233,7 @@ def _measurements(measurements, grouped: bool):
             raise ValueError(
                 f"measurements: the dask engine does not take {name!r} (randomized response "
                 "is n x n; its filtered form, the triangle counts of 'clustering' and the "
-                "joint-degree counts of 'assortativity' are not distributed yet): use "
+                "clipped-degree moment of 'assortativity' are not distributed yet): use "
                 "'edge-count', 'degrees', 'degree-sequence' and 'blocks', or the in-memory "
                 "synthetic_graph"
             )

@@ -20,7 +20,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from privcut.exceptions import GraphInputError
-from privcut.graph.assortativity import class_count, csr_joint_degree_counts, degree_classes
+from privcut.graph.assortativity import (
+    clipped_moment,
+    moment_parameters,
+    moment_sensitivity,
+    sequence_distribution,
+)
 from privcut.graph.clustering import (
     bin_count,
     binned_corners,
@@ -46,6 +51,7 @@ __all__ = [
     "Measurement",
     "Measurements",
     "measure",
+    "moment_of",
     "noisy_statistic",
     "sorted_sequence",
     "statistic",
@@ -177,8 +183,8 @@ class Measurement:
             raise ValueError(
                 f"{self.name} gives no estimate of the edge count (filtered randomized "
                 "response's kept pairs are too few and biased; clustering counts "
-                "triangles; assortativity counts edges of some degree classes only up to "
-                "noise per class pair); use the plan's other measurements"
+                "triangles; assortativity sums products of clipped degrees over the "
+                "edges); use the plan's other measurements"
             )
         if self.name == RANDOMIZED_RESPONSE:
             rows, columns = universe.pair_index()
@@ -397,14 +403,15 @@ def _corners(
     return binned_corners(corners, bins, count), cap
 
 
-def _joint_degrees(adjacency, degrees: np.ndarray) -> np.ndarray:
-    """The ``"assortativity"`` statistic: the edges counted per pair of log-degree classes
-    of the released noisy ``degrees`` (public given that output;
-    :func:`~privcut.graph.assortativity.joint_degree_counts`, l1 sensitivity 1; counted
-    from the checked symmetric CSR's entries,
-    :func:`~privcut.graph.assortativity.csr_joint_degree_counts`). O(n + |E|)."""
-    count = class_count(degrees.size)
-    return csr_joint_degree_counts(adjacency, degree_classes(degrees, count), count)
+def moment_of(measured_records, partition: Partition | None, n: int) -> tuple[int, int]:
+    """The public cap and centre of the ``"assortativity"`` statistic from the
+    ``"degree-sequence"`` among ``measured_records`` (taken before it):
+    :func:`~privcut.graph.assortativity.moment_parameters` of its isotonic fit
+    (:func:`~privcut.graph.assortativity.sequence_distribution`). Post-processing; the
+    same in the measurement and in the generator's target. O(n log n)."""
+    sequence = next(record for record in measured_records if record.name == SEQUENCE)
+    labels = np.zeros(n, dtype=np.intp) if partition is None else partition.labels
+    return moment_parameters(sequence_distribution(sequence.values, labels))
 
 
 def _check_inputs(G, plan: MeasurementPlan, partition: Partition | None, nodes, directed):
@@ -501,14 +508,15 @@ def measure(
         elif name == FILTERED:
             pairs, values = _filtered(universe, raw, plan, eps, rng)
             draws = universe.size
-        elif name in (CLUSTERING, ASSORTATIVITY):
-            degrees = next(record for record in records if record.name == "degrees")
-            if name == CLUSTERING:  # noise at the cap and bins the released degrees fixed
+        elif name in (CLUSTERING, ASSORTATIVITY):  # noise at a cap the released degrees fix
+            if name == CLUSTERING:
                 exact, cap = _corners(raw, records, partition, eps, rng)
                 sensitivity = clustering_sensitivity(cap, exact.size)
-                noise = Noise.for_laplace(eps, sensitivity, integer=True, coordinates=exact.size)
             else:
-                exact = _joint_degrees(raw, degrees.values)
+                cap, centre = moment_of(records, partition, universe.n)
+                exact = np.array([clipped_moment(raw, cap, centre)], dtype=np.int64)
+                sensitivity = moment_sensitivity(cap)
+            noise = Noise.for_laplace(eps, sensitivity, integer=True, coordinates=exact.size)
             values, draws = noise.add(exact, rng=rng).astype(float), exact.size
         else:
             if name in ("degrees", SEQUENCE):  # one degree sum for both

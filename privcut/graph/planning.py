@@ -37,13 +37,14 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
   ``"degrees"``; it feeds the BTER step of the sparse generator [SKP12, KPPS14] (the
   dense generator refuses it, before any spend), serves no workload class, and takes
   :data:`CLUSTERING_SHARE` in a list;
-- ``"assortativity"``: the edge counts between every two log-degree classes of the noisy
-  ``"degrees"`` released before it (a coarse joint-degree matrix, dK-2; adaptive
-  composition), l1 sensitivity 1 (a pair lies in one class pair; proof in
-  :mod:`privcut.graph.assortativity`); undirected 0/1 graphs only, with ``"degrees"``;
-  it feeds the swap step of the sparse generator towards the original's degree
-  assortativity [New03, XS04] (the dense generator refuses it, before any spend), serves
-  no workload class, and takes
+- ``"assortativity"``: the sum over the edges of ``(f_i - c)(f_j - c)``, ``f = min(degree,
+  D)``, for a cap D and centre c chosen from the ``"degree-sequence"`` released before it
+  (adaptive composition), l1 sensitivity ``3 D^2 - 2 D`` (proof in
+  :mod:`privcut.graph.assortativity`; the plan's noise is that of D = 1, replaced by the
+  measured cap's); undirected 0/1 graphs only, with ``"degree-sequence"``; it feeds the
+  swap step of the sparse generator towards the original's degree assortativity [New03,
+  XS04] (the dense generator refuses it, before any spend), serves no workload class, and
+  takes
   :data:`ASSORTATIVITY_SHARE` in a list.
 
 A synthetic graph's error on a cut from randomized response grows like
@@ -65,7 +66,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.optimize import minimize
 
-from privcut.graph.assortativity import SENSITIVITY as ASSORTATIVITY_SENSITIVITY
+from privcut.graph.assortativity import moment_sensitivity
 from privcut.graph.clustering import BIN_EDGES, DEFAULT_CAP, clustering_sensitivity
 from privcut.graph.filtered import default_threshold
 from privcut.graph.noisy import uniform_bound
@@ -111,7 +112,7 @@ SENSITIVITY = {
     "randomized-response": 1.0,
     "filtered-randomized-response": 1.0,
     "clustering": clustering_sensitivity(DEFAULT_CAP),
-    "assortativity": ASSORTATIVITY_SENSITIVITY,
+    "assortativity": moment_sensitivity(1),
 }
 CHANGED = {
     "edge-count": 1,
@@ -338,17 +339,25 @@ class MeasurementPlan:
             raise ValueError(f"threshold must be >= 1, got {self.threshold}")
 
 
+_NEEDS = {
+    CLUSTERING: ("degrees", "bins nodes by the noisy 'degrees'", "triangles"),
+    ASSORTATIVITY: (SEQUENCE, "takes its cap from the 'degree-sequence'", "edges' degrees"),
+}
+"""What ``"clustering"`` and ``"assortativity"`` need measured before them, why, and what
+they count."""
+
+
 def _check_clustering(names: tuple[str, ...], weighted: bool, directed: bool) -> None:
-    """``"clustering"`` and ``"assortativity"`` need the ``"degrees"`` measured before
-    them (their bins are the noisy degrees) and an undirected 0/1 graph (triangles of
-    the capped projection; edges between degree classes)."""
-    for name, what in ((CLUSTERING, "triangles"), (ASSORTATIVITY, "edges between classes")):
+    """``"clustering"`` needs the ``"degrees"`` measured before it (its bins are the noisy
+    degrees), ``"assortativity"`` the ``"degree-sequence"`` (its cap and centre), and both
+    an undirected 0/1 graph (triangles of the capped projection; products of degrees)."""
+    for name, (before, why, what) in _NEEDS.items():
         if name not in names:
             continue
-        if "degrees" not in names[: names.index(name)]:
+        if before not in names[: names.index(name)]:
             raise ValueError(
-                f"the {name!r} measurement bins nodes by the noisy 'degrees': add 'degrees' "
-                f"to measurements (before {name!r}), e.g. ['edge-count', 'degrees', {name!r}]"
+                f"the {name!r} measurement {why}: add {before!r} to measurements (before "
+                f"{name!r}), e.g. ['edge-count', {before!r}, {name!r}]"
             )
         if weighted:
             raise ValueError(
@@ -559,7 +568,8 @@ def _shares(measurements, groups, workload, epsilon: float, shape: _Shape):
     if not set(fixed) - {SEQUENCE} and (SEQUENCE not in requested or not rest):
         return _best_split(requested, weights, epsilon, shape)
     if not rest:  # the degree sequence as the only counting measurement: it takes the rest
-        rest, fixed = (SEQUENCE,), {FILTERED: FILTERED_SHARE}
+        rest = (SEQUENCE,)
+        fixed = {name: share for name, share in fixed.items() if name != SEQUENCE}
     answerable = _answerable(rest, shape)
     kept = {c: w for c, w in weights.items() if c in answerable}
     names, shares, kept, dropped = _best_split(rest, kept, epsilon, shape)

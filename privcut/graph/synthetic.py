@@ -549,8 +549,9 @@ def synthetic_graph(
         ``"edge-count"``, ``"degrees"``, ``"degree-sequence"``, ``"blocks"``,
         ``"randomized-response"``, ``"filtered-randomized-response"``, ``"clustering"``
         (triangle corners per degree bin for BTER, undirected 0/1 graphs with
-        ``"degrees"``, sparse generator), ``"assortativity"`` (edge counts between noisy
-        log-degree classes for the degree-assortativity swaps, likewise): those, split the
+        ``"degrees"``, sparse generator), ``"assortativity"`` (a clipped-degree moment of
+        the edges for the degree-assortativity swaps, likewise but with
+        ``"degree-sequence"``): those, split the
         same way (``"degree-sequence"``, each group's sorted degrees, and the filtered
         survivors, sparse generator only, Cormode et al. 2012, serve no workload class:
         in a list they take :data:`~privcut.graph.planning.SEQUENCE_SHARE` and

@@ -1,5 +1,6 @@
-"""The ``"assortativity"`` measurement (edge counts between noisy log-degree classes) and
-the degree-assortativity swaps of the sparse generator (issue 18)."""
+"""The ``"assortativity"`` measurement (a clipped-degree moment of the edges, its cap and
+centre from the noisy degree sequence) and the degree-assortativity swaps of the sparse
+generator (issue 18)."""
 
 import networkx as nx
 import numpy as np
@@ -10,20 +11,18 @@ from hypothesis import strategies as st
 
 from privcut import synthetic_graph
 from privcut.audit import audit
-from privcut.graph import assortativity, planning
+from privcut.graph import assortativity, measurement, planning
 from privcut.graph.assortativity import (
-    SENSITIVITY,
     assortative_swaps,
     assortativity_target,
-    attenuation,
-    class_count,
-    count_assortativity,
-    csr_joint_degree_counts,
+    clipped_moment,
     degree_assortativity,
-    degree_classes,
-    joint_degree_counts,
+    largest_cap,
+    moment_parameters,
+    moment_sensitivity,
+    sequence_distribution,
 )
-from privcut.graph.measurement import measure
+from privcut.graph.measurement import measure, moment_of
 from privcut.graph.planning import plan_measurements
 from privcut.graph.sparse import SparseGenerator
 from privcut.privacy import Noise
@@ -35,56 +34,108 @@ def _upper(A) -> tuple[np.ndarray, np.ndarray]:
     return coo.row[upper], coo.col[upper]
 
 
-@settings(max_examples=40, deadline=None)
+def _flipped(A, i: int, j: int) -> sp.csr_array:
+    B = sp.lil_array(A)
+    B[i, j] = B[j, i] = 1 - B[i, j]
+    return sp.csr_array(B)
+
+
+@settings(max_examples=60, deadline=None)
 @given(
     st.integers(4, 14),
     st.floats(0.1, 0.7),
+    st.integers(1, 12),
     st.integers(0, 2**31),
     st.integers(0, 2**31),
 )
-def test_one_flip_moves_exactly_one_count_by_one(n, density, graph_seed, seed):
-    """Random graphs, random public classes (noisy degrees), a random pair flipped: the
-    joint-degree counts move by exactly the stated l1 sensitivity 1."""
+def test_one_flip_moves_the_moment_by_at_most_its_sensitivity(n, density, cap, graph_seed, seed):
+    """Random graphs, a random public cap and centre in [0, cap], a random pair flipped:
+    the clipped moment moves by at most the stated l1 sensitivity 3 D^2 - 2 D."""
     rng = np.random.default_rng(seed)
-    A = nx.to_scipy_sparse_array(nx.gnp_random_graph(n, density, seed=graph_seed))
-    count = class_count(n)
-    classes = degree_classes(rng.normal(n / 3, n / 4, n), count)
+    A = sp.csr_array(nx.to_scipy_sparse_array(nx.gnp_random_graph(n, density, seed=graph_seed)))
+    centre = int(rng.integers(0, cap + 1))
     i, j = rng.choice(n, 2, replace=False)
-    B = sp.lil_array(A)
-    B[i, j] = B[j, i] = 1 - B[i, j]
-    before = joint_degree_counts(*_upper(A), classes, count)
-    after = joint_degree_counts(*_upper(sp.csr_array(B)), classes, count)
-    assert np.abs(after - before).sum() == SENSITIVITY == 1.0
+    change = clipped_moment(_flipped(A, i, j), cap, centre) - clipped_moment(A, cap, centre)
+    assert abs(change) <= moment_sensitivity(cap) == 3 * cap * cap - 2 * cap
 
 
-def test_counts_give_newman_r_with_exact_classes():
-    """With one class per degree value scored by that degree, the counts' r is
-    networkx's degree assortativity."""
+def _widest_pair():
+    """Nodes 0 and 1 of degree 2, each joined to two nodes of a K4 (degree 4), without and
+    with the pair {0, 1}: at cap 3 and centre 0 the moment moves by exactly 3 D^2 - 2 D."""
+    G = nx.complete_graph([2, 3, 4, 5])
+    G.add_edges_from([(0, 2), (0, 3), (1, 4), (1, 5)])
+    A = sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(6)))
+    return A, _flipped(A, 0, 1)
+
+
+def test_the_sensitivity_is_reached():
+    A, B = _widest_pair()
+    assert clipped_moment(B, 3, 0) - clipped_moment(A, 3, 0) == moment_sensitivity(3) == 21
+
+
+def test_the_moment_is_exact_in_64_bits():
+    """The cap is held at the largest one whose moment cannot overflow on n nodes, and a
+    larger one is refused (public values only)."""
+    hubs = np.full(10**6, 5000.0)  # a distribution whose 0.95 cap would be 5,000
+    assert moment_parameters(hubs) == (largest_cap(10**6), largest_cap(10**6)) == (2147, 2147)
+    A = sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(3)))
+    assert isinstance(clipped_moment(A, 2, 1), int)
+    with pytest.raises(ValueError, match="cap"):
+        clipped_moment(A, largest_cap(3) + 1, 0)
+    with pytest.raises(ValueError, match="centre"):
+        clipped_moment(A, 2, 3)
+
+
+def test_the_moment_gives_newman_r_unclipped():
+    """With the cap at the largest degree, the target from the exact moment (no noise, a
+    flat prior) is networkx's degree assortativity, whatever the centre."""
     G = nx.barabasi_albert_graph(200, 3, seed=4)
-    A = nx.to_scipy_sparse_array(G, nodelist=range(200))
-    degrees = np.asarray(A.sum(axis=1)).ravel()
-    values, classes = np.unique(degrees, return_inverse=True)
-    counts = joint_degree_counts(*_upper(A), classes, values.size)
+    A = sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(200)))
+    degrees = np.diff(A.indptr).astype(float)
     expected = nx.degree_assortativity_coefficient(G)
-    assert count_assortativity(counts, values) == pytest.approx(expected)
+    exact = Noise.for_laplace(1e9, 1.0, integer=True)
+    cap = int(degrees.max())
+    for centre in (0, 5, cap):
+        value = clipped_moment(A, cap, centre)
+        found = assortativity_target(value, exact, degrees, cap, centre, prior=1e6)
+        assert found == pytest.approx(expected, abs=1e-6)
     assert degree_assortativity(*_upper(A), degrees) == pytest.approx(expected)
 
 
-def test_attenuation_and_target():
-    degrees = np.repeat([1.0, 3.0, 7.0, 15.0, 31.0], 40)
-    scores = np.array([0.0, 1.0, 2.5, 5.0, 11.0, 23.0])
-    rng = np.random.default_rng(0)
-    exact = Noise.for_laplace(1e6, 2.0, integer=True)
-    assert attenuation(degrees, exact, scores, rng) == pytest.approx(1.0, abs=0.05)
-    blurred = attenuation(degrees, Noise.for_laplace(0.1, 2.0, integer=True), scores, rng)
-    assert 0.05 <= blurred < 0.6
-    # a clear signal is kept (divided by the attenuation); noise level reads as about 0
-    a, b = np.triu_indices(2)
-    counts = np.where(a != b, 900.0, 100.0)
-    sharp = assortativity_target(counts, exact, np.array([1.0, 2.0]), 1.0, rng)
-    assert sharp == pytest.approx(count_assortativity(counts, np.array([1.0, 2.0])), abs=1e-3)
-    loud = Noise.for_laplace(0.01, 1.0, integer=True)
-    assert abs(assortativity_target(counts, loud, np.array([1.0, 2.0]), 0.3, rng)) < 0.05
+def test_the_target_shrinks_at_noise_level():
+    G = nx.barabasi_albert_graph(300, 2, seed=1)
+    A = sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(300)))
+    degrees = np.diff(A.indptr).astype(float)
+    cap, centre = moment_parameters(degrees)
+    value = clipped_moment(A, cap, centre)
+    exact = Noise.for_laplace(1e6, 1.0, integer=True)
+    sharp = assortativity_target(value, exact, degrees, cap, centre)
+    rows, columns = _upper(A)
+    clipped = np.minimum(degrees, cap)  # r of the clipped degrees over the edges' ends
+    ends = np.concatenate([clipped[rows], clipped[columns]])
+    other = np.concatenate([clipped[columns], clipped[rows]])
+    assert sharp == pytest.approx(np.corrcoef(ends, other)[0, 1], abs=1e-3)
+    loud = Noise.for_laplace(1e-3, moment_sensitivity(cap), integer=True)
+    assert abs(assortativity_target(value, loud, degrees, cap, centre)) < 1e-3
+    assert assortativity_target(value, loud, np.zeros(5), cap, centre) == 0.0
+
+
+def test_the_cap_and_centre_come_from_each_groups_fitted_sequence():
+    values = np.array([2.0, 1.0, 3.0, 9.0, 7.0])  # groups 0 (three nodes) and 1 (two)
+    labels = np.array([1, 0, 0, 1, 0])
+    fitted = sequence_distribution(values, labels)
+    assert fitted.tolist() == [1.5, 1.5, 3.0, 4.0, 4.0]  # each group's isotonic fit, in [0, 4]
+    cap, centre = moment_parameters(fitted)
+    ends = np.repeat(fitted, 2)  # any distribution: the cap reaches 0.95 of the edge ends
+    assert cap == 4 and 0 <= centre <= cap
+    assert moment_parameters(fitted, share=0.2) == (2, 2)
+    assert ends.size == 10
+    plan = plan_measurements(range(6), 1.0, ["edge-count", "degree-sequence", "assortativity"])
+    measured = measure(nx.path_graph(6), plan, rng=0)
+    record = measured.get("assortativity")
+    cap, centre = moment_of(measured.records, None, 6)
+    assert record.values.shape == (1,) and record.sensitivity == moment_sensitivity(cap)
+    assert record.noise.scale == pytest.approx(moment_sensitivity(cap) / record.epsilon)
 
 
 @pytest.mark.parametrize("target", [-0.3, 0.3])
@@ -178,18 +229,17 @@ def test_the_release_meets_the_original_assortativity():
 
 
 def test_planner_and_measure_refuse_assortativity_where_it_does_not_apply():
-    with pytest.raises(ValueError, match="add 'degrees'"):
-        plan_measurements(range(10), 1.0, ["edge-count", "assortativity"])
+    with pytest.raises(ValueError, match="add 'degree-sequence'"):
+        plan_measurements(range(10), 1.0, ["edge-count", "degrees", "assortativity"])
     with pytest.raises(ValueError, match="undirected"):
-        plan_measurements(range(10), 1.0, ["degrees", "assortativity"], directed=True)
+        plan_measurements(range(10), 1.0, ["degree-sequence", "assortativity"], directed=True)
     with pytest.raises(ValueError, match="0/1 graph"):
-        plan_measurements(range(10), 1.0, ["degrees", "assortativity"], weight="weight")
-    plan = plan_measurements(range(10), 1.0, ["edge-count", "degrees", "assortativity"])
+        plan_measurements(range(10), 1.0, ["degree-sequence", "assortativity"], weight="weight")
+    plan = plan_measurements(range(10), 1.0, ["edge-count", "degree-sequence", "assortativity"])
     assert plan.epsilons[-1] == pytest.approx(planning.ASSORTATIVITY_SHARE)
     assert sum(plan.epsilons) == 1.0
     measured = measure(nx.path_graph(10), plan, rng=0)
-    k = class_count(10)
-    assert measured.get("assortativity").values.shape == (k * (k + 1) // 2,)
+    assert measured.get("assortativity").values.shape == (1,)
     with pytest.raises(ValueError, match="undirected"):
         measure(nx.path_graph(10, create_using=nx.DiGraph), plan, rng=0)
     assert "assortativity" not in SparseGenerator.default_measurements(False, directed=True)
@@ -203,16 +253,8 @@ def test_bad_input_to_the_swaps():
         assortative_swaps(rows, columns, fixed, degrees, 1.5, np.random.default_rng(0))
     with pytest.raises(ValueError, match="passes"):
         assortative_swaps(rows, columns, fixed, degrees, 0.0, np.random.default_rng(0), passes=-1)
-    with pytest.raises(ValueError, match="n"):
-        class_count(0)
-
-
-def _star_pair(leaves: int):
-    """A star on nodes 1.. around node 0, without and with the pair {1, 2}."""
-    A = nx.to_scipy_sparse_array(nx.star_graph(leaves), nodelist=range(leaves + 1))
-    B = sp.lil_array(A)
-    B[1, 2] = B[2, 1] = 1
-    return sp.csr_array(A), sp.csr_array(B)
+    with pytest.raises(ValueError, match="cap"):
+        moment_sensitivity(0)
 
 
 @pytest.mark.slow
@@ -220,19 +262,22 @@ def _star_pair(leaves: int):
 def test_the_assortativity_measurement_passes_its_audit_and_catches_a_broken_twin(
     broken, monkeypatch
 ):
-    """The noisy counts summed over the class pairs (they move by exactly 1 whatever the
-    noisy classes, so the sum isolates the flip) on a star and the star plus one pair,
-    claim the plan's total epsilon (degrees and assortativity together are (epsilon,
-    0)-DP). Broken twin: the sensitivity understated (0.1 instead of 1)."""
-    monkeypatch.setitem(planning.SENSITIVITY, "assortativity", 0.1 if broken else SENSITIVITY)
-    plan = plan_measurements(range(8), 1.0, {"degrees": 0.1, "assortativity": 0.9})
+    """The noisy moment alone, at the public cap 3 and centre 0 that the earlier
+    ``"degree-sequence"`` fixes (adaptive composition: the measurement must be
+    epsilon-DP for every value of it; pinned here where the moment moves by exactly its
+    sensitivity), claims its own epsilon. Broken twin: the sensitivity taken as the new
+    edge's term alone, D^2, forgetting the neighbours' terms."""
+    monkeypatch.setattr(measurement, "moment_of", lambda records, partition, n: (3, 0))
+    if broken:
+        monkeypatch.setattr(measurement, "moment_sensitivity", lambda cap: float(cap * cap))
+    plan = plan_measurements(range(6), 1.0, {"degree-sequence": 0.1, "assortativity": 0.9})
 
     def mechanism(A, rng, size):
         return np.array(
-            [int(measure(A, plan, rng=rng).get("assortativity").values.sum()) for _ in range(size)]
+            [int(measure(A, plan, rng=rng).get("assortativity").values[0]) for _ in range(size)]
         )
 
-    result = audit(mechanism, _star_pair(7), 1.0, samples=500, vectorized=True, rng=0)
+    result = audit(mechanism, _widest_pair(), 0.9, samples=1000, vectorized=True, rng=0)
     if broken:
         assert result.p_value <= 1e-3
     else:
@@ -242,7 +287,7 @@ def test_the_assortativity_measurement_passes_its_audit_and_catches_a_broken_twi
 @pytest.mark.parametrize("name", ["clustering", "assortativity"])
 def test_the_dense_generator_refuses_the_swap_measurements_before_any_spend(name):
     G = nx.gnp_random_graph(30, 0.2, seed=1)
-    named = ["edge-count", "degrees", name]
+    named = ["edge-count", "degrees", "degree-sequence", name]
     rng = np.random.default_rng(0)
     before = rng.bit_generator.state
     with pytest.raises(ValueError, match=f"method='dense' does not use the '{name}'.*'sparse'"):
@@ -255,13 +300,3 @@ def test_the_dense_generator_refuses_the_swap_measurements_before_any_spend(name
     assert name in [m["name"] for m in report["measurements"]]
     dense = synthetic_graph(G, 1.0, method="dense", rng=0).graph["privcut"]
     assert name not in [m["name"] for m in dense["measurements"]]  # "auto" never takes it
-
-
-def test_csr_joint_degree_counts_are_the_upper_edges_counts():
-    rng = np.random.default_rng(5)
-    for size in (2, 9, 40):
-        A = sp.csr_array(nx.to_scipy_sparse_array(nx.gnp_random_graph(size, 0.3, seed=size)))
-        count = class_count(size)
-        classes = rng.integers(0, count, size)
-        expected = joint_degree_counts(*_upper(A), classes, count)
-        assert csr_joint_degree_counts(A, classes, count).tolist() == expected.tolist()

@@ -15,7 +15,13 @@ def _release(groups):
     options = {}
     if groups is not None:  # the swaps within block pairs
         options["groups"] = dict(enumerate(labels.tolist()))
-        options["measurements"] = ["edge-count", "degrees", "blocks", "assortativity"]
+        options["measurements"] = [
+            "edge-count",
+            "degrees",
+            "degree-sequence",
+            "blocks",
+            "assortativity",
+        ]
     H = synthetic_graph(A, 1.0, method="sparse", rng=5, **options)
     return H.indices.copy(), H.indptr.copy(), H.graph["privcut"]["mechanism"]
 

@@ -119,3 +119,24 @@ def test_mean_absolute_matches_sampling():
     ):
         draws = noise.sample(200_000, rng=rng)
         assert np.mean(np.abs(draws)) == pytest.approx(noise.mean_absolute, rel=0.02)
+
+
+@pytest.mark.parametrize(
+    "others",
+    [
+        ["filtered-randomized-response"],
+        ["assortativity"],
+        ["filtered-randomized-response", "assortativity"],
+    ],
+)
+def test_the_degree_sequence_as_the_only_counting_measurement_keeps_the_others(others):
+    """With no measurement the workload rule can price, the degree sequence takes what the
+    others' fixed shares leave, and the others stay what was asked (the second name of
+    ``["degree-sequence", "assortativity"]`` was once replaced by filtered randomized
+    response)."""
+    plan = plan_measurements(range(40), 1.0, ["degree-sequence", *others])
+    assert plan.measurements == ("degree-sequence", *others)
+    shares = dict(zip(plan.measurements, plan.epsilons, strict=True))
+    fixed = math.fsum(planning.FIXED_SHARES[name] for name in others)
+    assert shares["degree-sequence"] == pytest.approx(1.0 - fixed)
+    assert math.fsum(plan.epsilons) == 1.0
