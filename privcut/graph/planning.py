@@ -249,7 +249,10 @@ class MeasurementPlan:
         Each one's epsilon; they add up to ``epsilon`` exactly, as rationals (the last is
         the exact remainder).
     noise : tuple of Noise
-        Each one's noise per coordinate.
+        Each one's noise per coordinate. For ``"clustering"`` and ``"assortativity"``, whose
+        sensitivity follows a cap chosen from the degrees measured before them, the noise
+        at a reference cap (clustering's largest, assortativity's 1), which the measurement
+        replaces by its cap's (the record's ``noise`` and ``sensitivity`` say which).
     workload : dict
         Workload class -> weight used to choose the split.
     predicted : dict
