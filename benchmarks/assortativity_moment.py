@@ -41,55 +41,39 @@ gnutella lfr] [--seeds 10] [--quantiles 0.95 0.98 0.99] [--draws 20]``.
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import isotonic_regression
 
 from privcut import synthetic_graph
 from privcut.graph import sparse
-from privcut.graph.assortativity import PRIOR, degree_assortativity
+from privcut.graph.assortativity import (
+    assortativity_target,
+    clipped_moment,
+    degree_assortativity,
+    moment_parameters,
+    moment_sensitivity,
+    sequence_distribution,
+)
 from privcut.privacy import Noise
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import social  # the harness's graphs
 
 
-def distribution(measured) -> np.ndarray:
-    """The degree distribution the measurement can use before it is taken: each group's
-    noisy ``"degree-sequence"`` fitted by isotonic regression (Hay et al. 2009), clipped to
-    [0, n - 1] (public: a function of that earlier measurement)."""
+def moment_target(A, measured, released: np.ndarray, q: float, rng) -> tuple[float, int]:
+    """The clipped-moment target at cap share q (the library's measurement and target,
+    :mod:`privcut.graph.assortativity`, with ``share=q``) and its cap D."""
     record, n = measured.get("degree-sequence"), measured.universe.n
     labels = np.zeros(n, dtype=np.intp) if measured.partition is None else measured.partition.labels
-    edges = np.concatenate([[0], np.cumsum(np.bincount(labels))])
-    parts = [record.values[a:b] for a, b in itertools.pairwise(edges) if b > a]
-    return np.concatenate([np.clip(isotonic_regression(y).x, 0.0, n - 1.0) for y in parts])
-
-
-def moment_target(A, rows, columns, measured, released: np.ndarray, q: float, rng):
-    """The clipped-moment target (see the module docstring) and its cap D."""
-    sequence = distribution(measured)
-    order = np.argsort(sequence, kind="stable")
-    share = np.cumsum(sequence[order]) / sequence.sum()  # edge ends up to each degree
-    cap = max(2, int(np.ceil(sequence[order][np.searchsorted(share, q)])))
-    f = np.minimum(sequence, cap)
-    centre = int(np.rint((sequence * f).sum() / sequence.sum()))
-    d = np.minimum(np.diff(A.indptr), cap).astype(np.int64)
-    exact = float(((d[rows] - centre) * (d[columns] - centre)).sum())
+    cap, centre = moment_parameters(sequence_distribution(record.values, labels), share=q)
+    exact = np.array([clipped_moment(A, cap, centre)], dtype=np.int64)
     epsilon = measured.get("assortativity").epsilon
-    noise = Noise.for_laplace(epsilon, 3.0 * cap * cap - 2.0 * cap, integer=True)
-    total = released.sum()
-    f = np.minimum(released, cap)
-    mean = (released * f).sum() / total
-    variance = (released * f * f).sum() / total - mean**2
-    m = total / 2.0
-    found = float(noise.add(np.array([exact]), rng=rng)[0]) / m
-    r = (found - (mean - centre) ** 2) / variance
-    spread = np.sqrt(2.0) * noise.scale / (m * variance)
-    return float(np.clip(r * PRIOR**2 / (PRIOR**2 + spread**2), -1.0, 1.0)), cap
+    noise = Noise.for_laplace(epsilon, moment_sensitivity(cap), integer=True)
+    value = float(noise.add(exact, rng=rng)[0])
+    return assortativity_target(value, noise, released, cap, centre), cap
 
 
 def run(name: str, epsilons: list[float], seeds: int, quantiles: list[float], draws: int) -> None:
@@ -122,9 +106,7 @@ def run(name: str, epsilons: list[float], seeds: int, quantiles: list[float], dr
                 rng = np.random.default_rng([seed, 1])
                 for q in quantiles:
                     for _ in range(draws):
-                        found, cap = moment_target(
-                            A, rows, columns, seen["measured"], seen["degrees"], q, rng
-                        )
+                        found, cap = moment_target(A, seen["measured"], seen["degrees"], q, rng)
                         errors[q].append(abs(found - truth) / abs(truth))
                     caps[q].append(cap)
             cells = [f"{np.mean(errors['current']):.3f}"] + [
