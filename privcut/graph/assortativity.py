@@ -69,7 +69,7 @@ from scipy.optimize import isotonic_regression
 
 from privcut.graph.arrays import index_dtype
 from privcut.graph.keyset import KeyTable
-from privcut.graph.sorting import sorted_keys, stable_argsort
+from privcut.graph.sorting import stable_argsort
 from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
@@ -327,7 +327,7 @@ def _partners(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The positions ``(low, high)`` paired in the edges sorted by block pair: in each
     block pair's run the k-th first with the k-th last (the middle one of an odd run
     unpaired), so that a pass that sorts each run by a key pairs its two ends. O(|E|)."""
-    runs = sorted_keys(block)
+    runs = np.sort(block)
     change = np.flatnonzero(runs[1:] != runs[:-1]) + 1
     starts, ends = np.r_[0, change], np.r_[change, runs.size]
     index = index_dtype(runs.size)  # positions in 4 bytes where they fit

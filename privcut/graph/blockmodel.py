@@ -16,7 +16,6 @@ import numpy as np
 
 from privcut.graph.blockdraw import ENUMERATE_FRACTION, ENUMERATE_PAIRS, Side, block_pair
 from privcut.graph.pairing import deal, paired
-from privcut.graph.sorting import sorted_keys
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,7 @@ class Blocks:
         if self.taken is None:
             return np.zeros(0, dtype=np.int64)
         keys = [self.taken[k] for k in np.flatnonzero(chosen)]
-        return sorted_keys(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+        return np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
 
     @property
     def enumerated(self) -> bool:
@@ -89,7 +88,7 @@ class Blocks:
             dealt = deal(stubs, self, rng)
             pair, unmatched = paired(dealt, self, (counts > 0) & ~alone, rng)
             keys.append(pair)
-        pairs = sorted_keys(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+        pairs = np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
         return pairs, unmatched
 
     def prior(self, rows: np.ndarray, columns: np.ndarray, block: np.ndarray, out, into):

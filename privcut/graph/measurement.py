@@ -39,7 +39,6 @@ from privcut.graph.filtered import edge_positions, filtered_pairs
 from privcut.graph.noisy import NoisyGraph, randomized_response
 from privcut.graph.partition import Partition
 from privcut.graph.planning import SENSITIVITY, MeasurementPlan
-from privcut.graph.sorting import sorted_floats
 from privcut.graph.universe import EdgeUniverse, check_pairs, multiplicity
 from privcut.privacy import Noise, PrivacyBudget
 from privcut.privacy.random import RandomState, check_random_state
@@ -342,7 +341,7 @@ def sorted_sequence(degrees: np.ndarray, partition: Partition | None, directed: 
     n = degrees.size // (2 if directed else 1)
     halves = [degrees[:n]] if not directed else [degrees[:n], degrees[n:]]
     if partition is None:  # one group: the sorted values (sums of weights >= 0: no -0.0)
-        return np.concatenate([sorted_floats(half) for half in halves])
+        return np.concatenate([np.sort(half) for half in halves])
     labels = partition.labels
     return np.concatenate([half[np.lexsort((half, labels))] for half in halves])
 

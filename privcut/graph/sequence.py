@@ -25,7 +25,7 @@ import numpy as np
 from scipy.optimize import brentq, isotonic_regression
 
 from privcut.graph.measurement import Measurements
-from privcut.graph.sorting import smallest, sorted_floats, sorted_keys, stable_argsort
+from privcut.graph.sorting import smallest, stable_argsort
 
 __all__ = [
     "SEQUENCE",
@@ -152,7 +152,7 @@ def is_graphical(degrees: np.ndarray, directed: bool = False) -> bool:
         return True
     if d.min() < 0 or d.sum() % 2:
         return False
-    d = sorted_keys(d)[::-1]  # non-negative integers: a radix sort
+    d = np.sort(d)[::-1]
     n = d.size
     k = np.arange(1, n + 1)
     at_least = n - np.searchsorted(d[::-1], k, side="left")  # entries >= k
@@ -230,7 +230,7 @@ def rank_matched(
             chunks = np.split(values[by_group], bounds)
             sorted_values = np.concatenate([np.sort(chunk) for chunk in chunks])
         else:
-            sorted_values = sorted_floats(values)
+            sorted_values = np.sort(values)
         out = np.empty(n)
         out[ranked] = sorted_values
         result[part] = out
@@ -310,7 +310,7 @@ def fit_sequence(measured: Measurements, blocks: np.ndarray | None, total: float
             part = slice(edges[a], edges[a + 1])
             fit = np.clip(smooth_plateaus(isotonic(noisy[part]), reach), 0.0, n - 1.0)
             fit = box_shift(fit, n - 1.0, group_totals[a])
-            sequence[part] = sorted_keys(round_keeping_sum(fit, int(group_totals[a]), n - 1.0))
+            sequence[part] = np.sort(round_keeping_sum(fit, int(group_totals[a]), n - 1.0))
         order = record.order[h]
         members = order[np.argsort(labels[order], kind="stable")]
         fitted[h * n + members] = sequence

@@ -1,5 +1,7 @@
-"""Sorting integer keys (pair keys ``i n + j``, hash ranks) in linear time per 16-bit digit:
-the sparse generator's and the clustering measurement's inner sorts. Reads no graph.
+"""Stable orders of integer keys (pair keys ``i n + j``, hash ranks), the sparse generator's
+and the clustering measurement's inner sorts: a counting-sort pass for keys of at most 16
+bits, NumPy's vectorised comparison sort for wider ones; the positions of the k smallest
+values and dense ranks. Reads no graph.
 """
 
 from __future__ import annotations
@@ -8,11 +10,8 @@ import numpy as np
 
 __all__ = [
     "DIGIT",
-    "LARGE",
     "dense_ranks",
     "smallest",
-    "sorted_floats",
-    "sorted_keys",
     "stable_argsort",
 ]
 
@@ -20,18 +19,17 @@ DIGIT = 16
 """Bits per radix pass: NumPy sorts integers of at most 16 bits stably by a counting
 (radix) sort, O(k)."""
 
-LARGE = 2**21
-"""From this many keys of 33 bits or more (pair keys ``i n + j`` beyond n = 2^16: three
-radix passes or more), :func:`stable_argsort` and :func:`sorted_keys` sort by NumPy's
-vectorised comparison sort instead, O(k log k) but without the passes' random reads:
-1.8 times faster at 2^23 keys of 40 bits, slower below 2^21 keys or 33 bits
-(benchmarks/RESULTS.md, "Issue 18: the release at scale, generation side")."""
-
 
 def _comparison(keys: np.ndarray, top: int) -> bool:
-    """Whether to sort these keys (largest ``top``) by the comparison sort (:data:`LARGE`)
-    rather than by radix passes."""
-    return keys.size >= LARGE and top >> (2 * DIGIT) > 0
+    """Whether to sort these keys (largest ``top``) by a comparison sort rather than by
+    radix passes: when they need more than one 16-bit pass. NumPy 2's vectorised sorts
+    (x86-simd-sort) make one comparison sort 1.2-3.5 times faster than the two to four
+    radix passes at 10^4-10^6 keys of 17-48 bits (benchmarks/RESULTS.md, "Issue 18:
+    release speed, eleventh round"; the passes were faster below 2^21 keys with the NumPy
+    this was first measured on); keys below 2^16 take one counting-sort pass, as fast or
+    faster. (Sorting the keys themselves is ``numpy.sort``'s, 1.4-6 times faster than
+    the passes from 10^5 keys.)"""
+    return top >> DIGIT > 0
 
 
 def smallest(values: np.ndarray, k: int) -> np.ndarray:
@@ -57,12 +55,11 @@ def smallest(values: np.ndarray, k: int) -> np.ndarray:
 
 def stable_argsort(keys: np.ndarray) -> np.ndarray:
     """The permutation ``numpy.argsort(keys, kind="stable")`` gives, for non-negative
-    integer keys, by a least-significant-digit radix sort: one stable counting sort per
-    16-bit digit up to the largest key's, so O(k ceil(b / 16)) time for keys below
-    ``2^b`` and O(k) memory (a pair key ``i n + j`` below 2^32 takes two passes, where a
-    comparison sort of 10^5 keys takes about four times as long); from :data:`LARGE` keys
-    of 33 bits or more, one comparison sort of the keys with their indices in the low bits
-    (when both fit in 64 bits), O(k log k).
+    integer keys: below 2^16 by one stable counting sort (NumPy's radix sort of 16-bit
+    integers), O(k); wider, by one comparison sort of the keys with their indices in the
+    low bits (distinct, so any sort is stable; in 32-bit words when both fit, else 64),
+    O(k log k) at vectorised speed (:func:`_comparison`); keys too wide for that by 16-bit
+    counting-sort passes, O(k ceil(b / 16)) for keys below ``2^b``. O(k) memory.
 
     Examples
     --------
@@ -76,11 +73,11 @@ def stable_argsort(keys: np.ndarray) -> np.ndarray:
     top, shift = int(keys.max()) if keys.size else 0, DIGIT
     index = (keys.size - 1).bit_length()
     if _comparison(keys, top) and top.bit_length() + index <= 64:
-        # each key with its index in the low bits: distinct, so any sort is stable
-        packed = keys.astype(np.uint64) << np.uint64(index)
-        packed |= np.arange(keys.size, dtype=np.uint64)
+        word = np.uint32 if top.bit_length() + index <= 32 else np.uint64
+        packed = keys.astype(word) << word(index)
+        packed |= np.arange(keys.size, dtype=word)
         packed.sort()
-        packed &= np.uint64((1 << index) - 1)
+        packed &= word((1 << index) - 1)
         return packed.astype(np.intp)
     # a cast to 16 bits keeps the low 16 (integer casts wrap): one digit, no mask
     order = np.argsort(keys.astype(np.uint16), kind="stable")
@@ -88,21 +85,6 @@ def stable_argsort(keys: np.ndarray) -> np.ndarray:
         order = order[np.argsort((keys[order] >> shift).astype(np.uint16), kind="stable")]
         shift += DIGIT
     return order
-
-
-def sorted_keys(keys: np.ndarray) -> np.ndarray:
-    """The non-negative integer ``keys`` sorted ascending (:func:`stable_argsort`'s radix
-    passes, or from :data:`LARGE` keys of 33 bits or more NumPy's comparison sort).
-
-    Examples
-    --------
-    >>> sorted_keys(np.array([9, 2**40, 0, 9])).tolist()
-    [0, 9, 9, 1099511627776]
-    """
-    keys = np.asarray(keys)
-    if _comparison(keys, int(keys.max()) if keys.size else 0):
-        return np.sort(keys)
-    return keys[stable_argsort(keys)]
 
 
 def dense_ranks(values: np.ndarray) -> tuple[int, np.ndarray]:
@@ -128,20 +110,3 @@ def dense_ranks(values: np.ndarray) -> tuple[int, np.ndarray]:
             return int(rank[-1]) + 1, rank[offset]
     distinct, rank = np.unique(values, return_inverse=True)
     return distinct.size, rank.ravel()
-
-
-def sorted_floats(x: np.ndarray) -> np.ndarray:
-    """``numpy.sort(x)`` of a float array, the same bytes; by the radix sort
-    (:func:`sorted_keys`) when the values are integers in [0, 2^52) without a sign bit
-    (degrees: O(n) per 16 bits, where the comparison sort of 22,687 degrees takes about
-    five times as long), else by ``numpy.sort``.
-
-    Examples
-    --------
-    >>> sorted_floats(np.array([3.0, 0.0, 2.0])).tolist(), sorted_floats(np.array([0.5, -1.0]))
-    ([0.0, 2.0, 3.0], array([-1. ,  0.5]))
-    """
-    whole = x.size and x.max() < 2.0**52 and not np.signbit(x).any()  # no -0.0 either
-    if whole and bool(np.all(np.rint(x) == x)):
-        return sorted_keys(x.astype(np.int64)).astype(x.dtype)
-    return np.sort(x)

@@ -112,7 +112,6 @@ from privcut.graph.pairing import stub_degrees
 from privcut.graph.partition import Partition
 from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED
 from privcut.graph.rounding import dependent_rounding
-from privcut.graph.sorting import sorted_keys
 from privcut.graph.survivors import Survivors, posterior_probability
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import check_beta
@@ -476,7 +475,7 @@ class SparseGenerator:
             block = partition.block_of(rows, columns)
         chosen = []
         for k, count in enumerate(np.asarray(blocks.counts)):
-            found = sorted_keys(keys[block == k])  # distinct: the blocks share no pair
+            found = np.sort(keys[block == k])  # distinct: the blocks share no pair
             if found.size > count:
                 found = np.sort(rng.choice(found, size=int(count), replace=False))
             chosen.append(found)
@@ -637,7 +636,7 @@ class SparseGenerator:
         mechanism = MECHANISM + (SURVIVORS if survivors is not None else "")
         mechanism += BTER if affinity is not None else ""
         mechanism += SWAPS if swapped is not None else ""
-        pairs = sorted_keys(np.concatenate([kept, pairs]))
+        pairs = np.sort(np.concatenate([kept, pairs]))
         return SparseGenerated(
             universe, *key_ends(pairs, n), mechanism, solver, Bound.none(), terms, timings
         )

@@ -22,7 +22,6 @@ from privcut.graph.sequence import (
     round_keeping_sum,
     smooth_plateaus,
 )
-from privcut.graph.sorting import sorted_floats
 from privcut.graph.sparse import SparseGenerator, stub_degrees
 
 WIKI = next(
@@ -136,18 +135,6 @@ def test_stub_degrees_on_their_shares_are_the_root_searches_answer(directed):
                 fitted = box_shift(degrees[h * n : (h + 1) * n][nodes], n - 1.0, float(share))
                 expected[h * n + nodes] = round_keeping_sum(fitted, share, n - 1.0)
         assert got.dtype == expected.dtype and np.array_equal(got, expected)
-
-
-def test_sorted_floats_are_numpys_sort():
-    """Integer floats by the radix sort, anything else (fractions, negatives, -0.0, NaN,
-    float32) by numpy.sort: the same bytes."""
-    rng = np.random.default_rng(5)
-    for trial in range(60):
-        x = rng.integers(0, 10 ** int(rng.integers(1, 15)), int(rng.integers(0, 200))) * 1.0
-        if x.size and trial % 6:
-            x[0] = (0.5, -1.0, -0.0, np.nan, np.inf)[trial % 6 - 1]
-        x = x.astype(np.float32) if trial % 7 == 0 else x
-        assert sorted_floats(x).tobytes() == np.sort(x).tobytes()
 
 
 def test_smoothing_keeps_order_and_true_jumps():
