@@ -35,6 +35,14 @@ clipped degrees, shrunk by the posterior mean under a public Gaussian prior N(0,
 :data:`PRIOR` ^ 2) on r: times ``PRIOR^2 / (PRIOR^2 + s^2)``, s its standard deviation
 under the known noise (a target at noise level reads as 0).
 
+The swaps move the release's r of its *whole* degrees to that estimate of the clipped r.
+Clipping the swaps' degrees at D too (the release's clipped r meeting G's, the hubs above
+D left where the configuration model put them) is the consistent choice but measured worse
+where the hubs carry the disassortativity: mean assortativity RE over wiki-vote, gnutella
+and LFR at epsilon 0.5-2 0.69 against 0.25 (better on LFR, 0.09-0.18 against 0.25-0.39;
+8-9 times worse on wiki-vote at epsilon 1-2), and a cap share of 0.99 either way 0.33-0.37
+(benchmarks/RESULTS.md, "the swaps' degrees: whole or clipped").
+
 Swap step (post-processing, :func:`assortative_swaps`). Among the configuration-model
 edges only (the BTER block edges and filtered survivors stay, keeping triangles), pairs of
 edges ``(a, b), (c, d)`` of the same block pair become ``(a, d), (c, b)``: every degree and
@@ -263,8 +271,9 @@ def assortativity_target(
     c)^2``, so the centre's offset is taken off), times ``prior^2 / (prior^2 + s^2)`` (the
     posterior mean under a N(0, prior^2) prior on r and Gaussian error) for ``s =
     sqrt(2) b / (m var f)``, b the noise's scale (a target at noise level reads as 0);
-    clipped to [-1, 1]; 0 when undefined. It estimates r of the clipped degrees, which the
-    swaps then meet on the release's own. Post-processing. O(n).
+    clipped to [-1, 1]; 0 when undefined. It estimates r of the clipped degrees, to which
+    the swaps then move the release's r of its whole degrees (see the module).
+    Post-processing. O(n).
 
     Examples
     --------

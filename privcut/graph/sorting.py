@@ -22,13 +22,14 @@ DIGIT = 16
 
 def _comparison(keys: np.ndarray, top: int) -> bool:
     """Whether to sort these keys (largest ``top``) by a comparison sort rather than by
-    radix passes: when they need more than one 16-bit pass. NumPy 2's vectorised sorts
-    (x86-simd-sort) make one comparison sort 1.2-3.5 times faster than the two to four
-    radix passes at 10^4-10^6 keys of 17-48 bits (benchmarks/RESULTS.md, "Issue 18:
-    release speed, eleventh round"; the passes were faster below 2^21 keys with the NumPy
-    this was first measured on); keys below 2^16 take one counting-sort pass, as fast or
-    faster. (Sorting the keys themselves is ``numpy.sort``'s, 1.4-6 times faster than
-    the passes from 10^5 keys.)"""
+    radix passes: when they need more than one 16-bit pass. With NumPy 2's vectorised
+    sorts (x86-simd-sort) one comparison sort of the keys and their indices is 0.8-2.4
+    times as fast as the two to three passes at 10^4 keys and 1.2-5.7 times at 10^5-10^6
+    keys of 24-40 bits; at 16 bits or fewer it is within 0.6-1.5 times the one pass, which
+    is kept (benchmarks/RESULTS.md, "Issue 18: release speed, eleventh round"; the passes
+    were faster below 2^21 keys with the NumPy this was first measured on). (Sorting the
+    keys themselves is ``numpy.sort``'s: 1.3-9.8 times faster than the passes and a gather
+    at 10^5-10^6 keys.)"""
     return top >> DIGIT > 0
 
 
