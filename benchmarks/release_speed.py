@@ -10,15 +10,17 @@ groups), at epsilon 1 over the seeds, in one process, CPU seconds
 - ``floor``: building the symmetric 0/1 CSR of the graph from its edge list (what any
   release that returns a CSR pays at least).
 
-Each is timed per seed; the table gives the median and range over the seeds and the
-ratios of the medians. A second table splits privcut's release into its steps, from one
-cProfile run over the same seeds (cumulative seconds per release; profiling adds a small
-per-call overhead, so its total is a little above the unprofiled median): ``measure``
-(of which ``corners``, the clustering measurement's projection and triangle count), ``fit``
-(``fit_targets``), ``generate`` (of which ``affinity``, the BTER step with its proxy draw;
-``draw``, the final configuration-model draw; ``swaps``, the assortativity step, of which
-``closing``, the triangle-closing swaps ``affinity.closing_swaps``) and the rest (bounds,
-report, output).
+Each is timed per seed, the three alternated (their order rotated from seed to seed, each
+warmed up once first), so that a drift of the machine's speed falls on all of them alike;
+the table gives the median and range over the seeds, the ratios of the medians, and the
+median (range) of the per-seed ratios privcut / top-m. A second table splits privcut's
+release into its steps, from one cProfile run over the same seeds (cumulative seconds per
+release; profiling adds a small per-call overhead, so its total is a little above the
+unprofiled median): ``measure`` (of which ``corners``, the clustering measurement's
+projection and triangle count), ``fit`` (``fit_targets``), ``generate`` (of which
+``affinity``, the BTER step with its proxy draw; ``draw``, the final configuration-model
+draw; ``swaps``, the assortativity step, of which ``closing``, the triangle-closing swaps
+``affinity.closing_swaps``) and the rest (bounds, report, output).
 
 Run: ``OPENBLAS_NUM_THREADS=1 PYTHONPATH=. python benchmarks/release_speed.py [--graphs
 wiki-vote gnutella lfr] [--seeds 5] [--epsilon 1]``.
@@ -73,13 +75,18 @@ def _floor(A, epsilon: float, seed: int):
     return sp.csr_array((data, both), shape=A.shape)
 
 
-def _seconds(release, A, epsilon: float, seeds: int) -> np.ndarray:
-    times = []
+def _seconds(releases: dict, A, epsilon: float, seeds: int) -> dict[str, np.ndarray]:
+    """CPU seconds of each release per seed, the releases alternated (their order rotated
+    from seed to seed), so that a machine's drift falls on all of them alike."""
+    labels = list(releases)
+    times = {label: [] for label in labels}
     for seed in range(seeds):
-        start = time.process_time()
-        release(A, epsilon, seed)
-        times.append(time.process_time() - start)
-    return np.array(times)
+        turn = seed % len(labels)
+        for label in labels[turn:] + labels[:turn]:
+            start = time.process_time()
+            releases[label](A, epsilon, seed)
+            times[label].append(time.process_time() - start)
+    return {label: np.array(values) for label, values in times.items()}
 
 
 def _split(A, epsilon: float, seeds: int) -> dict[str, float]:
@@ -121,23 +128,26 @@ def main(argv: list[str]) -> None:
         A = social.load(name)
         if A is None:
             continue
-        _privcut(A, args.epsilon, 0)  # warm caches and imports
-        timed = {
-            label: _seconds(release, A, args.epsilon, args.seeds)
-            for label, release in (("privcut", _privcut), ("top-m", _top_m), ("floor", _floor))
-        }
+        releases = {"privcut": _privcut, "top-m": _top_m, "floor": _floor}
+        for release in releases.values():  # warm caches and imports
+            release(A, args.epsilon, 0)
+        timed = _seconds(releases, A, args.epsilon, args.seeds)
         rows.append((name, A.shape[0], A.nnz // 2, timed))
         splits.append((name, _split(A, args.epsilon, args.seeds)))
     print(f"epsilon {args.epsilon}, {args.seeds} seeds; CPU seconds per release, median (range)")
     print()
-    print("| graph | n | edges | privcut | top-m | floor | privcut / top-m | privcut / floor |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| graph | n | edges | privcut | top-m | floor | privcut / top-m | per seed "
+        "(range) | privcut / floor |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, n, edges, timed in rows:
         medians = {label: float(np.median(times)) for label, times in timed.items()}
+        ratios = timed["privcut"] / timed["top-m"]
         print(
             f"| {name} | {n} | {edges} | {_cell(timed['privcut'])} | {_cell(timed['top-m'])} | "
             f"{_cell(timed['floor'])} | {medians['privcut'] / medians['top-m']:.2f} | "
-            f"{medians['privcut'] / medians['floor']:.1f} |"
+            f"{_cell(ratios)} | {medians['privcut'] / medians['floor']:.1f} |"
         )
     print()
     print("privcut's steps, cProfile cumulative seconds per release (mean over the seeds):")
