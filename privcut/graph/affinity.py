@@ -338,7 +338,7 @@ _CHUNK = 2**22
 def _core_tables(rows, columns, index, k):
     """The core's dense adjacency, the core ends of the edges to outside nodes and those
     ends grouped by outside node, the nodes sorted by their count c of core neighbours
-    (one radix sort), with where each count's group starts. O(|E| + k^2)."""
+    (one sort), with where each count's group starts. O(|E| log |E| + k^2)."""
     ia, ib = index[rows], index[columns]
     core_a, core_b = ia >= 0, ib >= 0
     both = core_a & core_b

@@ -473,8 +473,8 @@ def _swap(swaps: tuple, pair: np.ndarray, existing: KeyTable, above, labels, n: 
 
 def _first_new(keys: np.ndarray, existing: KeyTable) -> np.ndarray:
     """Whether each key is not in ``existing`` and is the first copy of its value in
-    ``keys``: looked up in the hash set, the copies found by one stable radix sort of the
-    keys. O(k) expected, plus O(k) per 16 bits of the keys."""
+    ``keys``: looked up in the hash set, the copies found by one stable sort of the keys
+    (:func:`~privcut.graph.sorting.stable_argsort`). O(k) expected, plus O(k log k)."""
     fresh = ~existing.contains(keys)
     order = stable_argsort(keys)
     ordered = keys[order]

@@ -286,9 +286,10 @@ def capped_projection(
     e, which moves to ``cap`` with it: one edge f_a; likewise f_b. Hence the kept sets
     differ at most in e, f_a and f_b.
 
-    O(n + |E|) time and memory (one radix sort of the edge ends at nodes of degree above
-    ``cap``, at most four 16-bit passes, a second one when more than one key in eight
-    ties; the ends whose sort keys tie are ordered apart); no n x n array.
+    O(n + |E| log |E|) time and O(n + |E|) memory (one sort of the edge ends at nodes of
+    degree above ``cap`` by an integer key, :func:`~privcut.graph.sorting.stable_argsort`,
+    a second one when more than one key in eight ties; the ends whose sort keys tie are
+    ordered apart); no n x n array.
 
     Parameters
     ----------
@@ -351,7 +352,7 @@ def projected_corners(
     """``triangle_corners(capped_projection(adjacency, cap, salt, priority))``, without
     building the projection's CSR: the clustering measurement's exact corners per node
     (:func:`capped_projection` for the parameters and the stability proof,
-    :func:`triangle_corners` for the count). O(n + |E| + W log ``cap``) time and
+    :func:`triangle_corners` for the count). O(n + |E| log |E| + W log ``cap``) time and
     O(n + |E|) memory, W <= |E| ``cap`` / 2 the projection's wedges of two edges out of
     a node.
 
@@ -379,12 +380,12 @@ def _kept(
     ends. Each end e = {u, v} of an edge at u (entry ``k`` of the edges as seen from their
     rows, then from their columns) is ordered by (u, the dense rank of ``priority[v]``,
     the pair's hash rank, k). Only ends at nodes of degree above ``cap`` can be dropped,
-    so only those are sorted, by one integer key of whole 16-bit digits (a radix sort,
-    :func:`~privcut.graph.sorting.stable_argsort`): (node, level) in the high bits, at
+    so only those are sorted, by one integer key of whole 16-bit digits
+    (:func:`~privcut.graph.sorting.stable_argsort`): (node, level) in the high bits, at
     least :data:`_RANK_BITS` top bits of the hash rank below (at least 16, one sort more,
     when more than one key in :data:`_TIES` ties); the ends that tie on that key are
-    ordered exactly by (hash rank, k) afterwards. O(|E|) per 16 bits of the key (at most
-    4, at most twice) plus the ties' sort."""
+    ordered exactly by (hash rank, k) afterwards. O(|E| log |E|) (at most two sorts) plus
+    the ties' sort."""
     m = rows.size
     degree = np.bincount(rows, minlength=n) + np.bincount(columns, minlength=n)
     over = degree > cap

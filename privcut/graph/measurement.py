@@ -340,7 +340,7 @@ def sorted_sequence(degrees: np.ndarray, partition: Partition | None, directed: 
     """
     n = degrees.size // (2 if directed else 1)
     halves = [degrees[:n]] if not directed else [degrees[:n], degrees[n:]]
-    if partition is None:  # one group: the sorted values (sums of weights >= 0: no -0.0)
+    if partition is None:  # one group: the sorted values
         return np.concatenate([np.sort(half) for half in halves])
     labels = partition.labels
     return np.concatenate([half[np.lexsort((half, labels))] for half in halves])

@@ -132,9 +132,8 @@ def _offsets(groups: np.ndarray, amounts: np.ndarray) -> np.ndarray:
 def _first_copies(keys: np.ndarray, valid: np.ndarray, taken: np.ndarray) -> tuple:
     """The valid positions whose key is new (not in the sorted ``taken``), of each key its
     first valid position only, as a mask, and the sorted union of ``taken`` and the
-    accepted keys: one stable radix sort of the valid keys, whose distinct keys come out
-    sorted and are looked up in ``taken`` in that order. O(k + |taken|) per 16 bits of
-    the keys."""
+    accepted keys: one stable sort of the valid keys, whose distinct keys come out
+    sorted and are looked up in ``taken`` in that order. O(k log k + |taken|)."""
     where = np.flatnonzero(valid)
     ordered = keys[where]
     order = stable_argsort(ordered)

@@ -238,9 +238,10 @@ def rank_matched(
 
 
 def _stable_order(x: np.ndarray) -> np.ndarray:
-    """``numpy.argsort(x, kind="stable")`` of floats; by a radix sort
-    (:func:`~privcut.graph.sorting.stable_argsort`) when they are integers below 2^52 in
-    magnitude (noisy degrees of a 0/1 graph), the same permutation in O(n) per 16 bits."""
+    """``numpy.argsort(x, kind="stable")`` of floats; by
+    :func:`~privcut.graph.sorting.stable_argsort` of the integers when they are integers
+    below 2^52 in magnitude (noisy degrees of a 0/1 graph: one counting-sort pass where
+    they span less than 2^16), the same permutation."""
     if x.size and bool(np.all(np.abs(x) < 2.0**52)) and bool(np.all(np.rint(x) == x)):
         whole = x.astype(np.int64)
         return stable_argsort(whole - whole.min())

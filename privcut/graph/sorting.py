@@ -20,8 +20,8 @@ DIGIT = 16
 (radix) sort, O(k)."""
 
 
-def _comparison(keys: np.ndarray, top: int) -> bool:
-    """Whether to sort these keys (largest ``top``) by a comparison sort rather than by
+def _comparison(top: int) -> bool:
+    """Whether to sort keys whose largest is ``top`` by a comparison sort rather than by
     radix passes: when they need more than one 16-bit pass. With NumPy 2's vectorised
     sorts (x86-simd-sort) one comparison sort of the keys and their indices is 0.8-2.4
     times as fast as the two to three passes at 10^4 keys and 1.2-5.7 times at 10^5-10^6
@@ -73,7 +73,7 @@ def stable_argsort(keys: np.ndarray) -> np.ndarray:
     keys = np.asarray(keys)
     top, shift = int(keys.max()) if keys.size else 0, DIGIT
     index = (keys.size - 1).bit_length()
-    if _comparison(keys, top) and top.bit_length() + index <= 64:
+    if _comparison(top) and top.bit_length() + index <= 64:
         word = np.uint32 if top.bit_length() + index <= 32 else np.uint64
         packed = keys.astype(word) << word(index)
         packed |= np.arange(keys.size, dtype=word)
