@@ -335,7 +335,8 @@ def _labelled(rows: np.ndarray, columns: np.ndarray, labels: np.ndarray | None) 
 def _partners(block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The positions ``(low, high)`` paired in the edges sorted by block pair: in each
     block pair's run the k-th first with the k-th last (the middle one of an odd run
-    unpaired), so that a pass that sorts each run by a key pairs its two ends. O(|E|)."""
+    unpaired), so that a pass that sorts each run by a key pairs its two ends.
+    O(|E| log |E|)."""
     runs = np.sort(block)
     change = np.flatnonzero(runs[1:] != runs[:-1]) + 1
     starts, ends = np.r_[0, change], np.r_[change, runs.size]
@@ -505,8 +506,9 @@ def assortative_swaps(
     random. Up to :data:`FILLS` rounds per pass take the swaps (each moving r by less than
     twice the gap) up to the gap, the largest moves first after a sorted pairing, in a
     random order after a random one, the pairs past the gap filling what repeats
-    refused. At most ``passes`` passes (public), each O(|E|) expected (16-bit radix
-    sorts; the edges in a :class:`~privcut.graph.keyset.KeyTable`); stops within
+    refused. At most ``passes`` passes (public), each O(|E|) expected (one counting-sort
+    pass per sort; a comparison sort by block pair, O(|E| log |E|), beyond 255 groups;
+    the edges in a :class:`~privcut.graph.keyset.KeyTable`); stops within
     :data:`TOLERANCE` of the target, after a pass that made no swap, or after one that
     moved r by less than :data:`STALL`. Post-processing: the target comes from the
     released measurements, the pairings, orientations, orders and stopping rules read only

@@ -382,7 +382,8 @@ def _merged(ordered: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 def _within(segment: np.ndarray, generator) -> np.ndarray:
     """A uniformly random order within each segment, the segments kept in ascending order
-    (a random permutation, then a stable radix sort by segment, none for one segment)."""
+    (a random permutation, then a stable sort by segment,
+    :func:`~privcut.graph.sorting.stable_argsort`; none for one segment)."""
     shuffled = generator.permutation(segment.size)
     if segment.size == 0 or segment.min() == segment.max():
         return shuffled

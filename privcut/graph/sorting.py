@@ -25,7 +25,7 @@ def _comparison(top: int) -> bool:
     radix passes: when they need more than one 16-bit pass. With NumPy 2's vectorised
     sorts (x86-simd-sort) one comparison sort of the keys and their indices is 0.8-2.4
     times as fast as the two to three passes at 10^4 keys and 1.2-5.7 times at 10^5-10^6
-    keys of 24-40 bits; at 16 bits or fewer it is within 0.6-1.5 times the one pass, which
+    keys of 24-40 bits; at 16 bits or fewer it is within 0.6-1.7 times the one pass, which
     is kept (benchmarks/RESULTS.md, "Issue 18: release speed, eleventh round"; the passes
     were faster below 2^21 keys with the NumPy this was first measured on). (Sorting the
     keys themselves is ``numpy.sort``'s: 1.3-9.8 times faster than the passes and a gather

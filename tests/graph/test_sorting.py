@@ -1,5 +1,5 @@
-"""The radix sorts behind the sparse generator and the clustering measurement (issue 18,
-speed): the same permutation as NumPy's stable sort, for every key width."""
+"""The sorts behind the sparse generator and the clustering measurement (issue 18, speed):
+the same permutation as NumPy's stable sort, for every key width."""
 
 import numpy as np
 import pytest
