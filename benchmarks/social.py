@@ -241,8 +241,9 @@ def run_cell(task: tuple[str, float, int]) -> tuple[str, float, int, dict]:
     A, labels, work = GRAPHS[name]
     names = list(RELEASES)
     turn = seed % len(names)
-    found = {m: measure(A, labels, work, RELEASES[m], epsilon, seed) for m in names[turn:]}
-    found |= {m: measure(A, labels, work, RELEASES[m], epsilon, seed) for m in names[:turn]}
+    found = {
+        m: measure(A, labels, work, RELEASES[m], epsilon, seed) for m in names[turn:] + names[:turn]
+    }
     return name, epsilon, seed, {m: found[m] for m in names}
 
 

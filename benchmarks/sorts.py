@@ -6,8 +6,9 @@ pair keys ``i n + j``, hash ranks, degrees) sorted keys of more than 16 bits by 
 counting-sort pass per 16-bit digit until this comparison, and the keys themselves
 (``sorted_keys``) by the same passes and a gather. With NumPy 2's sorts (x86-simd-sort
 where the CPU has AVX2 or AVX-512) one comparison sort of the keys with their indices in
-the low bits (distinct, so the order is the stable one; "packed argsort", at any width)
-is faster from 17 bits at 10^5 keys and more, as fast at 10^4, and
+the low bits (distinct, so the order is the stable one; "packed argsort",
+``sorting.packed_argsort``, timed at every width here; "radix argsort" the passes,
+``sorting.radix_argsort``) is faster from 17 bits at 10^5 keys and more, as fast at 10^4, and
 ``numpy.sort`` of the keys from about 10^5 keys at any width. The table gives the median
 seconds over ``--repeats`` runs (the methods alternated within each run) of random keys
 below ``2^bits``, and the ratios radix / library: the passes against the library's
@@ -26,29 +27,7 @@ import time
 
 import numpy as np
 
-from privcut.graph.sorting import DIGIT, stable_argsort
-
-
-def radix_argsort(keys: np.ndarray) -> np.ndarray:
-    """The 16-bit radix passes (the library's sort before this comparison)."""
-    top, shift = int(keys.max()), DIGIT
-    order = np.argsort(keys.astype(np.uint16), kind="stable")
-    while top >> shift:
-        order = order[np.argsort((keys[order] >> shift).astype(np.uint16), kind="stable")]
-        shift += DIGIT
-    return order
-
-
-def packed_argsort(keys: np.ndarray) -> np.ndarray:
-    """One comparison sort of the keys with their indices in the low bits, at any width
-    (the library takes it from 17 bits)."""
-    index = (keys.size - 1).bit_length()
-    word = np.uint32 if int(keys.max()).bit_length() + index <= 32 else np.uint64
-    packed = keys.astype(word) << word(index)
-    packed |= np.arange(keys.size, dtype=word)
-    packed.sort()
-    packed &= word((1 << index) - 1)
-    return packed.astype(np.intp)
+from privcut.graph.sorting import packed_argsort, radix_argsort, stable_argsort
 
 
 def radix_sort(keys: np.ndarray) -> np.ndarray:

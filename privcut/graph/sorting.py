@@ -11,6 +11,8 @@ import numpy as np
 __all__ = [
     "DIGIT",
     "dense_ranks",
+    "packed_argsort",
+    "radix_argsort",
     "smallest",
     "stable_argsort",
 ]
@@ -54,13 +56,57 @@ def smallest(values: np.ndarray, k: int) -> np.ndarray:
     return np.flatnonzero(chosen)
 
 
+def packed_argsort(keys: np.ndarray) -> np.ndarray:
+    """The permutation ``numpy.argsort(keys, kind="stable")`` gives, for non-negative
+    integer keys whose bits and the bits of their positions fit 64 together: one
+    comparison sort of the keys with their positions in the low bits (distinct, so any
+    sort is stable; 32-bit words when both fit in 32), O(k log k) at vectorised speed,
+    O(k) memory. ValueError when they do not fit.
+
+    Examples
+    --------
+    >>> packed_argsort(np.array([70000, 3, 70000, 65536, 3])).tolist()
+    [1, 4, 3, 0, 2]
+    """
+    keys = np.asarray(keys)
+    index = (keys.size - 1).bit_length()
+    width = (int(keys.max()) if keys.size else 0).bit_length() + index
+    if width > 64:
+        raise ValueError(f"keys and positions take {width} bits, more than 64")
+    word = np.uint32 if width <= 32 else np.uint64
+    packed = keys.astype(word) << word(index)
+    packed |= np.arange(keys.size, dtype=word)
+    packed.sort()
+    packed &= word((1 << index) - 1)
+    return packed.astype(np.intp)
+
+
+def radix_argsort(keys: np.ndarray) -> np.ndarray:
+    """The permutation ``numpy.argsort(keys, kind="stable")`` gives, for non-negative
+    integer keys, by least-significant-digit radix passes: one stable counting sort (NumPy's
+    radix sort of 16-bit integers) per 16-bit digit, O(k ceil(b / 16)) for keys below
+    ``2^b``, O(k) memory.
+
+    Examples
+    --------
+    >>> radix_argsort(np.array([70000, 3, 70000, 65536, 3])).tolist()
+    [1, 4, 3, 0, 2]
+    """
+    keys = np.asarray(keys)
+    top, shift = int(keys.max()) if keys.size else 0, DIGIT
+    # a cast to 16 bits keeps the low 16 (integer casts wrap): one digit, no mask
+    order = np.argsort(keys.astype(np.uint16), kind="stable")
+    while top >> shift:
+        order = order[np.argsort((keys[order] >> shift).astype(np.uint16), kind="stable")]
+        shift += DIGIT
+    return order
+
+
 def stable_argsort(keys: np.ndarray) -> np.ndarray:
     """The permutation ``numpy.argsort(keys, kind="stable")`` gives, for non-negative
-    integer keys: below 2^16 by one stable counting sort (NumPy's radix sort of 16-bit
-    integers), O(k); wider, by one comparison sort of the keys with their indices in the
-    low bits (distinct, so any sort is stable; in 32-bit words when both fit, else 64),
-    O(k log k) at vectorised speed (:func:`_comparison`); keys too wide for that by 16-bit
-    counting-sort passes, O(k ceil(b / 16)) for keys below ``2^b``. O(k) memory.
+    integer keys: below 2^16 by one counting-sort pass (:func:`radix_argsort`), O(k);
+    wider by :func:`packed_argsort`, O(k log k) at vectorised speed (:func:`_comparison`),
+    or, for keys too wide to pack, by :func:`radix_argsort`'s passes. O(k) memory.
 
     Examples
     --------
@@ -71,21 +117,10 @@ def stable_argsort(keys: np.ndarray) -> np.ndarray:
     True
     """
     keys = np.asarray(keys)
-    top, shift = int(keys.max()) if keys.size else 0, DIGIT
-    index = (keys.size - 1).bit_length()
-    if _comparison(top) and top.bit_length() + index <= 64:
-        word = np.uint32 if top.bit_length() + index <= 32 else np.uint64
-        packed = keys.astype(word) << word(index)
-        packed |= np.arange(keys.size, dtype=word)
-        packed.sort()
-        packed &= word((1 << index) - 1)
-        return packed.astype(np.intp)
-    # a cast to 16 bits keeps the low 16 (integer casts wrap): one digit, no mask
-    order = np.argsort(keys.astype(np.uint16), kind="stable")
-    while top >> shift:
-        order = order[np.argsort((keys[order] >> shift).astype(np.uint16), kind="stable")]
-        shift += DIGIT
-    return order
+    top = int(keys.max()) if keys.size else 0
+    if _comparison(top) and top.bit_length() + (keys.size - 1).bit_length() <= 64:
+        return packed_argsort(keys)
+    return radix_argsort(keys)
 
 
 def dense_ranks(values: np.ndarray) -> tuple[int, np.ndarray]:

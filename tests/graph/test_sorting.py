@@ -4,7 +4,13 @@ the same permutation as NumPy's stable sort, for every key width."""
 import numpy as np
 import pytest
 
-from privcut.graph.sorting import dense_ranks, smallest, stable_argsort
+from privcut.graph.sorting import (
+    dense_ranks,
+    packed_argsort,
+    radix_argsort,
+    smallest,
+    stable_argsort,
+)
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.intp])
@@ -27,6 +33,22 @@ def test_the_comparison_sort_of_wide_keys_is_numpys_stable_sort(bits):
         keys = rng.integers(0, 2**bits, size, dtype=np.int64)
         keys[: size // 3] = keys[size // 3 : 2 * (size // 3)]  # repeats: ties keep their order
         assert stable_argsort(keys).tolist() == np.argsort(keys, kind="stable").tolist()
+
+
+@pytest.mark.parametrize("bits", [1, 16, 17, 40, 54])
+def test_the_packed_sort_and_the_radix_passes_are_numpys_stable_sort_at_any_width(bits):
+    """Each way stable_argsort may take gives the same permutation on its own (the packed
+    sort below 2^16 too, where stable_argsort takes one pass), and the packed sort refuses
+    keys and positions wider than 64 bits."""
+    rng = np.random.default_rng(bits)
+    for size in (0, 1, 1000):
+        keys = rng.integers(0, 2**bits, size, dtype=np.int64)
+        keys[: size // 3] = keys[size // 3 : 2 * (size // 3)]  # repeats: ties keep their order
+        expected = np.argsort(keys, kind="stable").tolist()
+        assert packed_argsort(keys).tolist() == expected
+        assert radix_argsort(keys).tolist() == expected
+    with pytest.raises(ValueError, match="more than 64"):
+        packed_argsort(np.array([2**60, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]))
 
 
 def test_dense_ranks_are_numpy_unique_s_count_and_inverse():
