@@ -24,6 +24,7 @@ __all__ = [
     "answer_error",
     "as_query_matrix",
     "check_histogram",
+    "check_total",
     "histograms_of_size",
     "l1_sensitivity",
     "l2_sensitivity",
@@ -85,17 +86,17 @@ class QueryMatrix:
             entries = stored
             l1 = np.abs(stored).sum(axis=0)
             l2 = np.sqrt((stored**2).sum(axis=0))
-            support = np.count_nonzero(stored, axis=0)
-        if not np.all(np.isfinite(entries)):
+            support = (stored != 0).sum(axis=0)
+        if not np.isfinite(entries).all():
             raise ValueError("the query matrix has NaN or infinite entries")
         if stored.shape[0] == 0:
             raise ValueError("the query matrix has no queries (0 rows); give at least one")
         self._matrix = stored
         self.shape = stored.shape
-        self.l1_sensitivity = float(np.max(l1, initial=0.0))
-        self.l2_sensitivity = float(np.max(l2, initial=0.0))
-        self.integer = bool(np.all(entries == np.round(entries)))
-        self.column_support = max(1, int(np.max(support, initial=0)))
+        self.l1_sensitivity = float(l1.max(initial=0.0))
+        self.l2_sensitivity = float(l2.max(initial=0.0))
+        self.integer = bool((entries == np.rint(entries)).all())
+        self.column_support = max(1, int(support.max(initial=0)))
 
     @classmethod
     def implicit(
@@ -271,21 +272,44 @@ def check_histogram(h: object, m: int, *, largest: float = 1.0) -> np.ndarray:
         raise ValueError(f"the histogram must be an array of counts: {error}") from None
     if values.shape != (m,):
         raise ValueError(f"the histogram must have shape ({m},) to match F, got {values.shape}")
-    if not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values != np.round(values)):
+    # Non-finite counts fail the first test, so the other two see finite values only.
+    if not (
+        np.isfinite(values).all() and (values >= 0).all() and (values == np.rint(values)).all()
+    ):
         raise ValueError("the histogram must hold non-negative integer (finite) counts")
     if values.max(initial=0.0) >= EXACT_LIMIT:
         raise ValueError(
             f"the histogram's counts must be below 2^53 = {EXACT_LIMIT:.0f}, where float64 "
             "stops representing them exactly; scale the data down (count in coarser units)"
         )
-    total = float(values.sum()) * max(float(largest), 1.0)
+    check_total(values, largest)
+    return values.astype(np.int64)
+
+
+def check_total(h: np.ndarray, largest: float) -> None:
+    """Refuse a histogram already checked by :func:`check_histogram` whose total times
+    ``max(largest, 1)`` reaches 2^53 (its last check, for another bound ``largest``, e.g.
+    a strategy's measurements after the queries').
+
+    Raises
+    ------
+    ValueError
+        With :func:`check_histogram`'s message, before any noise is drawn.
+
+    Examples
+    --------
+    >>> check_total(np.array([2**52, 1]), 2.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the histogram's total times the largest query entry must be below 2^53 ...
+    """
+    total = float(np.asarray(h, dtype=float).sum()) * max(float(largest), 1.0)
     if total >= EXACT_LIMIT:
         raise ValueError(
             "the histogram's total times the largest query entry must be below 2^53 = "
             f"{EXACT_LIMIT:.0f}, where float64 stops representing the answers F h exactly; "
             "scale the data down (count in coarser units)"
         )
-    return values.astype(np.int64)
 
 
 def answer_error(F: QueryMatrix, h: np.ndarray) -> float:

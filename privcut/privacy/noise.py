@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
@@ -391,12 +392,20 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
     flat = draws.reshape(-1)
     pending = np.arange(flat.size)
     while pending.size:
-        proposal = discrete_laplace(t, pending.size, rng=generator)
+        proposal = _laplace_draws(float(t), pending.size, generator)
         acceptance = np.exp(-((np.abs(proposal) - tau) ** 2) / (2.0 * sigma**2))
         accepted = generator.random(pending.size) < acceptance
         flat[pending[accepted]] = proposal[accepted]
         pending = pending[~accepted]
     return draws[()]
+
+
+def _laplace_draws(scale: float, count: int, generator: np.random.Generator) -> np.ndarray:
+    """``count`` discrete Laplace draws as int64, the draws of :func:`discrete_laplace`
+    for a scale and generator already checked (the rejection loop's proposals)."""
+    draws = _geometric(scale, (count,), generator)
+    draws -= _geometric(scale, (count,), generator)
+    return draws.astype(np.int64)
 
 
 KINDS = ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
@@ -425,6 +434,24 @@ def _power_of_two_at_most(value: float) -> float:
 
 def _is_power_of_two(value: float) -> bool:
     return value > 0.0 and math.isfinite(value) and math.frexp(value)[0] == 0.5
+
+
+@lru_cache(maxsize=256, typed=True)
+def _discrete_gaussian_moments(sigma: float) -> tuple[float, float]:
+    """``(Var Z, E|Z|)`` of the discrete Gaussian below sigma 100 (from its truncated
+    support), cached: they depend on the public sigma only."""
+    support, probabilities = _discrete_gaussian_support(sigma)
+    variance = float(probabilities @ support.astype(float) ** 2)
+    return variance, float(probabilities @ np.abs(support).astype(float))
+
+
+@lru_cache(maxsize=256, typed=True)
+def _draw_tv_bound(kind: str, scale: float) -> float:
+    """The sampler's distance from exact for one integer draw of ``kind`` at ``scale``,
+    cached: it depends on the public scale only."""
+    if kind == "discrete_laplace":
+        return discrete_laplace_tv_bound(scale)
+    return discrete_gaussian_tv_bound(scale)
 
 
 def _discrete_gaussian_support(sigma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -704,8 +731,7 @@ class Noise:
             return laplace_moments(self.scale, True)[0]
         if self.scale >= 100.0:  # the discrete Gaussian's variance is sigma**2 to 1e-300 here
             return self.scale**2
-        support, probabilities = _discrete_gaussian_support(self.scale)
-        return float(probabilities @ support.astype(float) ** 2)
+        return _discrete_gaussian_moments(self.scale)[0]
 
     @property
     def mean_absolute(self) -> float:
@@ -725,8 +751,7 @@ class Noise:
             return laplace_moments(self.scale, True)[1]
         if self.scale >= 100.0:
             return self.scale * math.sqrt(2.0 / math.pi)
-        support, probabilities = _discrete_gaussian_support(self.scale)
-        return float(probabilities @ np.abs(support).astype(float))
+        return _discrete_gaussian_moments(self.scale)[1]
 
     def max_error(self, k: int, beta: float) -> float:
         """A bound t with ``P[max_i |Z_i| > t] <= beta`` for ``k`` independent draws (for
@@ -816,8 +841,6 @@ class Noise:
     def tv_bound(self, k: int) -> float:
         """Bound on the total variation distance of ``k`` draws from exact (for grid noise,
         of its integer draws in grid units)."""
-        if self.kind == "discrete_laplace":
-            return k * discrete_laplace_tv_bound(self.scale)
-        if self.kind == "discrete_gaussian":
-            return k * discrete_gaussian_tv_bound(self.scale)
+        if self.integer:
+            return k * _draw_tv_bound(self.kind, self.scale)
         return self.units.tv_bound(k)
