@@ -13,7 +13,13 @@ import scipy.sparse as sp
 
 from privcut.graph.cuts import check_node_set
 from privcut.graph.limits import check_dense_nodes
-from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one, multiplicity
+from privcut.graph.universe import (
+    EdgeUniverse,
+    check_pairs,
+    check_zero_one_values,
+    multiplicity,
+    stored_entries,
+)
 from privcut.privacy import Noise, check_beta, check_epsilon, effective_delta
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.records import Record
@@ -21,6 +27,7 @@ from privcut.records import Record
 __all__ = [
     "NoisyGraph",
     "NoisyGraphReport",
+    "noise_entries",
     "noise_into",
     "noisy_graph",
     "randomized_response",
@@ -339,11 +346,11 @@ def noisy_graph(
     (('x', 'y', 'z'), True, (3, 3))
     """
     epsilon = check_epsilon(epsilon)
-    universe, adjacency = EdgeUniverse.read(G, weight, nodes=nodes, directed=directed)
+    universe, entries = EdgeUniverse.read_entries(G, weight, nodes=nodes, directed=directed)
     check_pairs(universe, "noisy_graph")
     check_dense_nodes(universe.n, "noisy_graph", "synthetic_graph(method='sparse') or answer_cuts")
     # weight=None: the adjacency is 0/1 by construction, and the noise is integer.
-    return randomized_response(universe, adjacency, epsilon, rng, weight=weight)
+    return noise_entries(universe, entries, epsilon, rng, weight=weight)
 
 
 def randomized_response(
@@ -373,9 +380,34 @@ def randomized_response(
     >>> bool((noisy.matrix == noisy_graph(G, 1.0, rng=0).matrix).all())
     True
     """
+    entries = stored_entries(adjacency)
+    return noise_entries(universe, entries, epsilon, rng, weight=weight, noise=noise)
+
+
+def noise_entries(
+    universe: EdgeUniverse,
+    entries: tuple[np.ndarray, ...],
+    epsilon: float,
+    rng: RandomState = None,
+    *,
+    weight: str | None = None,
+    noise: Noise | None = None,
+) -> NoisyGraph:
+    """:func:`randomized_response` on the adjacency's entries ``(rows, columns, values)``
+    (:meth:`~privcut.graph.universe.EdgeUniverse.read_entries`), each cell at most once:
+    the same checks (0/1 values with ``weight=None``, before any noise) and release.
+
+    Examples
+    --------
+    >>> G = nx.path_graph(3)
+    >>> universe, entries = EdgeUniverse.read_entries(G)
+    >>> noisy = noise_entries(universe, entries, 1.0, 0)
+    >>> bool((noisy.matrix == noisy_graph(G, 1.0, rng=0).matrix).all())
+    True
+    """
+    rows, columns, values = entries
     if weight is None:
-        adjacency = check_zero_one(adjacency, "randomized response with weight=None")
-    adjacency = sp.coo_array(adjacency)
+        check_zero_one_values(values, "randomized response with weight=None")
     # One pair changes between neighbours (the mirror is post-processing): coordinates=1.
     if noise is None:
         noise = Noise.for_laplace(epsilon, 1.0, integer=weight is None, coordinates=1)
@@ -383,6 +415,6 @@ def randomized_response(
     matrix = np.zeros((universe.n, universe.n))
     noise_into(matrix, noise, universe.directed, generator)
     # On the grid both terms are multiples of it, so the sum is grid * (round(w / g) + Z).
-    matrix[adjacency.row, adjacency.col] += noise.round(adjacency.data)
+    matrix[rows, columns] += noise.round(values)
     tv = noise.tv_bound(universe.size)
     return NoisyGraph(matrix, universe.nodes, epsilon, 0.0, universe.directed, noise, tv, weight)

@@ -34,7 +34,9 @@ __all__ = [
     "check_graph",
     "check_pairs",
     "check_zero_one",
+    "check_zero_one_values",
     "multiplicity",
+    "stored_entries",
 ]
 
 
@@ -169,12 +171,42 @@ def check_zero_one(adjacency: sp.csr_array, what: str) -> sp.csr_array:
     >>> check_zero_one(sp.csr_array(np.eye(2)), "answer_cuts").nnz
     2
     """
-    if not np.all(np.isin(adjacency.data, (0.0, 1.0))):
+    check_zero_one_values(adjacency.data, what)
+    return adjacency
+
+
+def check_zero_one_values(values: np.ndarray, what: str) -> np.ndarray:
+    """:func:`check_zero_one` on the adjacency's stored values (e.g. from
+    :meth:`EdgeUniverse.entries`): the same GraphInputError if one is not 0 or 1.
+
+    Examples
+    --------
+    >>> check_zero_one_values(np.array([1.0, 0.0]), "answer_cuts").tolist()
+    [1.0, 0.0]
+    """
+    if not np.isin(values, (0.0, 1.0)).all():
         raise GraphInputError(
             f"{what} releases 0/1 graphs, and a weight is not 0 or 1; pass weight=None to "
             "treat the graph as unweighted"
         )
-    return adjacency
+    return values
+
+
+def stored_entries(adjacency: sp.sparray | sp.spmatrix) -> tuple[np.ndarray, ...]:
+    """The stored entries of a sparse matrix as ``(rows, columns, values)``, in the order
+    of its COO form (row by row for CSR, expanded from ``indptr`` without building one).
+
+    Examples
+    --------
+    >>> rows, columns, values = stored_entries(sp.csr_array([[0, 2], [3, 0]]))
+    >>> rows.tolist(), columns.tolist(), values.tolist()
+    ([0, 1], [1, 0], [2, 3])
+    """
+    if adjacency.format != "csr":
+        coo = sp.coo_array(adjacency)
+        return coo.row, coo.col, coo.data
+    counts = np.diff(adjacency.indptr)
+    return np.repeat(np.arange(adjacency.shape[0]), counts), adjacency.indices, adjacency.data
 
 
 @dataclass(frozen=True)
@@ -264,6 +296,31 @@ class EdgeUniverse:
             return cls(read.nodes, read.directed), read.matrix
         universe = cls.of(G, weight, nodes=nodes, directed=directed)
         return universe, universe.adjacency(G, weight)
+
+    @classmethod
+    def read_entries(
+        cls,
+        G: nx.Graph | sp.sparray | sp.spmatrix,
+        weight: str | None = None,
+        *,
+        nodes: Iterable[Hashable] | None = None,
+        directed: bool | None = None,
+    ) -> tuple[EdgeUniverse, tuple[np.ndarray, ...]]:
+        """:meth:`read` with the adjacency as its entries ``(rows, columns, values)``
+        (:meth:`entries`; a sparse G's stored entries), for callers that only scatter them:
+        a NetworkX G's CSR matrix is never built. Checks and errors as :meth:`read`.
+
+        Examples
+        --------
+        >>> universe, (rows, columns, values) = EdgeUniverse.read_entries(nx.path_graph(3))
+        >>> sorted(zip(rows.tolist(), columns.tolist()))
+        [(0, 1), (1, 0), (1, 2), (2, 1)]
+        """
+        if is_array_graph(G):
+            universe, adjacency = cls.read(G, weight, nodes=nodes, directed=directed)
+            return universe, stored_entries(adjacency)
+        universe = cls.of(G, weight, nodes=nodes, directed=directed)
+        return universe, universe.entries(G, weight)
 
     @property
     def n(self) -> int:
@@ -412,6 +469,20 @@ class EdgeUniverse:
         """
         if is_array_graph(G):
             return read_adjacency(G, weight, nodes=self.nodes, directed=self.directed).matrix
+        rows, columns, values = self.entries(G, weight)
+        return sp.csr_array((values, (rows, columns)), shape=(self.n, self.n))
+
+    def entries(self, G: nx.Graph, weight: str | None = None) -> tuple[np.ndarray, ...]:
+        """The entries of a NetworkX G's :meth:`adjacency` as ``(rows, columns, values)``:
+        :meth:`edge_index`, mirrored for an undirected graph (each edge's two cells), each
+        cell once. O(|E|).
+
+        Examples
+        --------
+        >>> rows, columns, values = EdgeUniverse((0, 1, 2), False).entries(nx.path_graph(3))
+        >>> rows.tolist(), columns.tolist()
+        ([0, 1, 1, 2], [1, 2, 0, 1])
+        """
         rows, columns, values = self.edge_index(G, weight)
         if not self.directed:
             off = rows != columns
@@ -420,7 +491,7 @@ class EdgeUniverse:
                 np.concatenate([columns, rows[off]]),
                 np.concatenate([values, values[off]]),
             )
-        return sp.csr_array((values, (rows, columns)), shape=(self.n, self.n))
+        return rows, columns, values
 
     def histogram(self, G: nx.Graph, weight: str | None = None) -> np.ndarray:
         """The graph's pair weights, in histogram order."""
