@@ -166,10 +166,17 @@ def test_bad_options():
         structure(G, H)
 
 
+@pytest.fixture(scope="module")
+def hundred_thousand_nodes():
+    """community_graph(10^5, 20, 20.0, seed=0) as a sparse array and its labels: built once
+    for the two tests that read it (neither changes it)."""
+    return community_graph(10**5, 20, 20.0, seed=0, as_sparse=True)
+
+
 @pytest.mark.slow
-def test_structure_at_a_million_edges_takes_seconds():
+def test_structure_at_a_million_edges_takes_seconds(hundred_thousand_nodes):
     """10^5 nodes, 10^6 edges: seconds (no timed assertion; the benchmark records it)."""
-    A, labels = community_graph(10**5, 20, 20.0, seed=0, as_sparse=True)
+    A, labels = hundred_thousand_nodes
     B, _ = community_graph(10**5, 20, 20.0, seed=1, as_sparse=True)
     start = time.perf_counter()
     found = structure(A, B, groups=labels)
@@ -258,9 +265,9 @@ def test_community_graph_bad_input(kwargs, error, match):
 
 
 @pytest.mark.slow
-def test_community_graph_at_a_hundred_thousand_nodes():
+def test_community_graph_at_a_hundred_thousand_nodes(hundred_thousand_nodes):
     """10^5 nodes, average degree 20 (10^6 edges): seconds, no timed assertion."""
-    A, labels = community_graph(10**5, 20, 20.0, seed=0, as_sparse=True)
+    A, labels = hundred_thousand_nodes
     assert A.nnz == 2 * 10**6 and labels.max() == 19
     G = community_graph(10**5, 20, 20.0, seed=0)
     assert G.number_of_edges() == 10**6

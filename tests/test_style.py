@@ -2,6 +2,7 @@
 function is longer than the developers' guide allows."""
 
 import ast
+import functools
 import importlib.util
 import io
 import subprocess
@@ -36,6 +37,14 @@ def is_private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
+@functools.cache
+def parsed(text: str) -> ast.Module:
+    """``ast.parse(text)``, once per text: both scans and both passes of the length check read
+    the same trees (none of them changes a tree)."""
+    return ast.parse(text)
+
+
+@functools.cache
 def is_module(dotted: str) -> bool:
     try:
         return importlib.util.find_spec(dotted) is not None
@@ -82,7 +91,7 @@ def dotted(node: ast.expr) -> list[str] | None:
 def underscore_uses(text: str, path: Path) -> list[str]:
     """Every use of another module's underscore name in the source ``text`` of the module at
     ``path``: ``from m import _x``, or ``m._x`` with ``m`` an imported module."""
-    tree = ast.parse(text)
+    tree = parsed(text)
     where = path.relative_to(ROOT)
     found = [
         f"{where}:{node.lineno}: from {absolute(node, path)} import {alias.name}"
@@ -142,7 +151,7 @@ def code_lines(text: str) -> set[int]:
         ):
             lines.update(range(token.start[0], token.end[0] + 1))
     documented = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-    for node in ast.walk(ast.parse(text)):
+    for node in ast.walk(parsed(text)):
         if isinstance(node, documented) and ast.get_docstring(node, clean=False) is not None:
             docstring = node.body[0]
             lines -= set(range(docstring.lineno, docstring.end_lineno + 1))
@@ -154,7 +163,7 @@ def long_functions(text: str, where: str) -> list[str]:
     code (nested functions count in the function that holds them)."""
     code = code_lines(text)
     found = []
-    for node in ast.walk(ast.parse(text)):
+    for node in ast.walk(parsed(text)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             length = len(code & set(range(node.body[0].lineno, node.end_lineno + 1)))
             if length > MAX_FUNCTION_LINES:
