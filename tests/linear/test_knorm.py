@@ -62,9 +62,9 @@ def test_knorm_passes_its_audit_and_catches_a_shrunken_body(neighbours):
         return F @ h + np.array([shrunken_noise(rng) for _ in range(size)])
 
     correct = audit_answers(
-        lambda h, rng: knorm_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=750
+        lambda h, rng: knorm_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=400
     )
-    caught = audit(broken, neighbours, EPSILON, samples=750, vectorized=True, rng=0)
+    caught = audit(broken, neighbours, EPSILON, samples=400, vectorized=True, rng=0)
     assert correct.p_value >= 0.01
     assert caught.p_value <= 1e-3
 
