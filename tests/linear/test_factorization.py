@@ -119,8 +119,8 @@ def test_measured_error_matches_the_promise(strategy, delta):
 @pytest.mark.slow
 def test_factorization_passes_its_audit_and_catches_wrong_sensitivity():
     """Identity measurements with R = F invertible, so the answers show all the noise. The
-    correct release is audited call by call; the twin (same law, see vectorized_twin) in
-    one vectorized draw per side."""
+    correct release is audited call by call, the twin vectorized (the same law: see
+    vectorized_twin)."""
     h = np.array([3, 1, 2, 0])
     pair = (h, h + np.array([0, 0, 1, 0]))
     prefixes = np.tril(np.ones((4, 4)))
