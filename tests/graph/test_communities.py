@@ -187,7 +187,7 @@ def super_graph_audit(mechanism, epsilon=1.0, samples=500):
 @pytest.mark.slow
 def test_audit_super_graph_with_broken_twin():
     honest = super_graph_audit(CommunityMechanism(group_size=1))
-    broken = super_graph_audit(NoiselessSuperGraph(group_size=1))
+    broken = super_graph_audit(NoiselessSuperGraph(group_size=1), samples=200)
     print(f"honest p={honest.p_value:.3g}, noiseless twin p={broken.p_value:.3g}")
     assert honest.p_value > 0.01
     assert broken.p_value < 1e-3

@@ -74,7 +74,7 @@ def test_each_private_distinguisher_passes_its_audit_and_a_leaky_one_is_caught(
     G.add_node(4)
     neighbour = G.copy()
     neighbour.add_edge(3, 4)
-    correct = audit(first_query(distinguisher), (G, neighbour), 1.0, 1e-3, samples=300, rng=0)
+    correct = audit(first_query(distinguisher), (G, neighbour), 1.0, 1e-3, samples=200, rng=0)
     leaky = audit(first_query(broken), (G, neighbour), 1.0, 1e-3, samples=150, rng=0)
     assert broken.name == distinguisher
     assert correct.p_value >= 0.01

@@ -160,7 +160,7 @@ def test_oracle_passes_its_audit_and_catches_a_noiseless_comparison():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OracleExhaustedWarning)
         correct = audit(
-            transcript_with(SparseVector), pair, epsilon, samples=750, selection_samples=400, rng=0
+            transcript_with(SparseVector), pair, epsilon, samples=400, selection_samples=200, rng=0
         )
         broken = audit(transcript_with(NoiselessComparison), pair, epsilon, samples=150, rng=0)
     assert correct.p_value >= 0.01

@@ -77,8 +77,8 @@ def test_the_composed_oracle_passes_its_audit_and_catches_an_exact_comparison():
             pair,
             EPSILON,
             DELTA,
-            samples=750,
-            selection_samples=400,
+            samples=400,
+            selection_samples=250,
             rng=0,
         )
         broken = audit(_transcript_with(ExactComparison), pair, EPSILON, DELTA, samples=150, rng=0)

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from privcut.audit import audit
 from privcut.linear.knorm import KNormBody, _noise, knorm_mechanism
 from tests.auditing import audit_answers
 
@@ -46,15 +47,24 @@ def test_error_matches_the_exact_formula_and_the_theorem_bound():
 
 @pytest.mark.slow
 def test_knorm_passes_its_audit_and_catches_a_shrunken_body(neighbours):
-    def broken(h, rng):
+    shrunken = KNormBody.of(F / 4, triangulate=True)
+
+    def shrunken_noise(rng):
+        radius, point = _noise(shrunken, EPSILON, rng, "exact", 0)
+        return shrunken.basis @ (radius * point)
+
+    # the noise knorm_mechanism adds for F / 4, draw for draw, from one triangulation
+    zero = knorm_mechanism(F / 4, np.zeros(5, dtype=int), EPSILON, rng=0).answers
+    assert np.array_equal(zero, shrunken_noise(np.random.default_rng(0)))
+
+    def broken(h, rng, size):
         """Noise from K / 4: calibrated to a quarter of the queries' sensitivity."""
-        noise = knorm_mechanism(F / 4, np.zeros(5, dtype=int), EPSILON, rng=rng).answers
-        return type("Release", (), {"answers": F @ h + noise})
+        return F @ h + np.array([shrunken_noise(rng) for _ in range(size)])
 
     correct = audit_answers(
-        lambda h, rng: knorm_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=750
+        lambda h, rng: knorm_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=400
     )
-    caught = audit_answers(broken, neighbours, EPSILON, samples=750)
+    caught = audit(broken, neighbours, EPSILON, samples=400, vectorized=True, rng=0)
     assert correct.p_value >= 0.01
     assert caught.p_value <= 1e-3
 

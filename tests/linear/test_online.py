@@ -238,7 +238,7 @@ def test_online_release_passes_its_audit_and_catches_a_noiseless_comparison(cali
     broken_run = _transcript(calibration, epsilon, delta, sparse_vector=WithoutNoise)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OracleExhaustedWarning)
-        correct = audit(run, pair, epsilon, delta, samples=1500, rng=0)
+        correct = audit(run, pair, epsilon, delta, samples=750, rng=0)
         broken = audit(broken_run, pair, epsilon, delta, samples=150, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
@@ -263,7 +263,7 @@ def test_the_composed_calibration_passes_its_audit_and_catches_an_exact_comparis
     broken_run = _transcript("tight", epsilon, delta, sparse_vector=ExactComparison)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OracleExhaustedWarning)
-        correct = audit(run, pair, epsilon, delta, samples=1500, rng=0)
+        correct = audit(run, pair, epsilon, delta, samples=750, rng=0)
         broken = audit(broken_run, pair, epsilon, delta, samples=150, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
