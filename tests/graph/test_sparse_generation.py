@@ -223,7 +223,8 @@ def test_sparse_release_passes_its_audit_and_catches_reading_the_graph():
         return mechanism
 
     pair = (G, neighbour)
-    correct = audit(released(lambda graph: SparseGenerator()), pair, epsilon, samples=1500, rng=0)
+    # honest at 750 samples: p >= 0.31 at rng 0-9; the twin at 150: p = 8e-21 at rng 0-9
+    correct = audit(released(lambda graph: SparseGenerator()), pair, epsilon, samples=750, rng=0)
     broken = audit(released(ReadsGraph), pair, epsilon, samples=150, rng=0)
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
