@@ -266,15 +266,21 @@ def test_the_assortativity_measurement_passes_its_audit_and_catches_a_broken_twi
     sensitivity), claims its own epsilon. Broken twin: the sensitivity taken as the new
     edge's term alone, D^2, forgetting the neighbours' terms."""
     monkeypatch.setattr(measurement, "moment_of", lambda records, partition, n: (3, 0))
-    if broken:
-        monkeypatch.setattr(measurement, "moment_sensitivity", lambda cap: float(cap * cap))
     plan = plan_measurements(range(6), 1.0, {"degree-sequence": 0.1, "assortativity": 0.9})
 
-    def mechanism(A, rng, size):
+    def honest(A, rng, size):
         return np.array(
             [int(measure(A, plan, rng=rng).get("assortativity").values[0]) for _ in range(size)]
         )
 
+    def new_term_only(A, rng, size):
+        """The measurement at sensitivity D^2 = 9, ``size`` releases at once: the moment at
+        cap 3 and centre 0 plus its discrete Laplace noise."""
+        epsilon = plan.epsilons[plan.measurements.index("assortativity")]
+        noise = Noise.for_laplace(epsilon, 9.0, integer=True, coordinates=1)
+        return clipped_moment(A, 3, 0) + noise.sample(size, rng=rng)
+
+    mechanism = new_term_only if broken else honest
     result = audit(mechanism, _widest_pair(), 0.9, samples=1000, vectorized=True, rng=0)
     if broken:
         assert result.p_value <= 1e-3
