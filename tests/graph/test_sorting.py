@@ -8,6 +8,7 @@ from privcut.graph.sorting import (
     dense_ranks,
     packed_argsort,
     radix_argsort,
+    row_ranks,
     smallest,
     stable_argsort,
 )
@@ -66,6 +67,22 @@ def test_dense_ranks_are_numpy_unique_s_count_and_inverse():
         count, level = dense_ranks(values)
         distinct, inverse = np.unique(values, return_inverse=True)
         assert count == distinct.size and level.tolist() == inverse.tolist()
+
+
+@pytest.mark.parametrize("width", [1, 7, 8, 9, 63, 64, 65, 90, 200])
+def test_row_ranks_are_numpy_unique_s_count_and_inverse_over_rows(width):
+    """Rows of 0/1 (a workload's membership: which side of each query a node is on),
+    repeated, at widths around the byte and 64-bit word boundaries."""
+    rng = np.random.default_rng(width)
+    for density in (0.02, 0.5, 0.98):
+        bits = rng.random((40, width)) < density
+        bits = bits[rng.integers(0, 40, 300)]
+        bits[-1] = bits[-2] = True  # all-ones rows, and all-zero ones
+        bits[0] = bits[1] = False
+        count, ranks = row_ranks(bits)
+        distinct, inverse = np.unique(bits, axis=0, return_inverse=True)
+        assert count == len(distinct) and ranks.tolist() == np.ravel(inverse).tolist()
+    assert row_ranks(np.zeros((0, width), dtype=bool))[0] == 0
 
 
 def test_smallest_is_the_head_of_numpys_stable_argsort_on_every_cpu():
