@@ -17,9 +17,9 @@ Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/workload_blocks.py [--sizes 2000
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+from sorts import timed  # benchmarks/ is on the path when a script in it runs
 
 from privcut.graph.sorting import row_ranks
 
@@ -42,17 +42,6 @@ def unique_rows(bits: np.ndarray) -> tuple[int, np.ndarray]:
     """The former way: ``numpy.unique`` over whole rows."""
     distinct, inverse = np.unique(bits, axis=0, return_inverse=True)
     return len(distinct), np.ravel(inverse)
-
-
-def timed(functions: dict, bits: np.ndarray, repeats: int) -> dict[str, float]:
-    """Median seconds of each function on ``bits``, the functions alternated per run."""
-    seconds = {name: [] for name in functions}
-    for _ in range(repeats):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            function(bits)
-            seconds[name].append(time.perf_counter() - start)
-    return {name: float(np.median(values)) for name, values in seconds.items()}
 
 
 def main(argv: list[str] | None = None) -> None:

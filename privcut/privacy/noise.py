@@ -256,10 +256,7 @@ def discrete_laplace(scale: float, size: Size = None, *, rng: RandomState = None
     """
     scale = _check_scale(scale, "scale")
     shape = _check_size(size)
-    generator = check_random_state(rng)
-    draws = _geometric(scale, shape, generator)
-    draws -= _geometric(scale, shape, generator)
-    return draws.astype(np.int64)[()]
+    return _laplace_draws(scale, shape, check_random_state(rng))[()]
 
 
 def geometric(scale: float, size: Size = None, *, rng: RandomState = None) -> np.ndarray:
@@ -392,7 +389,7 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
     flat = draws.reshape(-1)
     pending = np.arange(flat.size)
     while pending.size:
-        proposal = _laplace_draws(float(t), pending.size, generator)
+        proposal = _laplace_draws(float(t), (pending.size,), generator)
         acceptance = np.exp(-((np.abs(proposal) - tau) ** 2) / (2.0 * sigma**2))
         accepted = generator.random(pending.size) < acceptance
         flat[pending[accepted]] = proposal[accepted]
@@ -400,11 +397,13 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
     return draws[()]
 
 
-def _laplace_draws(scale: float, count: int, generator: np.random.Generator) -> np.ndarray:
-    """``count`` discrete Laplace draws as int64, the draws of :func:`discrete_laplace`
-    for a scale and generator already checked (the rejection loop's proposals)."""
-    draws = _geometric(scale, (count,), generator)
-    draws -= _geometric(scale, (count,), generator)
+def _laplace_draws(
+    scale: float, shape: tuple[int, ...], generator: np.random.Generator
+) -> np.ndarray:
+    """Discrete Laplace draws of ``shape`` as int64 for a scale, shape and generator already
+    checked: :func:`discrete_laplace`'s draws, and the discrete Gaussian's proposals."""
+    draws = _geometric(scale, shape, generator)
+    draws -= _geometric(scale, shape, generator)
     return draws.astype(np.int64)
 
 

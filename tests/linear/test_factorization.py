@@ -3,7 +3,6 @@ from functools import partial
 import numpy as np
 import pytest
 
-from privcut.audit import audit
 from privcut.linear import gaussian_mechanism
 from privcut.linear.factorization import (
     MAX_OPTIMIZED_DOMAIN,
@@ -11,8 +10,8 @@ from privcut.linear.factorization import (
     factorization_mechanism,
     factorize,
 )
-from tests.auditing import audit_answers
-from tests.linear.test_mechanisms import understated, vectorized_twin
+from tests.auditing import audit_answers, audit_twin
+from tests.linear.test_mechanisms import understated
 
 EPSILON, DELTA = 0.5, 1e-3
 PREFIXES = np.tril(np.ones((16, 16)))
@@ -120,7 +119,7 @@ def test_measured_error_matches_the_promise(strategy, delta):
 def test_factorization_passes_its_audit_and_catches_wrong_sensitivity():
     """Identity measurements with R = F invertible, so the answers show all the noise. The
     correct release is audited call by call, the twin vectorized (the same law: see
-    vectorized_twin)."""
+    audit_twin)."""
     h = np.array([3, 1, 2, 0])
     pair = (h, h + np.array([0, 0, 1, 0]))
     prefixes = np.tril(np.ones((4, 4)))
@@ -134,14 +133,14 @@ def test_factorization_passes_its_audit_and_catches_wrong_sensitivity():
             )
 
         correct = audit_answers(release, pair, EPSILON, delta, samples=3000)
-        broken = audit(
-            vectorized_twin(partial(release, M=lying_identity), lambda d: d, prefixes),
+        broken = audit_twin(
+            partial(release, M=lying_identity),
+            lambda d: d,
             pair,
             EPSILON,
             delta,
             samples=3000,
-            vectorized=True,
-            rng=0,
+            reconstruction=prefixes,
         )
         assert correct.p_value >= 0.01
         assert broken.p_value <= 1e-3

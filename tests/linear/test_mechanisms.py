@@ -18,7 +18,7 @@ from privcut.linear import (
     small_db,
 )
 from privcut.privacy import Noise
-from tests.auditing import assert_on_grid, audit_answers, in_laplace_image
+from tests.auditing import assert_on_grid, audit_answers, audit_twin, in_laplace_image
 
 F = np.array([[1, 1, 0, 0, 1], [0, 1, 1, 0, 0], [0, 1, 1, 1, 1]])
 EPSILON, DELTA = 0.5, 1e-3
@@ -34,43 +34,17 @@ def understated(matrix, l1, l2):
     )
 
 
-def vectorized_twin(release, measurements, reconstruction=None):
-    """A broken twin ``release(data, rng)`` as a vectorized audit mechanism
-    ``(data, rng, size)``, for speed: the noise (kind, scale, grid) it adds to the exact
-    ``measurements(data)`` is read off one release, which is checked to equal them plus that
-    noise's draw from the same seed (times ``reconstruction``, if given); the ``size``
-    outputs are the measurements plus ``size`` fresh draws of it, reconstructed alike."""
-
-    def mechanism(data, rng, size):
-        exact = np.asarray(measurements(data))
-        one = release(data, np.random.default_rng(0))
-        details = one.details
-        noise = Noise(details["noise"], details["scale"], details.get("grid", 0.0))
-        again = noise.add(exact, rng=np.random.default_rng(0))
-        assert np.array_equal(
-            one.answers, again if reconstruction is None else reconstruction @ again
-        )
-        drawn = noise.add(np.broadcast_to(exact, (size, exact.size)), rng=rng)
-        return drawn if reconstruction is None else drawn @ reconstruction.T
-
-    return mechanism
-
-
 @pytest.mark.slow
 def test_laplace_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neighbours):
     correct = audit_answers(
         lambda h, rng: laplace_mechanism(F, h, EPSILON, rng=rng), neighbours, EPSILON, samples=3000
     )
-    broken = audit(
-        vectorized_twin(
-            lambda h, rng: laplace_mechanism(understated(F, 1, 1), h, EPSILON, rng=rng),
-            lambda h: F @ h,
-        ),
+    broken = audit_twin(
+        lambda h, rng: laplace_mechanism(understated(F, 1, 1), h, EPSILON, rng=rng),
+        lambda h: F @ h,
         neighbours,
         EPSILON,
         samples=3000,
-        vectorized=True,
-        rng=0,
     )
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
@@ -85,17 +59,13 @@ def test_gaussian_mechanism_passes_its_audit_and_catches_wrong_sensitivity(neigh
         DELTA,
         samples=5000,
     )
-    broken = audit(
-        vectorized_twin(
-            lambda h, rng: gaussian_mechanism(understated(F, 1, 0.5), h, EPSILON, DELTA, rng=rng),
-            lambda h: F @ h,
-        ),
+    broken = audit_twin(
+        lambda h, rng: gaussian_mechanism(understated(F, 1, 0.5), h, EPSILON, DELTA, rng=rng),
+        lambda h: F @ h,
         neighbours,
         EPSILON,
         DELTA,
         samples=5000,
-        vectorized=True,
-        rng=0,
     )
     assert correct.p_value >= 0.01
     assert broken.p_value <= 1e-3
