@@ -11,6 +11,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from privcut.exceptions import GraphInputError
 from privcut.graph.cuts import check_node_set
 from privcut.graph.limits import check_dense_nodes
 from privcut.graph.universe import (
@@ -27,7 +28,6 @@ from privcut.records import Record
 __all__ = [
     "NoisyGraph",
     "NoisyGraphReport",
-    "noise_entries",
     "noise_into",
     "noisy_graph",
     "randomized_response",
@@ -350,7 +350,7 @@ def noisy_graph(
     check_pairs(universe, "noisy_graph")
     check_dense_nodes(universe.n, "noisy_graph", "synthetic_graph(method='sparse') or answer_cuts")
     # weight=None: the adjacency is 0/1 by construction, and the noise is integer.
-    return noise_entries(universe, entries, epsilon, rng, weight=weight)
+    return _noise_entries(universe, entries, epsilon, rng, weight=weight)
 
 
 def randomized_response(
@@ -369,8 +369,9 @@ def randomized_response(
     budget plan's), used as is.
 
     Privacy as :func:`noisy_graph`. With ``weight=None`` the noise is integer and
-    ``adjacency`` must be 0/1 (checked: GraphInputError before any noise); otherwise its
-    entries must lie in [0, 1] (the caller's graph check) and the noise is on the grid.
+    ``adjacency`` must be 0/1, otherwise its entries must lie in [0, 1] and the noise is
+    on the grid (both checked, repeated cells summed first: GraphInputError before any
+    noise).
 
     Examples
     --------
@@ -380,11 +381,15 @@ def randomized_response(
     >>> bool((noisy.matrix == noisy_graph(G, 1.0, rng=0).matrix).all())
     True
     """
+    adjacency = sp.csr_array(adjacency)
+    if not adjacency.has_canonical_format:  # a repeated cell counts once, summed
+        adjacency = adjacency.copy()
+        adjacency.sum_duplicates()
     entries = stored_entries(adjacency)
-    return noise_entries(universe, entries, epsilon, rng, weight=weight, noise=noise)
+    return _noise_entries(universe, entries, epsilon, rng, weight=weight, noise=noise)
 
 
-def noise_entries(
+def _noise_entries(
     universe: EdgeUniverse,
     entries: tuple[np.ndarray, ...],
     epsilon: float,
@@ -395,19 +400,20 @@ def noise_entries(
 ) -> NoisyGraph:
     """:func:`randomized_response` on the adjacency's entries ``(rows, columns, values)``
     (:meth:`~privcut.graph.universe.EdgeUniverse.read_entries`), each cell at most once:
-    the same checks (0/1 values with ``weight=None``, before any noise) and release.
-
-    Examples
-    --------
-    >>> G = nx.path_graph(3)
-    >>> universe, entries = EdgeUniverse.read_entries(G)
-    >>> noisy = noise_entries(universe, entries, 1.0, 0)
-    >>> bool((noisy.matrix == noisy_graph(G, 1.0, rng=0).matrix).all())
-    True
-    """
+    the same checks (0/1 values with ``weight=None``, values in [0, 1] with a weight,
+    before any noise) and release."""
     rows, columns, values = entries
     if weight is None:
-        check_zero_one_values(values, "randomized response with weight=None")
+        check_zero_one_values(
+            values,
+            "randomized response with weight=None",
+            "give a 0/1 adjacency, e.g. (A != 0).astype(float)",
+        )
+    elif not ((values >= 0.0) & (values <= 1.0)).all():
+        raise GraphInputError(
+            f"randomized response with weight={weight!r} releases weights in [0, 1], and a "
+            "stored value is outside it: rescale the weights into [0, 1]"
+        )
     # One pair changes between neighbours (the mirror is post-processing): coordinates=1.
     if noise is None:
         noise = Noise.for_laplace(epsilon, 1.0, integer=weight is None, coordinates=1)

@@ -165,8 +165,8 @@ def row_ranks(bits: np.ndarray) -> tuple[int, np.ndarray]:
     """
     bits = np.asarray(bits, dtype=bool)
     n = bits.shape[0]
-    if n == 0:
-        return 0, np.zeros(0, dtype=np.intp)
+    if n == 0 or bits.shape[1] == 0:  # no rows, or every row the empty one
+        return min(n, 1), np.zeros(n, dtype=np.intp)
     packed = np.packbits(bits, axis=1)  # the first column in the top bit: order kept
     padded = np.zeros((n, -(-packed.shape[1] // 8) * 8), dtype=np.uint8)
     padded[:, : packed.shape[1]] = packed

@@ -175,9 +175,14 @@ def check_zero_one(adjacency: sp.csr_array, what: str) -> sp.csr_array:
     return adjacency
 
 
-def check_zero_one_values(values: np.ndarray, what: str) -> np.ndarray:
+def check_zero_one_values(
+    values: np.ndarray,
+    what: str,
+    fix: str = "pass weight=None to treat the graph as unweighted",
+) -> np.ndarray:
     """:func:`check_zero_one` on the adjacency's stored values (e.g. from
-    :meth:`EdgeUniverse.entries`): the same GraphInputError if one is not 0 or 1.
+    :meth:`EdgeUniverse.entries`): the same GraphInputError if one is not 0 or 1, its
+    message ending with the ``fix``.
 
     Examples
     --------
@@ -185,10 +190,7 @@ def check_zero_one_values(values: np.ndarray, what: str) -> np.ndarray:
     [1.0, 0.0]
     """
     if not ((values == 0.0) | (values == 1.0)).all():  # numpy.isin's test, without its setup
-        raise GraphInputError(
-            f"{what} releases 0/1 graphs, and a weight is not 0 or 1; pass weight=None to "
-            "treat the graph as unweighted"
-        )
+        raise GraphInputError(f"{what} releases 0/1 graphs, and a weight is not 0 or 1; {fix}")
     return values
 
 

@@ -78,6 +78,19 @@ def _check_scale(value: object, name: str) -> float:
     return scale
 
 
+def _check_sigma(value: object, name: str) -> float:
+    """:func:`_check_scale` for a discrete Gaussian's sigma: below 2**40, so that its
+    proposals' discrete Laplace scale ``floor(sigma) + 1`` is within the sampler's range."""
+    sigma = _check_scale(value, name)
+    if sigma >= MAX_SCALE:
+        raise PrivacyParameterError(
+            f"{name} must be below 2**40 for discrete Gaussian noise (its proposals' scale "
+            f"floor(sigma) + 1 is at most 2**40), got {value!r}; noise that large swamps "
+            "any count, so raise epsilon"
+        )
+    return sigma
+
+
 MAX_DRAWS = 2**28
 """Most draws one sampler call makes (2 GiB of float64); draw larger arrays in pieces."""
 
@@ -333,7 +346,7 @@ def discrete_gaussian_tv_bound(sigma: float) -> float:
     >>> discrete_gaussian_tv_bound(3.0) < 1e-12
     True
     """
-    sigma = _check_scale(sigma, "sigma")
+    sigma = _check_sigma(sigma, "sigma")
     if sigma < POINT_MASS_SIGMA:
         return max(3.0 * math.exp(-0.5 / sigma / sigma), math.ulp(0.0))
     t = math.floor(sigma) + 1
@@ -362,7 +375,7 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
     Parameters
     ----------
     sigma : float
-        The scale parameter in (0, 2**40] (the variance is slightly below sigma**2).
+        The scale parameter in (0, 2**40) (the variance is slightly below sigma**2).
     size : int or tuple of int, optional
         Output shape; ``None`` returns a single integer.
     rng : None, int or numpy.random.Generator, optional
@@ -378,7 +391,7 @@ def discrete_gaussian(sigma: float, size: Size = None, *, rng: RandomState = Non
     >>> discrete_gaussian(3.0, size=4, rng=0).shape
     (4,)
     """
-    sigma = _check_scale(sigma, "sigma")
+    sigma = _check_sigma(sigma, "sigma")
     shape = _check_size(size)
     generator = check_random_state(rng)
     if sigma < POINT_MASS_SIGMA:  # a point mass at 0 to within discrete_gaussian_tv_bound
@@ -553,7 +566,9 @@ class Noise:
     def __post_init__(self) -> None:
         check_option(self.kind, "noise kind", KINDS)
         if self.kind.startswith("discrete"):
-            _check_scale(self.scale, "scale")
+            (_check_sigma if self.kind == "discrete_gaussian" else _check_scale)(
+                self.scale, "scale"
+            )
             if self.grid:
                 raise ValueError(f"integer noise has no grid, got grid={self.grid!r}")
             return
@@ -562,7 +577,8 @@ class Noise:
             object.__setattr__(self, "grid", _power_of_two_at_most(scale / (2 * GRID_RATIO)))
         if not _is_power_of_two(self.grid):
             raise ValueError(f"grid must be a positive power of two, got {self.grid!r}")
-        _check_scale(scale / self.grid, "scale / grid")
+        check = _check_sigma if self.kind == "gaussian" else _check_scale
+        check(scale / self.grid, "scale / grid")
 
     @classmethod
     def for_laplace(

@@ -4,6 +4,7 @@ import json
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from privcut import GraphInputError, PrivacyParameterError
 from privcut.audit import audit, neighbouring_graphs
@@ -144,6 +145,27 @@ def test_randomized_response_refuses_fractional_data_for_integer_noise():
     universe = EdgeUniverse.of(G, "weight")
     with pytest.raises(GraphInputError, match="weight=None"):
         randomized_response(universe, universe.adjacency(G, "weight"), 1.0, 0)
+
+
+def test_randomized_response_checks_the_adjacency_it_is_given_before_any_noise():
+    # review 37 M2/M3: a weight outside [0, 1] and a repeated cell were taken as they were,
+    # and weight=None's message advised passing weight=None
+    universe = EdgeUniverse.of(nx.path_graph(3))
+    generator = np.random.default_rng(0)
+    state = generator.bit_generator.state
+    data = np.array([1.0, 1.0, 1.0, 1.0])
+    repeated = sp.csr_array((data, np.array([1, 1, 0, 0]), np.array([0, 2, 3, 4])), shape=(3, 3))
+    wide = sp.csr_array(np.array([[0, 2.5, 0], [2.5, 0, 0], [0, 0, 0]]))
+    cases = [
+        (repeated, None, "give a 0/1 adjacency"),
+        (wide, None, "give a 0/1 adjacency"),
+        (wide, "weight", "rescale the weights into \\[0, 1\\]"),
+        (0.6 * repeated, "weight", "rescale"),
+    ]
+    for adjacency, weight, message in cases:
+        with pytest.raises(GraphInputError, match=message):
+            randomized_response(universe, adjacency, 1.0, generator, weight=weight)
+    assert generator.bit_generator.state == state
 
 
 def test_bad_epsilon_is_refused_before_the_graph_is_read():

@@ -85,6 +85,12 @@ def test_row_ranks_are_numpy_unique_s_count_and_inverse_over_rows(width):
     assert row_ranks(np.zeros((0, width), dtype=bool))[0] == 0
 
 
+def test_row_ranks_of_rows_without_columns_are_one_empty_row():
+    count, ranks = row_ranks(np.zeros((3, 0), dtype=bool))
+    distinct, inverse = np.unique(np.zeros((3, 0), dtype=bool), axis=0, return_inverse=True)
+    assert (count, ranks.tolist()) == (len(distinct), np.ravel(inverse).tolist()) == (1, [0] * 3)
+
+
 def test_smallest_is_the_head_of_numpys_stable_argsort_on_every_cpu():
     """The k smallest, ties to the earlier position, in increasing position: what
     argsort(kind="stable")[:k] holds, where argpartition's choice among tied values follows

@@ -92,6 +92,25 @@ def test_integer_samplers_refuse_scales_beyond_exact_float_integers():
         discrete_laplace(MAX_SCALE * 2)
 
 
+def test_discrete_gaussian_refuses_sigma_whose_proposals_leave_the_range():
+    # sigma = 2**40 proposes at floor(sigma) + 1 > 2**40: refused before any draw, by the
+    # sampler, its TV bound and Noise alike (review 37 M1: the sampler drew there)
+    generator = np.random.default_rng(0)
+    state = generator.bit_generator.state
+    for refuse in (
+        lambda: discrete_gaussian(MAX_SCALE, rng=generator),
+        lambda: discrete_gaussian_tv_bound(MAX_SCALE),
+        lambda: Noise("discrete_gaussian", MAX_SCALE),
+        lambda: Noise("gaussian", MAX_SCALE, grid=1.0),
+    ):
+        with pytest.raises(PrivacyParameterError, match="below 2\\*\\*40"):
+            refuse()
+    assert generator.bit_generator.state == state
+    below = MAX_SCALE - 0.5
+    assert discrete_gaussian_tv_bound(below) < 1.0
+    assert Noise("discrete_gaussian", below).add(np.zeros(2), rng=0).shape == (2,)
+
+
 def exact_log(u, digits=40):
     getcontext().prec = digits
     return Decimal(u).ln()
