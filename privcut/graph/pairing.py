@@ -22,6 +22,23 @@ from privcut.graph.sorting import stable_argsort
 if TYPE_CHECKING:
     from privcut.graph.blockmodel import Blocks
 
+STALL_SHARE = 1 / 16
+"""A round of rejoining (:func:`rejoined`) or of the last weighted draws (:func:`_rest`)
+that places fewer than this share of the stubs still left ends the step, the rest going
+on to the next step (the double-edge swaps, then uniform edges): the stubs a stall leaves
+are mostly a hub's whose partners are all neighbours already, so more rounds of the same
+step place few of them at a whole round's cost (on wiki-vote 24 of 31 rejoining rounds
+placed 1-3% each, and a block pair's last stubs at one hub went through 32 rounds of
+weighted draws that could place none; on the distributed engine every round asks the
+workers). The swaps' rounds go on (they keep placing 2-15% a round where rejoining
+stalls). A stall is read off the step's own draws: post-processing."""
+
+
+def _stalled(placed: int, left: int) -> bool:
+    """Whether a round that placed ``placed`` stubs of the ``placed + left`` it had
+    stalls (:data:`STALL_SHARE`)."""
+    return placed < STALL_SHARE * (placed + left)
+
 
 def stub_degrees(degrees, members, first, second, counts, n: int) -> np.ndarray:
     """Integer degrees nearest the fitted ``degrees`` whose every group's sum is the
@@ -228,9 +245,9 @@ def _rest(left, pooled, have: KeySet, n, directed, generator):
     """Block pairs' last edges, one per left stub pair, by successive sampling without
     replacement with the left stubs as weights (a node by its left stubs in the block
     pair: a uniform pick among them), self-loops and keys in ``have`` rejected, in draw
-    order, for up to :data:`MAX_ROUNDS` rounds, all block pairs at once. Returns the keys
-    with their block pairs, and which block pairs are still short. O(stubs left) per
-    round."""
+    order, for up to :data:`MAX_ROUNDS` rounds or until one stalls (:data:`STALL_SHARE`),
+    all block pairs at once. Returns the keys with their block pairs, and which block
+    pairs are still short. O(stubs left) per round."""
     u, v, mine = left
     pool = pooled[mine]
     sources = np.concatenate([u, v[pool]]), np.concatenate([mine, mine[pool]])
@@ -258,6 +275,8 @@ def _rest(left, pooled, have: KeySet, n, directed, generator):
         found.append(keys[fresh])
         where.append(block[fresh])
         need -= np.bincount(block[fresh], minlength=need.size)
+        if _stalled(fresh.size, int(need.sum())):
+            break
     return (np.concatenate(found), np.concatenate(where)), need > 0
 
 
@@ -303,8 +322,8 @@ def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
     configuration-model round, shuffled within their block pairs (:func:`_reshuffled`)
     and joined again, a self-loop, repeat or key in ``have`` refused (``have`` gets the
     new keys; it must answer for every key between the left stubs' nodes), for up to
-    ``rounds`` rounds. Returns the new edges and the stubs left, as (rows, columns,
-    block). O(stubs left) per round."""
+    ``rounds`` rounds or until one stalls (:data:`STALL_SHARE`). Returns the new edges
+    and the stubs left, as (rows, columns, block). O(stubs left) per round."""
     rows, columns, block = left
     kept, empty = [], tuple(part[:0] for part in left)  # the stubs' dtypes
     if rows.size:
@@ -317,6 +336,8 @@ def rejoined(left, pooled, n, directed, generator, have: KeySet, rounds: int):
         have.add(keys[joined])
         kept.append((rows[joined], columns[joined], block[joined]))
         rows, columns, block = rows[~joined], columns[~joined], block[~joined]
+        if _stalled(int(np.count_nonzero(joined)), rows.size):
+            break
         if rows.size:
             rows, columns = _reshuffled(rows, columns, block, pooled, generator)
     edges = tuple(np.concatenate(part) for part in zip(empty, *kept, strict=True))
