@@ -463,16 +463,20 @@ def _discrete_gaussian_support(sigma: float) -> tuple[np.ndarray, np.ndarray]:
 
 def laplace_moments(scale: float, integer: bool) -> tuple[float, float]:
     """Variance and ``E|Z|`` of Laplace noise of scale b, discrete if ``integer``
-    (``2q / (1 - q)^2`` and ``2q / (1 - q^2)`` with ``q = e^{-1/b}``), for any scale > 0.
+    (``2q / (1 - q)^2`` and ``2q / (1 - q^2)`` with ``q = e^{-1/b}``), for any scale > 0
+    (``inf`` where a moment is past float64's range, from a scale of about 1e150).
 
     Examples
     --------
     >>> laplace_moments(2.0, False)
     (8.0, 2.0)
     """
+    scale = float(scale)
     if not integer:
-        return 2.0 * scale**2, scale
+        return 2.0 * scale * scale, scale  # inf, not OverflowError, past 1e154
     q, gap = math.exp(-1.0 / scale), -math.expm1(-1.0 / scale)
+    if gap < 1e-150:  # gap**2 would underflow to 0: the variance is past float64's range
+        return math.inf, 2.0 * q / (gap * (1.0 + q)) if gap > 0.0 else math.inf
     return 2.0 * q / gap**2, 2.0 * q / (gap * (1.0 + q))
 
 
