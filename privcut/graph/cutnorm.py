@@ -97,6 +97,12 @@ class CutNormResult:
 
 
 def _as_matrix(A: object) -> np.ndarray:
+    dtype = getattr(A, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind == "c":  # float() would drop the imaginary
+        raise ValueError(
+            f"the cut norm needs a matrix A of real numbers, got complex dtype {dtype}; pass "
+            "A.real if the imaginary parts are 0"
+        )
     try:
         matrix = A.toarray() if sp.issparse(A) else np.asarray(A, dtype=float)
     except (TypeError, ValueError, OverflowError):

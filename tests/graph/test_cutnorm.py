@@ -3,6 +3,7 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from privcut.exceptions import DependencyError
 from privcut.graph.cutnorm import MAX_CVXPY, cut_norm
@@ -139,3 +140,12 @@ def test_an_all_zero_matrix_past_the_dense_eigensolver_is_certified():
     assert found.value == 0.0 and found.upper_bound == 0.0
     A = np.random.default_rng(1).integers(-1, 2, size=(760, 760)).astype(float)
     assert cut_norm(A, rng=0).upper_bound == cut_norm(A, rng=0).upper_bound
+
+
+@pytest.mark.parametrize("dense", [True, False])
+@pytest.mark.filterwarnings("error")
+def test_sweep37_f15_a_complex_matrix_is_refused(dense):
+    """Sweep 37 F15: a complex A was cast to real with numpy's ComplexWarning leaking."""
+    A = np.array([[1j, 1.0], [1.0, 0.0]])
+    with pytest.raises(ValueError, match=r"real numbers, got complex dtype .* A\.real"):
+        cut_norm(A if dense else sp.csr_array(A))
