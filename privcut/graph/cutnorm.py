@@ -123,13 +123,59 @@ def local_improvement(A: np.ndarray, rows: np.ndarray) -> tuple[float, np.ndarra
     rows whose sum over T is positive (and symmetrically for -1); each step never
     lowers ``|A(S, T)|``. Returns the better of the two signs.
 
+    Parameters
+    ----------
+    A : array_like
+        A non-empty 2-D matrix of real numbers.
+    rows : array_like
+        The starting row set: a boolean mask with one entry per row of A, or an array of
+        row indices (as returned in ``S``).
+
+    Returns
+    -------
+    value : float
+        ``|A(S, T)|`` of the cut found.
+    S, T : numpy.ndarray
+        Its row and column indices.
+
     Examples
     --------
     >>> A = np.array([[1.0, -1.0], [-1.0, 1.0]])
     >>> value, S, T = local_improvement(A, np.array([True, False]))
     >>> value, S.tolist(), T.tolist()
     (1.0, [0], [0])
+    >>> local_improvement(A, [1])[1].tolist()
+    [1]
     """
+    A = _as_matrix(A)
+    return _improve(A, _row_mask(rows, A.shape[0]))
+
+
+def _row_mask(rows: object, n: int) -> np.ndarray:
+    """``rows`` (a boolean mask of length n, or row indices) as a boolean mask."""
+    chosen = np.asarray(rows)
+    if chosen.dtype == bool:
+        if chosen.shape != (n,):
+            raise ValueError(
+                f"rows as a boolean mask needs one entry per row of A ({n}), got shape "
+                f"{chosen.shape}"
+            )
+        return chosen
+    if chosen.size and (chosen.ndim != 1 or chosen.dtype.kind not in "iu"):
+        raise TypeError(
+            "rows must be a boolean mask with one entry per row of A or a 1-D array of row "
+            f"indices, got {chosen.dtype} of shape {chosen.shape}"
+        )
+    indices = chosen.astype(np.intp).ravel()
+    if indices.size and not (0 <= indices.min() and indices.max() < n):
+        raise ValueError(f"row indices must be in [0, {n}), got {indices.min()}..{indices.max()}")
+    mask = np.zeros(n, dtype=bool)
+    mask[indices] = True
+    return mask
+
+
+def _improve(A: np.ndarray, rows: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """:func:`local_improvement` on a checked float matrix from a row set (a mask)."""
     best = (-1.0, np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
     for sign in (1.0, -1.0):
         S = np.asarray(rows, dtype=bool)
@@ -205,7 +251,7 @@ def _best_of(
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Local improvement from the ``keep`` most promising starting row sets."""
     ranked = sorted(starts, key=lambda rows: _response_value(A, rows), reverse=True)
-    return max((local_improvement(A, rows) for rows in ranked[:keep]), key=lambda f: f[0])
+    return max((_improve(A, rows) for rows in ranked[:keep]), key=lambda f: f[0])
 
 
 def _top_singular(

@@ -762,7 +762,7 @@ class CutOracle:
         noise would leave the answer's fractional part exact, and float noise its low
         bits, Mironov 2012; :meth:`~privcut.privacy.Noise.on_grid`); 0/1 weights get
         integer noise."""
-        return self._answer(self.universe.weights(u), self.universe.weights(v))
+        return self._answer(self.universe.weights(u, "u"), self.universe.weights(v, "v"))
 
     def _answer(self, u: np.ndarray, v: np.ndarray) -> float:
         self._owner.check()

@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 from privcut.exceptions import DependencyError
-from privcut.graph.cutnorm import MAX_CVXPY, cut_norm
+from privcut.graph.cutnorm import MAX_CVXPY, cut_norm, local_improvement
 
 METHODS = ["exact", "spectral", "low-rank", "alon-naor"]
 
@@ -149,3 +149,20 @@ def test_sweep37_f15_a_complex_matrix_is_refused(dense):
     A = np.array([[1j, 1.0], [1.0, 0.0]])
     with pytest.raises(ValueError, match=r"real numbers, got complex dtype .* A\.real"):
         cut_norm(A if dense else sp.csr_array(A))
+
+
+def test_sweep37_f18_local_improvement_takes_masks_and_index_arrays():
+    """Sweep 37 F18: an index array was read as a boolean mask (np.array([0, 1, 2]) became
+    rows 1 and 2), and a list A raised AttributeError."""
+    A = np.array([[1.0, -1.0, 2.0], [-1.0, 1.0, 0.0], [2.0, 0.0, -3.0]])
+    by_mask = local_improvement(A, np.array([True, False, False]))
+    by_index = local_improvement(A.tolist(), [0])
+    assert by_index[0] == by_mask[0] and by_index[1].tolist() == by_mask[1].tolist()
+    everything = local_improvement(A, np.array([0, 1, 2]))
+    assert everything[0] == local_improvement(A, np.ones(3, dtype=bool))[0]
+    with pytest.raises(ValueError, match=r"row indices must be in \[0, 3\)"):
+        local_improvement(A, [0, 5])
+    with pytest.raises(ValueError, match="one entry per row of A"):
+        local_improvement(A, np.array([True]))
+    with pytest.raises(TypeError, match=r"boolean mask .* or a 1-D array of row indices"):
+        local_improvement(A, np.array([0.5]))

@@ -927,3 +927,15 @@ def test_sweep37_f14_a_tiny_epsilon_is_refused_clearly(epsilon, options):
     calibration overflowed)."""
     with pytest.raises(PrivacyParameterError, match=r"^epsilon too small.*raise epsilon"):
         CutOracle(nx.karate_club_graph(), epsilon, 1e-6, rng=0, **options)
+
+
+def test_sweep37_f18_rank1_names_its_mappings():
+    """Sweep 37 F18: rank1([0], [1]) said "'list' object has no attribute 'items'"."""
+    oracle = CutOracle(nx.karate_club_graph(), 1.0, 1e-6, rng=0)
+    with pytest.raises(TypeError, match=r"u must be a mapping node -> weight in \[0, 1\]"):
+        oracle.rank1([0], [1])
+    with pytest.raises(TypeError, match=r"v must be a mapping node -> weight"):
+        oracle.rank1({0: 1.0}, [1])
+    with pytest.raises(TypeError, match="node 0 of u has 'a'"):
+        oracle.rank1({0: "a"}, {1: 1.0})
+    assert oracle.queries_answered == 0
