@@ -69,6 +69,11 @@ SMALL_RESTARTS = 4
 BM_STEPS = 60
 """Most alternating steps of the Burer–Monteiro solver."""
 
+HUGE = 2.0**256
+"""Entries beyond this in absolute value are scaled down by a power of two (exactly)
+before any method runs, whose sums, squares and factorisations would overflow float64;
+the results are scaled back."""
+
 METHODS = ("auto", "exact", "spectral", "low-rank", "alon-naor")
 """The methods of :func:`cut_norm` (see the module docstring)."""
 
@@ -116,6 +121,39 @@ def _as_matrix(A: object) -> np.ndarray:
     return np.asarray(matrix, dtype=float)
 
 
+def _rescaled(matrix: np.ndarray) -> tuple[np.ndarray, int]:
+    """``matrix`` times ``2**-shift`` and ``shift``: 0 unless an entry exceeds
+    :data:`HUGE`, else the exponent that brings the largest entry into [1/2, 1)."""
+    peak = float(np.abs(matrix).max())
+    if peak <= HUGE:
+        return matrix, 0
+    shift = math.frexp(peak)[1]
+    return np.ldexp(matrix, -shift), shift
+
+
+def _scaled_back(result: CutNormResult, shift: int) -> CutNormResult:
+    """A result on ``A * 2**-shift`` as one on A (the cut norm is linear in A); an error
+    if its value is beyond float64's range."""
+    if not shift:
+        return result
+    try:
+        bound = math.ldexp(result.upper_bound, shift)
+    except OverflowError:
+        bound = math.inf  # no finite bound to give
+    return CutNormResult(_unscaled(result.value, shift), result.S, result.T, bound, result.method)
+
+
+def _unscaled(value: float, shift: int) -> float:
+    """A cut's value on ``A * 2**-shift`` as its value on A, or a clear error past float64."""
+    try:
+        return math.ldexp(value, shift)
+    except OverflowError:
+        raise ValueError(
+            "the cut's value on A is beyond float64's range (about 1.8e308): rescale A, e.g. "
+            "by 1 / c, and multiply the value by c (it is linear in A)"
+        ) from None
+
+
 def local_improvement(A: np.ndarray, rows: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     """From a row set, alternate best responses for both signs until nothing changes.
 
@@ -147,8 +185,9 @@ def local_improvement(A: np.ndarray, rows: np.ndarray) -> tuple[float, np.ndarra
     >>> local_improvement(A, [1])[1].tolist()
     [1]
     """
-    A = _as_matrix(A)
-    return _improve(A, _row_mask(rows, A.shape[0]))
+    A, shift = _rescaled(_as_matrix(A))
+    value, S, T = _improve(A, _row_mask(rows, A.shape[0]))
+    return _unscaled(value, shift), S, T
 
 
 def _row_mask(rows: object, n: int) -> np.ndarray:
@@ -469,6 +508,10 @@ def cut_norm(
     DependencyError
         If ``method="alon-naor"`` and cvxpy is not installed (before any work); it is
         an ``ImportError``.
+    ValueError
+        If A is not a non-empty 2-D finite real matrix, or the cut found is worth more
+        than float64 holds (entries beyond :data:`HUGE` are first scaled down exactly,
+        so no overflow happens inside).
 
     Examples
     --------
@@ -479,8 +522,13 @@ def cut_norm(
     """
     check_option(method, "method", METHODS)
     cp = _sdp_solver() if method == "alon-naor" else None  # before any work
-    matrix = _as_matrix(A)
+    matrix, shift = _rescaled(_as_matrix(A))
     generator = check_random_state(rng)
+    return _scaled_back(_cut_norm(matrix, method, certify, generator, cp), shift)
+
+
+def _cut_norm(matrix: np.ndarray, method: str, certify: bool, generator, cp) -> CutNormResult:
+    """:func:`cut_norm` on a checked matrix."""
     if method == "auto":
         if min(matrix.shape) <= MAX_EXACT:
             return _exact(matrix)
@@ -607,7 +655,12 @@ def normalized_cut_norm(
     >>> result.value, result.S.tolist(), result.T.tolist()
     (4.0, [0], [0])
     """
-    matrix = _as_matrix(A)
+    matrix, shift = _rescaled(_as_matrix(A))
+    return _scaled_back(_normalized(matrix, scale, rng), shift)
+
+
+def _normalized(matrix: np.ndarray, scale: np.ndarray | None, rng: RandomState) -> CutNormResult:
+    """:func:`normalized_cut_norm` on a checked matrix."""
     roots = np.sqrt(np.outer(np.arange(1, matrix.shape[0] + 1), np.arange(1, matrix.shape[1] + 1)))
     scale = roots if scale is None else np.asarray(scale, dtype=float)
     if scale.shape != matrix.shape or not np.all(scale > 0):

@@ -166,3 +166,18 @@ def test_sweep37_f18_local_improvement_takes_masks_and_index_arrays():
         local_improvement(A, np.array([True]))
     with pytest.raises(TypeError, match=r"boolean mask .* or a 1-D array of row indices"):
         local_improvement(A, np.array([0.5]))
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("n", [3, 30])
+def test_sweep37_f16_huge_entries_are_scaled_exactly_not_overflowed(n):
+    """Sweep 37 F16: entries near 1e200-1e308 leaked overflow RuntimeWarnings and gave inf,
+    0 or numpy's "array must not contain infs or NaNs"."""
+    A = np.random.default_rng(0).standard_normal((n, n))
+    small = cut_norm(A, rng=0)
+    huge = cut_norm(np.ldexp(A, 900), rng=0)
+    assert huge.value == pytest.approx(np.ldexp(small.value, 900), rel=0.05)
+    assert huge.value <= huge.upper_bound < np.inf
+    assert local_improvement(np.ldexp(A, 900), huge.S)[0] >= huge.value
+    with pytest.raises(ValueError, match=r"beyond float64's range .* rescale A"):
+        cut_norm(np.full((n, n), 1e308))
