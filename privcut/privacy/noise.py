@@ -69,7 +69,7 @@ holds integers exactly."""
 
 
 def _check_scale(value: object, name: str) -> float:
-    scale = check_positive(value, name)
+    scale = math.inf if value == math.inf else check_positive(value, name)  # inf: 1 / tiny
     if scale > MAX_SCALE:
         raise PrivacyParameterError(
             f"{name} must be at most 2**40 for integer noise, got {value!r}; "
@@ -585,6 +585,11 @@ class Noise:
         >>> Noise.for_laplace(1.0, 1.0, integer=False, coordinates=1).tv_bound(1) < 1e-9
         True
         """
+        if epsilon == 0.0:  # a share of an epsilon near the smallest float underflows to 0
+            raise PrivacyParameterError(
+                "epsilon too small: got 0.0 (a share of a tiny epsilon underflows to 0), where "
+                "the noise scale would exceed 2**40; raise epsilon"
+            )
         scale = check_positive(sensitivity, "sensitivity") / check_positive(epsilon, "epsilon")
         if integer:
             return cls("discrete_laplace", scale)
