@@ -67,10 +67,12 @@ def _demo(arguments: argparse.Namespace) -> int:
     H = privcut.synthetic_graph(karate, epsilon, rng=arguments.seed)
     seconds = time.perf_counter() - start
     report = H.graph["privcut"]
+    void = report["effective_delta"] >= 1  # capped at 1: a guarantee of nothing
     _line(
         f"  guarantee: ({report['epsilon']:g}, {report['delta']:g})-DP for edge-level "
         "neighbours (one friendship added or removed); the node set is public; with the "
         f"integer samplers' slack, ({report['epsilon']:g}, {report['effective_delta']:.1e})"
+        + ("; delta 1 guarantees nothing: use a smaller epsilon" if void else "")
     )
     _line(f"  budget split without looking at the data: {_shares(report)}")
     _line(
@@ -291,10 +293,26 @@ def _json(report: dict) -> str:
 def _guarantee(report: dict) -> str:
     """The written edge list's first line (without ``# ``): the release's guarantee."""
     return (
-        f"privcut synthetic graph: ({report['epsilon']:g}, {report['delta']:g})-DP, "
+        f"privcut synthetic graph: {_dp(report)}, "
         f"edge-level; cut_error_bound {report['cut_error_bound']:.6g} "
         f"(probability {1 - report['beta']:g})"
     )
+
+
+SLACK_SHOWN = 1e-6
+"""From this effective delta on (epsilon about 10), guarantee lines also give the delta
+with the integer samplers' slack."""
+
+
+def _dp(report: dict) -> str:
+    """``(epsilon, delta)-DP``, and past :data:`SLACK_SHOWN` the guarantee with the
+    integer samplers' slack (capped at delta 1, which guarantees nothing)."""
+    text = f"({report['epsilon']:g}, {report['delta']:g})-DP"
+    slack = report.get("effective_delta", 0.0)
+    if slack >= SLACK_SHOWN:
+        text += f" (({report['epsilon']:g}, {slack:.1e})-DP with the integer samplers' slack"
+        text += "; delta 1 guarantees nothing: use a smaller epsilon)" if slack >= 1 else ")"
+    return text
 
 
 def _measurements(arguments: argparse.Namespace) -> str | list[str]:
@@ -516,7 +534,7 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
         _tell(
             f"wrote {report['edge_count']:.0f} edges on {arguments.node_count} nodes to "
             f"{arguments.output} (Parquet; the sparse generator, engine dask): "
-            f"({report['epsilon']:g}, {report['delta']:g})-DP ({_shares(report)})\n"
+            f"{_dp(report)} ({_shares(report)})\n"
         )
     return 0
 
@@ -677,7 +695,7 @@ def _summary(arguments: argparse.Namespace, H, report: dict, directed: bool) -> 
     count = H.nnz if directed else H.nnz // 2
     lines = [
         f"wrote {count} edges on {H.shape[0]} nodes to {arguments.output} (the "
-        f"{report['method']} generator): ({report['epsilon']:g}, {report['delta']:g})-DP "
+        f"{report['method']} generator): {_dp(report)} "
         f"({_shares(report)}); with probability {1 - report['beta']:g} each:",
         *_bound_lines(report),
     ]

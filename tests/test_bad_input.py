@@ -812,3 +812,21 @@ def test_readers_on_malformed_files(tmp_path_factory, content, directed):
     check_call(datasets.read_nodelist, path)
     check_call(datasets.read_groups, path)
     check_call(datasets.read_edge_array, path, directed=directed)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: privcut.noisy_graph(nx.karate_club_graph(), 5e-324, rng=0),
+        lambda: privcut.iterative_construction(nx.karate_club_graph(), 5e-324, 1e-6, rng=0),
+        lambda: linear.mwem(np.ones((2, 4)), [1, 2, 3, 4], 5e-324, rng=0),
+        lambda: linear.small_db(np.ones((2, 4)), [1, 2, 3, 4], 5e-324, rng=0),
+        lambda: linear.laplace_mechanism(np.ones((2, 4)), [1, 2, 3, 4], 5e-324, rng=0),
+        lambda: privacy.Noise.for_laplace(0.0, 1.0, integer=True),
+    ],
+)
+def test_sweep37_f1_the_smallest_epsilon_is_too_small_not_zero_or_an_infinite_scale(call):
+    """Sweep 37 F1: at epsilon 5e-324 a share underflowed to 0 ("epsilon must be finite and
+    > 0, got 0.0") or the scale to inf ("scale must be finite and > 0, got inf")."""
+    with pytest.raises(privcut.PrivacyParameterError, match=r"2\*\*40.*raise epsilon"):
+        call()

@@ -323,3 +323,17 @@ def test_a_node_list_line_like_a_comment_is_refused_not_dropped(tmp_path, capsys
     assert exit_info.value.code == 2
     assert "ambiguous" in capsys.readouterr().err
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_sweep37_f3_a_void_delta_is_said_in_the_headline_and_summary(tmp_path, capsys):
+    """Sweep 37 F3: at epsilon 25 the samplers' slack makes delta 1, which the headline
+    "(25, 0)-DP" hid (and the demo printed a delta of 16)."""
+    output = tmp_path / "h.txt"
+    arguments = ["synthesize", "--dataset", "karate", "--epsilon", "25", "--seed", "0"]
+    assert main([*arguments, "-o", str(output)]) == 0
+    void = "(25, 1.0e+00)-DP with the integer samplers' slack; delta 1 guarantees nothing"
+    assert void in output.read_text().splitlines()[0] and void in capsys.readouterr().err
+    arguments = ["synthesize", "--dataset", "karate", "--epsilon", "1", "--seed", "0"]
+    assert main([*arguments, "-o", str(output)]) == 0
+    assert "slack" not in output.read_text().splitlines()[0]
+    assert "(1, 0)-DP (edge-count" in capsys.readouterr().err

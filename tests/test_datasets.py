@@ -1,7 +1,10 @@
+import math
+
 import pytest
 
 from privcut import GraphInputError
-from privcut.datasets import read_edgelist
+from privcut.datasets import dense_gnp, planted_partition, read_edgelist
+from privcut.datasets import stochastic_block_model as sbm
 
 
 def write(tmp_path, text, name="edges.txt"):
@@ -75,3 +78,26 @@ def test_generators_record_their_public_groups():
     assert (
         dense_gnp(30, 0.5, seed=2).number_of_edges() == dense_gnp(30, 0.5, seed=2).number_of_edges()
     )
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: dense_gnp(10, 1.5), ValueError, r"p must be a finite number in \[0, 1\]"),
+        (lambda: dense_gnp(10, -0.1), ValueError, r"p must be a finite number in \[0, 1\]"),
+        (lambda: dense_gnp(10, math.nan), ValueError, r"p must be a finite number in \[0, 1\]"),
+        (lambda: dense_gnp(-1), ValueError, "n must be an integer >= 0"),
+        (lambda: sbm([5, -1], [[0.5, 0.1], [0.1, 0.5]]), ValueError, "block size .* >= 0"),
+        (lambda: sbm([5, 5], [[0.5, 0.1], [0.2, 0.5]]), ValueError, "p must be symmetric"),
+        (lambda: sbm([5, 5], [[0.5, 0.1]]), ValueError, "p must be a 2 x 2 matrix"),
+        (lambda: sbm([5, 5], [[0.5, 1.1], [1.1, 0.5]]), ValueError, r"entry of p .*\[0, 1\]"),
+        (lambda: planted_partition(2, 5, 1.5, 0.1), ValueError, r"p_in .*\[0, 1\]"),
+        (lambda: planted_partition(-2, 5, 0.5, 0.1), ValueError, "groups must be .* >= 0"),
+        (lambda: planted_partition(2, -5, 0.5, 0.1), ValueError, "size must be .* >= 0"),
+    ],
+)
+def test_sweep37_f21_generators_refuse_bad_parameters_by_name(call, error, match):
+    """Sweep 37 F21: dense_gnp(10, 1.5) and negative block sizes were accepted, and the
+    block models raised NetworkX's own exceptions."""
+    with pytest.raises(error, match=match):
+        call()

@@ -7,6 +7,8 @@ integers and record the planted groups (public by construction) in ``G.graph["gr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
@@ -24,8 +26,48 @@ def dense_gnp(n: int, p: float = 0.5, *, seed: int = 0) -> nx.Graph:
     --------
     >>> dense_gnp(100, seed=1).number_of_edges()
     2466
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the parameter (n an integer >= 0, p in [0, 1]), before any drawing.
     """
-    return nx.gnp_random_graph(n, p, seed=seed)
+    n = check_scalar(n, "n", int, low=0)
+    return nx.gnp_random_graph(n, _check_probability(p, "p"), seed=seed)
+
+
+def _check_probability(value: object, name: str) -> float:
+    """A probability in [0, 1] (NaN refused), or an error naming it."""
+    return check_scalar(value, name, low=0.0, high=1.0)
+
+
+def _check_blocks(sizes: object, p: object) -> tuple[list[int], list[list[float]]]:
+    """``sizes`` (integers >= 0) and ``p`` (a symmetric matrix of probabilities, one row
+    and column per block) of :func:`stochastic_block_model`, or an error naming them."""
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
+        raise TypeError(f"sizes must be a list of block sizes, e.g. [20, 30], got {sizes!r}")
+    sizes = [check_scalar(size, "each block size", int, low=0) for size in sizes]
+    if isinstance(p, (str, bytes)) or not isinstance(p, Iterable):
+        raise TypeError(
+            f"p must be a list of rows of probabilities, e.g. [[0.5, 0.1], [0.1, 0.4]], got {p!r}"
+        )
+    rows = [list(row) if isinstance(row, Iterable) else row for row in p]
+    if len(rows) != len(sizes) or any(
+        not isinstance(row, list) or len(row) != len(sizes) for row in rows
+    ):
+        raise ValueError(
+            f"p must be a {len(sizes)} x {len(sizes)} matrix, one row and column per block "
+            f"of sizes={sizes}"
+        )
+    rows = [[_check_probability(value, "each entry of p") for value in row] for row in rows]
+    for a, row in enumerate(rows):
+        for b in range(a):
+            if row[b] != rows[b][a]:
+                raise ValueError(
+                    f"p must be symmetric for an undirected graph: p[{a}][{b}] = {row[b]} but "
+                    f"p[{b}][{a}] = {rows[b][a]}"
+                )
+    return sizes, rows
 
 
 def stochastic_block_model(sizes: list[int], p: list[list[float]], *, seed: int = 0) -> nx.Graph:
@@ -36,7 +78,14 @@ def stochastic_block_model(sizes: list[int], p: list[list[float]], *, seed: int 
     >>> G = stochastic_block_model([20, 30], [[0.5, 0.05], [0.05, 0.4]], seed=1)
     >>> G.number_of_nodes(), G.graph["groups"][0], G.graph["groups"][49]
     (50, 0, 1)
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the parameter (sizes integers >= 0; p a symmetric len(sizes) x len(sizes)
+        matrix of probabilities in [0, 1]), before any drawing.
     """
+    sizes, p = _check_blocks(sizes, p)
     G = nx.stochastic_block_model(sizes, p, seed=seed)
     groups = {node: G.nodes[node]["block"] for node in G}
     H = nx.Graph(G.edges())
@@ -57,7 +106,16 @@ def planted_partition(
     >>> G = planted_partition(20, 50, 0.3, 0.02, seed=0)
     >>> G.number_of_nodes(), len(set(G.graph["groups"].values()))
     (1000, 20)
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the parameter (groups and size integers >= 0, p_in and p_out in [0, 1]),
+        before any drawing.
     """
+    groups = check_scalar(groups, "groups", int, low=0)
+    size = check_scalar(size, "size", int, low=0)
+    p_in, p_out = _check_probability(p_in, "p_in"), _check_probability(p_out, "p_out")
     sizes = [size] * groups
     p = [[p_in if a == b else p_out for b in range(groups)] for a in range(groups)]
     return stochastic_block_model(sizes, p, seed=seed)

@@ -69,6 +69,11 @@ SMALL_RESTARTS = 4
 BM_STEPS = 60
 """Most alternating steps of the Burer–Monteiro solver."""
 
+HUGE = 2.0**256
+"""Entries beyond this in absolute value are scaled down by a power of two (exactly)
+before any method runs, whose sums, squares and factorisations would overflow float64;
+the results are scaled back."""
+
 METHODS = ("auto", "exact", "spectral", "low-rank", "alon-naor")
 """The methods of :func:`cut_norm` (see the module docstring)."""
 
@@ -97,6 +102,12 @@ class CutNormResult:
 
 
 def _as_matrix(A: object) -> np.ndarray:
+    dtype = getattr(A, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind == "c":  # float() would drop the imaginary
+        raise ValueError(
+            f"the cut norm needs a matrix A of real numbers, got complex dtype {dtype}; pass "
+            "A.real if the imaginary parts are 0"
+        )
     try:
         matrix = A.toarray() if sp.issparse(A) else np.asarray(A, dtype=float)
     except (TypeError, ValueError, OverflowError):
@@ -110,6 +121,39 @@ def _as_matrix(A: object) -> np.ndarray:
     return np.asarray(matrix, dtype=float)
 
 
+def _rescaled(matrix: np.ndarray) -> tuple[np.ndarray, int]:
+    """``matrix`` times ``2**-shift`` and ``shift``: 0 unless an entry exceeds
+    :data:`HUGE`, else the exponent that brings the largest entry into [1/2, 1)."""
+    peak = float(np.abs(matrix).max())
+    if peak <= HUGE:
+        return matrix, 0
+    shift = math.frexp(peak)[1]
+    return np.ldexp(matrix, -shift), shift
+
+
+def _scaled_back(result: CutNormResult, shift: int) -> CutNormResult:
+    """A result on ``A * 2**-shift`` as one on A (the cut norm is linear in A); an error
+    if its value is beyond float64's range."""
+    if not shift:
+        return result
+    try:
+        bound = math.ldexp(result.upper_bound, shift)
+    except OverflowError:
+        bound = math.inf  # no finite bound to give
+    return CutNormResult(_unscaled(result.value, shift), result.S, result.T, bound, result.method)
+
+
+def _unscaled(value: float, shift: int) -> float:
+    """A cut's value on ``A * 2**-shift`` as its value on A, or a clear error past float64."""
+    try:
+        return math.ldexp(value, shift)
+    except OverflowError:
+        raise ValueError(
+            "the cut's value on A is beyond float64's range (about 1.8e308): rescale A, e.g. "
+            "by 1 / c, and multiply the value by c (it is linear in A)"
+        ) from None
+
+
 def local_improvement(A: np.ndarray, rows: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     """From a row set, alternate best responses for both signs until nothing changes.
 
@@ -117,13 +161,60 @@ def local_improvement(A: np.ndarray, rows: np.ndarray) -> tuple[float, np.ndarra
     rows whose sum over T is positive (and symmetrically for -1); each step never
     lowers ``|A(S, T)|``. Returns the better of the two signs.
 
+    Parameters
+    ----------
+    A : array_like
+        A non-empty 2-D matrix of real numbers.
+    rows : array_like
+        The starting row set: a boolean mask with one entry per row of A, or an array of
+        row indices (as returned in ``S``).
+
+    Returns
+    -------
+    value : float
+        ``|A(S, T)|`` of the cut found.
+    S, T : numpy.ndarray
+        Its row and column indices.
+
     Examples
     --------
     >>> A = np.array([[1.0, -1.0], [-1.0, 1.0]])
     >>> value, S, T = local_improvement(A, np.array([True, False]))
     >>> value, S.tolist(), T.tolist()
     (1.0, [0], [0])
+    >>> local_improvement(A, [1])[1].tolist()
+    [1]
     """
+    A, shift = _rescaled(_as_matrix(A))
+    value, S, T = _improve(A, _row_mask(rows, A.shape[0]))
+    return _unscaled(value, shift), S, T
+
+
+def _row_mask(rows: object, n: int) -> np.ndarray:
+    """``rows`` (a boolean mask of length n, or row indices) as a boolean mask."""
+    chosen = np.asarray(rows)
+    if chosen.dtype == bool:
+        if chosen.shape != (n,):
+            raise ValueError(
+                f"rows as a boolean mask needs one entry per row of A ({n}), got shape "
+                f"{chosen.shape}"
+            )
+        return chosen
+    if chosen.size and (chosen.ndim != 1 or chosen.dtype.kind not in "iu"):
+        raise TypeError(
+            "rows must be a boolean mask with one entry per row of A or a 1-D array of row "
+            f"indices, got {chosen.dtype} of shape {chosen.shape}"
+        )
+    indices = chosen.astype(np.intp).ravel()
+    if indices.size and not (0 <= indices.min() and indices.max() < n):
+        raise ValueError(f"row indices must be in [0, {n}), got {indices.min()}..{indices.max()}")
+    mask = np.zeros(n, dtype=bool)
+    mask[indices] = True
+    return mask
+
+
+def _improve(A: np.ndarray, rows: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """:func:`local_improvement` on a checked float matrix from a row set (a mask)."""
     best = (-1.0, np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
     for sign in (1.0, -1.0):
         S = np.asarray(rows, dtype=bool)
@@ -199,7 +290,7 @@ def _best_of(
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Local improvement from the ``keep`` most promising starting row sets."""
     ranked = sorted(starts, key=lambda rows: _response_value(A, rows), reverse=True)
-    return max((local_improvement(A, rows) for rows in ranked[:keep]), key=lambda f: f[0])
+    return max((_improve(A, rows) for rows in ranked[:keep]), key=lambda f: f[0])
 
 
 def _top_singular(
@@ -417,6 +508,10 @@ def cut_norm(
     DependencyError
         If ``method="alon-naor"`` and cvxpy is not installed (before any work); it is
         an ``ImportError``.
+    ValueError
+        If A is not a non-empty 2-D finite real matrix, or the cut found is worth more
+        than float64 holds (entries beyond :data:`HUGE` are first scaled down exactly,
+        so no overflow happens inside).
 
     Examples
     --------
@@ -427,8 +522,13 @@ def cut_norm(
     """
     check_option(method, "method", METHODS)
     cp = _sdp_solver() if method == "alon-naor" else None  # before any work
-    matrix = _as_matrix(A)
+    matrix, shift = _rescaled(_as_matrix(A))
     generator = check_random_state(rng)
+    return _scaled_back(_cut_norm(matrix, method, certify, generator, cp), shift)
+
+
+def _cut_norm(matrix: np.ndarray, method: str, certify: bool, generator, cp) -> CutNormResult:
+    """:func:`cut_norm` on a checked matrix."""
     if method == "auto":
         if min(matrix.shape) <= MAX_EXACT:
             return _exact(matrix)
@@ -555,7 +655,12 @@ def normalized_cut_norm(
     >>> result.value, result.S.tolist(), result.T.tolist()
     (4.0, [0], [0])
     """
-    matrix = _as_matrix(A)
+    matrix, shift = _rescaled(_as_matrix(A))
+    return _scaled_back(_normalized(matrix, scale, rng), shift)
+
+
+def _normalized(matrix: np.ndarray, scale: np.ndarray | None, rng: RandomState) -> CutNormResult:
+    """:func:`normalized_cut_norm` on a checked matrix."""
     roots = np.sqrt(np.outer(np.arange(1, matrix.shape[0] + 1), np.arange(1, matrix.shape[1] + 1)))
     scale = roots if scale is None else np.asarray(scale, dtype=float)
     if scale.shape != matrix.shape or not np.all(scale > 0):

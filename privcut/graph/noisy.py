@@ -172,7 +172,8 @@ class NoisyGraph:
     def cut(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> float:
         """The noisy cut value ``sum_{s in S, t in T} matrix[s, t]`` (post-processing)."""
         universe = self.universe
-        return float(self.matrix[np.ix_(universe.indices(S), universe.indices(T))].sum())
+        s, t = universe.indices(check_node_set(S, "S")), universe.indices(check_node_set(T, "T"))
+        return float(self.matrix[np.ix_(s, t)].sum())
 
     def _coefficients(self, S: Iterable[Hashable], T: Iterable[Hashable]) -> dict[float, int]:
         """How many pair noises enter the cut (S, T) with coefficient 1 and with 2."""

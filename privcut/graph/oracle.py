@@ -31,7 +31,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from privcut.exceptions import PrivcutError
+from privcut.exceptions import PrivacyParameterError, PrivcutError
 from privcut.files import StateFile
 from privcut.graph.arrays import is_array_graph
 from privcut.graph.cuts import check_node_set
@@ -65,7 +65,7 @@ from privcut.privacy import (
     effective_delta,
     exact_split,
 )
-from privcut.privacy.noise import float_sum_error
+from privcut.privacy.noise import MAX_SCALE, float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option, check_positive, check_scalar
 from privcut.records import Record, Spend
@@ -155,6 +155,19 @@ class OracleStatus(Record):
     start: str
     potential: float | None
     spends: tuple[Spend, ...]
+
+
+def _count_epsilon(epsilon: float, share: float) -> float:
+    """The density start's edge count's ``share`` of ``epsilon``; refused (before the graph
+    is read) when its noise would pass the samplers' cap, or the share underflows to 0."""
+    count_epsilon = exact_split(epsilon, (share, 1.0 - share))[0]
+    if not count_epsilon > 0.0 or not 1.0 / count_epsilon <= MAX_SCALE:
+        raise PrivacyParameterError(
+            "epsilon too small: the noise scale of the edge count (its share of epsilon is "
+            f"{count_epsilon!r}) would exceed 2**40; noise that large swamps any count, so "
+            "raise epsilon (or give a public max_edges)"
+        )
+    return count_epsilon
 
 
 class CutOracle:
@@ -337,7 +350,7 @@ class CutOracle:
         count_epsilon = 0.0
         if max_edges is None and self.start_name == "density":
             share = 0.1 if count_share is None else check_share(count_share, "count_share")
-            count_epsilon = exact_split(self.epsilon, (share, 1.0 - share))[0]
+            count_epsilon = _count_epsilon(self.epsilon, share)
         self.universe, self._adjacency, edges = private_adjacency(
             G, weight, "CutOracle", nodes=nodes, directed=directed
         )
@@ -749,7 +762,7 @@ class CutOracle:
         noise would leave the answer's fractional part exact, and float noise its low
         bits, Mironov 2012; :meth:`~privcut.privacy.Noise.on_grid`); 0/1 weights get
         integer noise."""
-        return self._answer(self.universe.weights(u), self.universe.weights(v))
+        return self._answer(self.universe.weights(u, "u"), self.universe.weights(v, "v"))
 
     def _answer(self, u: np.ndarray, v: np.ndarray) -> float:
         self._owner.check()

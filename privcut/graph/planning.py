@@ -66,6 +66,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.optimize import minimize
 
+from privcut.exceptions import PrivacyParameterError
 from privcut.graph.assortativity import moment_sensitivity
 from privcut.graph.clustering import BIN_EDGES, DEFAULT_CAP, clustering_sensitivity
 from privcut.graph.filtered import default_threshold
@@ -372,6 +373,21 @@ def _check_clustering(names: tuple[str, ...], weighted: bool, directed: bool) ->
                 f"the {name!r} measurement is for undirected graphs (directed=False): it "
                 f"counts undirected {what}; drop {name!r} for a DiGraph"
             )
+
+
+def _check_budget(names: tuple[str, ...], epsilon: float, integer: bool) -> None:
+    """Refuse an epsilon so small that a measurement's noise would pass the samplers' cap
+    (:data:`~privcut.privacy.noise.MAX_SCALE`) even with the whole budget, before the
+    split search (whose predicted errors leave float64's range there)."""
+    for name in names:
+        try:
+            _noise(name, epsilon, integer)
+        except PrivacyParameterError as error:
+            raise PrivacyParameterError(
+                f"epsilon too small: the noise scale of the {name!r} measurement would "
+                f"exceed 2**40 even with the whole budget (epsilon={epsilon!r}); noise that "
+                "large swamps any count, so raise epsilon"
+            ) from error
 
 
 @dataclass(frozen=True)
@@ -743,6 +759,13 @@ def plan_for(
         weight is None,
         None if partition is None else tuple(int(s) for s in partition.sizes),
     )
+    if isinstance(measurements, Iterable) and not isinstance(measurements, (str, Mapping)):
+        measurements = tuple(measurements)  # read twice: checked, then split
+    requested = _names(
+        list(measurements) if isinstance(measurements, Mapping) else measurements, partition
+    )
+    _check_clustering(requested, weight is not None, directed)
+    _check_budget(requested, epsilon, shape.integer)
     names, shares, weights, dropped = _shares(measurements, partition, workload, epsilon, shape)
     _check_clustering(names, weight is not None, directed)
     epsilons = exact_split(epsilon, shares)

@@ -61,6 +61,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
+from privcut.exceptions import PrivacyParameterError
 from privcut.graph.fitting import fit_targets
 from privcut.graph.hypotheses import EdgeBounds
 from privcut.graph.measurement import measure
@@ -115,6 +116,21 @@ def _units(epsilon: float) -> int:
     (1024, 65536, 1048576)
     """
     return 2 ** max(0, min(20, math.floor(math.log2(epsilon * UNIT_SCALE / POTENTIAL_SENSITIVITY))))
+
+
+def _potential_noise(epsilon: float) -> tuple[int, Noise]:
+    """The potential's units (:func:`_units`) and discrete Laplace noise at its share
+    ``epsilon``; a clear error when that share is so small that the noise would pass the
+    samplers' cap, or underflowed to 0 (from an epsilon near the smallest float)."""
+    try:
+        units = _units(epsilon) if epsilon > 0.0 else 1
+        return units, Noise.for_laplace(epsilon, POTENTIAL_SENSITIVITY * units, integer=True)
+    except PrivacyParameterError as error:
+        raise PrivacyParameterError(
+            "epsilon too small: the noise scale of the measured start's potential (its share "
+            f"of epsilon is {epsilon!r}) would exceed 2**40; noise that large swamps any "
+            "count, so raise epsilon"
+        ) from error
 
 
 SPLIT = {
@@ -420,8 +436,7 @@ def measure_start(
     plan_epsilon, potential_epsilon = exact_split(
         epsilon, (1.0 - shares[POTENTIAL], shares[POTENTIAL])
     )
-    units = _units(potential_epsilon)  # the noise first: a too small epsilon spends nothing
-    noise = Noise.for_laplace(potential_epsilon, POTENTIAL_SENSITIVITY * units, integer=True)
+    units, noise = _potential_noise(potential_epsilon)  # first: a too small epsilon spends nothing
     if private:
         step = release_communities(
             adjacency, whole, PRIVATE_GROUPS, nodes=universe.nodes, directed=False, rng=rng

@@ -388,14 +388,27 @@ class EdgeUniverse:
         vector[self.indices(nodes)] = 1.0
         return vector
 
-    def weights(self, values: Mapping[Hashable, float]) -> np.ndarray:
-        """A vector in [0, 1]^V from a mapping node -> value (missing nodes are 0)."""
+    def weights(self, values: Mapping[Hashable, float], name: str = "u") -> np.ndarray:
+        """A vector in [0, 1]^V from a mapping node -> value (missing nodes are 0); a
+        TypeError naming ``name`` for anything but a mapping of real numbers."""
+        if not isinstance(values, Mapping):
+            raise TypeError(
+                f"{name} must be a mapping node -> weight in [0, 1], got "
+                f"{type(values).__name__}; e.g. {name}={{0: 1.0, 1: 0.5}} (for node sets, "
+                "cut(S, T))"
+            )
         position = self.index()
         vector = np.zeros(self.n)
         for node, value in values.items():
             if node not in position:
                 raise KeyError(f"node {node!r} is not in the graph")
-            number = float(value)
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"rank-1 query weights must be real numbers in [0, 1]; node {node!r} of "
+                    f"{name} has {value!r}"
+                ) from None
             if not 0.0 <= number <= 1.0:
                 raise ValueError(
                     f"rank-1 query weights must lie in [0, 1]; node {node!r} has {value!r}"

@@ -33,9 +33,11 @@ from scipy.optimize import linprog
 from scipy.spatial import ConvexHull
 from scipy.special import gammaincinv
 
+from privcut.exceptions import PrivacyParameterError
 from privcut.linear.queries import as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
 from privcut.privacy import check_beta, check_epsilon
+from privcut.privacy.noise import MAX_SCALE
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option, check_scalar
 
@@ -179,6 +181,18 @@ def _noise(
     return float(generator.gamma(body.dimension + 1, 1.0 / epsilon)), point
 
 
+def _check_noise_scale(sensitivity: float, epsilon: float) -> None:
+    """Refuse, before any draw, a noise scale ``sensitivity / epsilon`` (the K-norm noise's
+    size in answer units, up to K's dimension) above the integer samplers' cap
+    :data:`~privcut.privacy.noise.MAX_SCALE`, as the other mechanisms do."""
+    scale = sensitivity / epsilon
+    if not scale <= MAX_SCALE:
+        raise PrivacyParameterError(
+            f"epsilon too small: the noise scale l1 sensitivity / epsilon = {scale!r} would "
+            "exceed 2**40; noise that large swamps any answer, so raise epsilon"
+        )
+
+
 def knorm_mechanism(
     F: object,
     h: object,
@@ -254,6 +268,9 @@ def knorm_mechanism(
     ValueError
         If K's dimension is beyond what the chosen sampler handles (7 for exact,
         30 for hit-and-run), before any noise is drawn.
+    PrivacyParameterError
+        If the noise scale ``l1 sensitivity / epsilon`` exceeds 2**40, as for the other
+        mechanisms, before any noise is drawn.
 
     Examples
     --------
@@ -270,6 +287,7 @@ def knorm_mechanism(
     if walk_steps is not None:
         walk_steps = check_scalar(walk_steps, "walk_steps", int)
     query = as_query_matrix(F)
+    _check_noise_scale(query.l1_sensitivity, epsilon)
     h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()
     body = KNormBody.of(dense, triangulate=False)

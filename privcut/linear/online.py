@@ -116,7 +116,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from privcut.exceptions import PrivcutError
+from privcut.exceptions import PrivacyParameterError, PrivcutError
 from privcut.linear.idc import FriezeKannan, Median, MultiplicativeWeights
 from privcut.linear.queries import check_histogram
 from privcut.linear.size import SizeEstimate, count_budget, dataset_size
@@ -361,9 +361,15 @@ def _paper(bound, epsilon, delta, sensitivity, k, beta, alpha) -> Calibration:
 
     given = alpha is not None
     if alpha is None:  # eq. (3): alpha = 3000 sqrt(B(alpha)) log(4/delta) log(k/beta) / epsilon
-        alpha = solve_increasing(
-            lambda a: a - 3.0 * sigma(a) * math.log(max(k, 2) / beta), 1e-6, 1.0
-        )
+        try:
+            alpha = solve_increasing(
+                lambda a: a - 3.0 * sigma(a) * math.log(max(k, 2) / beta), 1e-6, 1.0
+            )
+        except OverflowError:  # alpha**2 past float64: alpha about 1e154 or more
+            raise PrivacyParameterError(
+                f"epsilon too small: at epsilon={epsilon!r} calibration='paper' has no alpha "
+                "within float64's range (its noise would swamp any answer); raise epsilon"
+            ) from None
     threshold = 4.0 * sigma(alpha) * math.log(2.0 * k / beta)
     if not 4.0 * alpha / 3.0 <= threshold <= 2.0 * alpha:
         raise ValueError(

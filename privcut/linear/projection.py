@@ -144,7 +144,9 @@ def projection_mechanism(
     Privacy: (epsilon, delta)-DP for count histograms differing in one element
     (PM notes Thm 3; SU notes §3). The first step is
     :func:`~privcut.linear.gaussian_mechanism`; the projection is post-processing
-    and reads only public things: F, the noisy answers, and the size bound.
+    and reads only public things: F, the noisy answers, and the size bound. An
+    all-zero F answers zeros with no noise and no count (data-independent, as
+    :func:`~privcut.linear.gaussian_mechanism` does).
 
     ``constraint="cone"`` projects onto ``{F x : x >= 0}``, which holds the truth
     for every dataset, so the l2 error is never larger than the Gaussian
@@ -202,6 +204,9 @@ def projection_mechanism(
     F = as_query_matrix(F)
     h = check_histogram(h, F.m, largest=F.l1_sensitivity)
     generator = check_random_state(rng)
+    if not F.l2_sensitivity:  # every query is 0: data-independent, as the other mechanisms
+        details = {"constraint": constraint, "noise": None}
+        return LinearRelease(F @ h, epsilon, delta, "projection", 0.0, 0.0, beta, details=details)
 
     answer_epsilon = epsilon - count_epsilon
     noise = Noise.for_gaussian(

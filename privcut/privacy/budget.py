@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from privcut.exceptions import BudgetExceededError, PrivacyParameterError
 from privcut.privacy.composition import PrivacyCost
-from privcut.privacy.validation import as_real, check_delta, check_positive
+from privcut.privacy.validation import as_real, check_delta, check_epsilon
 
 __all__ = ["PrivacyBudget", "exact_split"]
 
@@ -68,7 +68,7 @@ class PrivacyBudget:
     Parameters
     ----------
     epsilon : float
-        Total epsilon > 0.
+        Total epsilon in (0, 100] (the rule of :func:`~privcut.privacy.check_epsilon`).
     delta : float, default 0.0
         Total delta in [0, 1).
 
@@ -82,7 +82,7 @@ class PrivacyBudget:
     """
 
     def __init__(self, epsilon: float, delta: float = 0.0) -> None:
-        self._total = PrivacyCost(check_positive(epsilon, "epsilon"), check_delta(delta))
+        self._total = PrivacyCost(check_epsilon(epsilon), check_delta(delta))
         self._spent = (Fraction(0), Fraction(0))
         self._ledger: list[tuple[str | None, PrivacyCost]] = []
         self._lock = threading.Lock()

@@ -25,7 +25,8 @@ def basic_composition(costs: Iterable[tuple[float, float]]) -> PrivacyCost:
 
     Basic composition (Dwork, Kenthapadi, McSherry, Mironov, Naor 2006; Dwork
     & Roth 2014, Thm 3.16): the sequence, even chosen adaptively, is
-    (sum epsilon_i, sum delta_i)-DP.
+    (sum epsilon_i, sum delta_i)-DP; delta is a probability, so the sum is capped at 1
+    (a guarantee with delta 1 says nothing).
 
     Examples
     --------
@@ -33,7 +34,9 @@ def basic_composition(costs: Iterable[tuple[float, float]]) -> PrivacyCost:
     PrivacyCost(epsilon=0.75, delta=1e-06)
     """
     checked = [(check_epsilon(eps), check_delta(dlt)) for eps, dlt in costs]
-    return PrivacyCost(math.fsum(eps for eps, _ in checked), math.fsum(d for _, d in checked))
+    return PrivacyCost(
+        math.fsum(eps for eps, _ in checked), min(1.0, math.fsum(d for _, d in checked))
+    )
 
 
 def advanced_composition(epsilon0: float, delta0: float, k: int, delta_slack: float) -> PrivacyCost:
@@ -42,7 +45,8 @@ def advanced_composition(epsilon0: float, delta0: float, k: int, delta_slack: fl
     Dwork, Rothblum, Vadhan 2010 (*Boosting and Differential Privacy*), the
     form used in GRU12 (Thm 2.4 and the proof of Thm 7.2): the k-fold
     composition is (epsilon', k delta0 + delta_slack)-DP with
-    ``epsilon' = sqrt(2 k ln(1/delta_slack)) epsilon0 + k epsilon0 (e**epsilon0 - 1)``.
+    ``epsilon' = sqrt(2 k ln(1/delta_slack)) epsilon0 + k epsilon0 (e**epsilon0 - 1)``;
+    delta is a probability, so it is capped at 1 (a guarantee with delta 1 says nothing).
     For small k, :func:`basic_composition`'s ``(k epsilon0, k delta0)`` can be smaller.
 
     Parameters
@@ -74,17 +78,21 @@ def advanced_composition(epsilon0: float, delta0: float, k: int, delta_slack: fl
     epsilon = math.sqrt(2.0 * k * math.log(1.0 / delta_slack)) * epsilon0 + k * epsilon0 * (
         math.expm1(epsilon0)
     )
-    return PrivacyCost(epsilon, k * delta0 + delta_slack)
+    return PrivacyCost(epsilon, min(1.0, k * delta0 + delta_slack))
 
 
 def effective_delta(epsilon: float, delta: float, sampler_tv: float) -> float:
     """The delta that an (epsilon, delta)-DP mechanism run with samplers within total
     variation ``sampler_tv`` of exact actually guarantees: ``delta + (1 + e**epsilon)
-    sampler_tv`` (each output probability moves by at most ``sampler_tv`` on either side).
+    sampler_tv`` (each output probability moves by at most ``sampler_tv`` on either side),
+    capped at 1: delta is a probability, and a guarantee with delta 1 says nothing (the
+    slack reaches it from epsilon about 22 for the integer samplers' bounds).
 
     Examples
     --------
     >>> effective_delta(0.0, 0.0, 1e-9)
     2e-09
+    >>> effective_delta(100.0, 0.0, 1e-40)
+    1.0
     """
-    return delta + (1.0 + math.exp(epsilon)) * sampler_tv
+    return min(1.0, delta + (1.0 + math.exp(epsilon)) * sampler_tv)

@@ -69,7 +69,7 @@ holds integers exactly."""
 
 
 def _check_scale(value: object, name: str) -> float:
-    scale = check_positive(value, name)
+    scale = math.inf if value == math.inf else check_positive(value, name)  # inf: 1 / tiny
     if scale > MAX_SCALE:
         raise PrivacyParameterError(
             f"{name} must be at most 2**40 for integer noise, got {value!r}; "
@@ -476,16 +476,20 @@ def _discrete_gaussian_support(sigma: float) -> tuple[np.ndarray, np.ndarray]:
 
 def laplace_moments(scale: float, integer: bool) -> tuple[float, float]:
     """Variance and ``E|Z|`` of Laplace noise of scale b, discrete if ``integer``
-    (``2q / (1 - q)^2`` and ``2q / (1 - q^2)`` with ``q = e^{-1/b}``), for any scale > 0.
+    (``2q / (1 - q)^2`` and ``2q / (1 - q^2)`` with ``q = e^{-1/b}``), for any scale > 0
+    (``inf`` where a moment is past float64's range, from a scale of about 1e150).
 
     Examples
     --------
     >>> laplace_moments(2.0, False)
     (8.0, 2.0)
     """
+    scale = float(scale)
     if not integer:
-        return 2.0 * scale**2, scale
+        return 2.0 * scale * scale, scale  # inf, not OverflowError, past 1e154
     q, gap = math.exp(-1.0 / scale), -math.expm1(-1.0 / scale)
+    if gap < 1e-150:  # gap**2 would underflow to 0: the variance is past float64's range
+        return math.inf, 2.0 * q / (gap * (1.0 + q)) if gap > 0.0 else math.inf
     return 2.0 * q / gap**2, 2.0 * q / (gap * (1.0 + q))
 
 
@@ -597,6 +601,11 @@ class Noise:
         >>> Noise.for_laplace(1.0, 1.0, integer=False, coordinates=1).tv_bound(1) < 1e-9
         True
         """
+        if epsilon == 0.0:  # a share of an epsilon near the smallest float underflows to 0
+            raise PrivacyParameterError(
+                "epsilon too small: got 0.0 (a share of a tiny epsilon underflows to 0), where "
+                "the noise scale would exceed 2**40; raise epsilon"
+            )
         scale = check_positive(sensitivity, "sensitivity") / check_positive(epsilon, "epsilon")
         if integer:
             return cls("discrete_laplace", scale)

@@ -3,9 +3,10 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from privcut.exceptions import DependencyError
-from privcut.graph.cutnorm import MAX_CVXPY, cut_norm
+from privcut.graph.cutnorm import MAX_CVXPY, cut_norm, local_improvement
 
 METHODS = ["exact", "spectral", "low-rank", "alon-naor"]
 
@@ -139,3 +140,44 @@ def test_an_all_zero_matrix_past_the_dense_eigensolver_is_certified():
     assert found.value == 0.0 and found.upper_bound == 0.0
     A = np.random.default_rng(1).integers(-1, 2, size=(760, 760)).astype(float)
     assert cut_norm(A, rng=0).upper_bound == cut_norm(A, rng=0).upper_bound
+
+
+@pytest.mark.parametrize("dense", [True, False])
+@pytest.mark.filterwarnings("error")
+def test_sweep37_f15_a_complex_matrix_is_refused(dense):
+    """Sweep 37 F15: a complex A was cast to real with numpy's ComplexWarning leaking."""
+    A = np.array([[1j, 1.0], [1.0, 0.0]])
+    with pytest.raises(ValueError, match=r"real numbers, got complex dtype .* A\.real"):
+        cut_norm(A if dense else sp.csr_array(A))
+
+
+def test_sweep37_f18_local_improvement_takes_masks_and_index_arrays():
+    """Sweep 37 F18: an index array was read as a boolean mask (np.array([0, 1, 2]) became
+    rows 1 and 2), and a list A raised AttributeError."""
+    A = np.array([[1.0, -1.0, 2.0], [-1.0, 1.0, 0.0], [2.0, 0.0, -3.0]])
+    by_mask = local_improvement(A, np.array([True, False, False]))
+    by_index = local_improvement(A.tolist(), [0])
+    assert by_index[0] == by_mask[0] and by_index[1].tolist() == by_mask[1].tolist()
+    everything = local_improvement(A, np.array([0, 1, 2]))
+    assert everything[0] == local_improvement(A, np.ones(3, dtype=bool))[0]
+    with pytest.raises(ValueError, match=r"row indices must be in \[0, 3\)"):
+        local_improvement(A, [0, 5])
+    with pytest.raises(ValueError, match="one entry per row of A"):
+        local_improvement(A, np.array([True]))
+    with pytest.raises(TypeError, match=r"boolean mask .* or a 1-D array of row indices"):
+        local_improvement(A, np.array([0.5]))
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("n", [3, 30])
+def test_sweep37_f16_huge_entries_are_scaled_exactly_not_overflowed(n):
+    """Sweep 37 F16: entries near 1e200-1e308 leaked overflow RuntimeWarnings and gave inf,
+    0 or numpy's "array must not contain infs or NaNs"."""
+    A = np.random.default_rng(0).standard_normal((n, n))
+    small = cut_norm(A, rng=0)
+    huge = cut_norm(np.ldexp(A, 900), rng=0)
+    assert huge.value == pytest.approx(np.ldexp(small.value, 900), rel=0.05)
+    assert huge.value <= huge.upper_bound < np.inf
+    assert local_improvement(np.ldexp(A, 900), huge.S)[0] >= huge.value
+    with pytest.raises(ValueError, match=r"beyond float64's range .* rescale A"):
+        cut_norm(np.full((n, n), 1e308))

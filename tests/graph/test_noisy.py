@@ -234,3 +234,17 @@ def test_grid_noise_too_large_for_any_grid_is_refused_not_a_hang():
     G = nx.Graph([(0, 1, {"weight": 0.5})])
     with pytest.raises(PrivacyParameterError, match="raise epsilon"):
         noisy_graph(G, 1e-300, weight="weight", rng=0)
+
+
+def test_sweep37_f3_the_effective_delta_is_at_most_one():
+    """Sweep 37 F3: at epsilon 100 the samplers' slack gave an effective delta of 1122."""
+    release = noisy_graph(nx.karate_club_graph(), 100.0, rng=0)
+    assert release.effective_delta == 1.0 and release.to_dict()["effective_delta"] == 1.0
+
+
+@pytest.mark.parametrize(("S", "T"), [("ab", ["c"]), ("alice", "bob"), (1, ["a"]), (["a"], None)])
+def test_sweep37_f4_cut_checks_its_node_sets(S, T):
+    """Sweep 37 F4: NoisyGraph.cut read the string "ab" as the nodes 'a' and 'b'."""
+    release = noisy_graph(nx.Graph([("a", "b"), ("ab", "c"), ("a", "c")]), 1.0, rng=0)
+    with pytest.raises(TypeError, match="must be a collection of node labels"):
+        release.cut(S, T)

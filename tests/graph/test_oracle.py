@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import privcut
-from privcut import CutOracle, GraphInputError, PrivcutError
+from privcut import CutOracle, GraphInputError, PrivacyParameterError, PrivcutError
 from privcut import files as files_module
 from privcut.audit import audit
 from privcut.graph import EdgeUniverse
@@ -914,3 +914,28 @@ def test_the_composed_calibration_reserves_its_samplers_distance(monkeypatch):
     for size in range(1, 30):
         oracle.cut(range(size), range(size, 60))
     assert oracle.sampler_tv > 0.0 and oracle.status().effective_delta <= 1e-6
+
+
+@pytest.mark.parametrize("epsilon", [1e-200, 5e-324])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"start": "density"}, {"start": "density", "max_edges": 100, "calibration": "paper"}],
+)
+def test_sweep37_f14_a_tiny_epsilon_is_refused_clearly(epsilon, options):
+    """Sweep 37 F14: at epsilon 5e-324 the measured start's share underflowed to 0 and
+    log2 raised "math domain error" (the density start: "epsilon ... got 0.0"; the paper
+    calibration overflowed)."""
+    with pytest.raises(PrivacyParameterError, match=r"^epsilon too small.*raise epsilon"):
+        CutOracle(nx.karate_club_graph(), epsilon, 1e-6, rng=0, **options)
+
+
+def test_sweep37_f18_rank1_names_its_mappings():
+    """Sweep 37 F18: rank1([0], [1]) said "'list' object has no attribute 'items'"."""
+    oracle = CutOracle(nx.karate_club_graph(), 1.0, 1e-6, rng=0)
+    with pytest.raises(TypeError, match=r"u must be a mapping node -> weight in \[0, 1\]"):
+        oracle.rank1([0], [1])
+    with pytest.raises(TypeError, match=r"v must be a mapping node -> weight"):
+        oracle.rank1({0: 1.0}, [1])
+    with pytest.raises(TypeError, match="node 0 of u has 'a'"):
+        oracle.rank1({0: "a"}, {1: 1.0})
+    assert oracle.queries_answered == 0

@@ -5,6 +5,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from privcut import PrivacyParameterError
 from privcut.graph import planning
 from privcut.graph.planning import plan_measurements
 from privcut.privacy import Noise
@@ -140,3 +141,31 @@ def test_the_degree_sequence_as_the_only_counting_measurement_keeps_the_others(o
     fixed = math.fsum(planning.FIXED_SHARES[name] for name in others)
     assert shares["degree-sequence"] == pytest.approx(1.0 - fixed)
     assert math.fsum(plan.epsilons) == 1.0
+
+
+@pytest.mark.parametrize("epsilon", [1e-150, 1e-200, 5e-324])
+@pytest.mark.parametrize("weight", [None, "weight"])
+@pytest.mark.parametrize("measurements", ["auto", ["edge-count", "degrees", "clustering"]])
+def test_sweep37_f1_a_tiny_epsilon_is_refused_before_the_split(epsilon, weight, measurements):
+    """Sweep 37 F1: the split search's predicted errors left float64's range (a
+    ZeroDivisionError in laplace_moments) before the cap on the noise scale was checked."""
+    if weight is not None and measurements != "auto":
+        measurements = ["edge-count", "degrees"]
+    with pytest.raises(PrivacyParameterError, match=r"epsilon too small.*raise epsilon"):
+        plan_measurements(range(40), epsilon, measurements, weight=weight)
+
+
+@pytest.mark.parametrize(
+    ("measurements", "needed"),
+    [(["clustering"], "'degrees'"), (["assortativity"], "'degree-sequence'")],
+)
+def test_sweep37_f2_a_dependency_alone_names_what_to_add(measurements, needed):
+    """Sweep 37 F2: alone, 'clustering' or 'assortativity' divided by zero in the planner
+    before the check that names the measurement to add."""
+    with pytest.raises(ValueError, match=f"add {needed} to measurements"):
+        plan_measurements(range(40), 1.0, measurements)
+
+
+def test_sweep37_f2_measurements_may_be_an_iterator():
+    plan = plan_measurements(range(40), 1.0, iter(["edge-count", "degrees"]))
+    assert plan.measurements == ("edge-count", "degrees")

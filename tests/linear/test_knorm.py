@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from privcut import PrivacyParameterError
 from privcut.audit import audit
 from privcut.linear.knorm import KNormBody, _noise, knorm_mechanism
 from tests.auditing import audit_answers
@@ -122,3 +123,12 @@ def test_small_singular_directions_are_not_released_without_noise():
         assert release.details["certified"]
         assert release.answers[1] == 0.0  # the same whatever h[1] is
         assert release.details["residual_singular_value"] == 1e-11
+
+
+@pytest.mark.parametrize("epsilon", [5e-324, 1e-200, 1e-12])
+def test_sweep37_f17_a_noise_scale_past_2_to_the_40_is_refused(epsilon):
+    """Sweep 37 F17: knorm_mechanism released [-inf, -inf] at epsilon 5e-324 (and noise
+    of 4e199 at 1e-200) where the other mechanisms refuse a scale above 2**40."""
+    with pytest.raises(PrivacyParameterError, match=r"would exceed 2\*\*40.*raise epsilon"):
+        knorm_mechanism(np.ones((2, 4)), [1, 2, 3, 4], epsilon, rng=0)
+    assert knorm_mechanism(np.ones((2, 4)), [1, 2, 3, 4], 2e-12, rng=0).answers.shape == (2,)

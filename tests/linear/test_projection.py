@@ -114,3 +114,14 @@ def test_public_bound_spends_nothing_on_the_count():
         QueryMatrix(np.eye(3)), [1, 2, 3], 1.0, 1e-6, constraint="count", n_bound=10, rng=0
     )
     assert release.details["epsilon_count"] == 0.0 and release.details["n_bound"] == 10
+
+
+@pytest.mark.parametrize("constraint", ["cone", "count"])
+def test_sweep37_f19_an_all_zero_F_answers_zeros_like_the_gaussian_mechanism(constraint):
+    """Sweep 37 F19: projection_mechanism raised "sensitivity must be finite and > 0, got
+    0.0" where laplace, gaussian, factorization and knorm release zeros."""
+    F, h = np.zeros((2, 4)), [1, 2, 3, 4]
+    release = projection_mechanism(F, h, 1.0, 1e-6, constraint=constraint, rng=0)
+    expected = gaussian_mechanism(F, h, 1.0, 1e-6, rng=0)
+    assert release.answers.tolist() == expected.answers.tolist() == [0.0, 0.0]
+    assert release.expected_error == 0.0 and release.sampler_tv == 0.0

@@ -102,3 +102,19 @@ def test_answers_that_float64_cannot_hold_exactly_are_refused():
     assert check_histogram([2**53 - 1, 0, 0], 3)[0] == 2**53 - 1
     with pytest.raises(ValueError, match="total times the largest query entry"):
         laplace_mechanism([[4, 4]], [2**51, 2**52], 1.0, rng=0)
+
+
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        (lambda: QueryMatrix(F.astype(complex)), "a query matrix"),
+        (lambda: QueryMatrix(sp.csr_array(F.astype(complex))), "a query matrix"),
+        (lambda: check_histogram(np.array([1, 2, 3, 4], dtype=complex), 4), "the histogram"),
+        (lambda: laplace_mechanism(F * 1j, [1, 2, 3, 4], 1.0, rng=0), "a query matrix"),
+    ],
+)
+@pytest.mark.filterwarnings("error")
+def test_sweep37_f15_complex_queries_and_histograms_are_refused(make, what):
+    """Sweep 37 F15: complex arrays were cast to real with numpy's ComplexWarning leaking."""
+    with pytest.raises(ValueError, match=f"{what} must hold real numbers, got complex dtype"):
+        make()

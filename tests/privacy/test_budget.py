@@ -1,3 +1,4 @@
+import math
 import threading
 
 import pytest
@@ -5,7 +6,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from privcut import BudgetExceededError, PrivacyBudget, PrivacyParameterError
-from privcut.privacy import PrivacyCost, advanced_composition, basic_composition
+from privcut.privacy import (
+    PrivacyCost,
+    advanced_composition,
+    basic_composition,
+    effective_delta,
+)
 
 
 def test_exact_spend_succeeds_and_leaves_nothing():
@@ -38,7 +44,7 @@ def test_thousand_equal_shares_fit_and_one_more_does_not(total):
 
 
 @pytest.mark.slow
-@given(total=st.floats(1e-6, 1e3), shares=st.integers(1, 3000))
+@given(total=st.floats(1e-6, 100.0), shares=st.integers(1, 3000))  # epsilon <= 100
 def test_any_equal_split_fits_exactly(total, shares):
     budget = PrivacyBudget(total)
     for _ in range(shares):
@@ -101,3 +107,21 @@ def test_advanced_composition_needs_a_positive_integer_k(k):
 
 def test_basic_composition_sums_exactly():
     assert basic_composition([(0.1, 0.0)] * 10) == PrivacyCost(1.0, 0.0)
+
+
+def test_sweep37_f3_composed_and_effective_deltas_are_capped_at_one():
+    """Sweep 37 F3: delta is a probability; sums past 1 were returned as they were."""
+    assert advanced_composition(1.0, 0.5, 10, 1e-6).delta == 1.0
+    assert basic_composition([(1.0, 0.6), (1.0, 0.6)]).delta == 1.0
+    assert effective_delta(100.0, 0.0, 1e-40) == 1.0
+    assert effective_delta(25.0, 0.0, 2.2e-10) == 1.0
+    assert effective_delta(1.0, 1e-6, 1e-10) == 1e-6 + (1.0 + math.e) * 1e-10  # below 1: as was
+    assert advanced_composition(1.0, 1e-3, 10, 1e-6).delta == 10 * 1e-3 + 1e-6
+
+
+@pytest.mark.parametrize("total", [101, 100.5, 1e300])
+def test_sweep37_f20_a_budget_above_100_is_refused_like_check_epsilon(total):
+    """Sweep 37 F20: PrivacyBudget(101) was accepted though epsilon <= 100 is the rule."""
+    with pytest.raises(PrivacyParameterError, match=r"epsilon must be at most 100.*at most 100"):
+        PrivacyBudget(total)
+    assert PrivacyBudget(100).total.epsilon == 100.0

@@ -15,7 +15,7 @@ from privcut.privacy import (
     gaussian,
     laplace,
 )
-from privcut.privacy.noise import FLOAT_RTOL, GRID, MAX_SCALE
+from privcut.privacy.noise import FLOAT_RTOL, GRID, MAX_SCALE, laplace_moments
 
 FALSE_ALARM = 1e-6
 DRAWS = 200_000
@@ -211,3 +211,11 @@ def test_grid_noise_error_bounds_cover_the_rounding(kind):
     assert np.mean(np.abs(errors).max(axis=1) > noise.max_error(20, 0.05)) <= 0.05
     tail = noise.sum_tail({1.0: 20}, math.log(0.05))
     assert np.mean(np.abs(errors.sum(axis=1)) >= tail) <= 0.05
+
+
+@pytest.mark.parametrize("integer", [True, False])
+def test_sweep37_f1_laplace_moments_past_float_range_are_inf_not_an_error(integer):
+    variance, absolute = laplace_moments(1e200, integer)
+    assert variance == math.inf and absolute == pytest.approx(1e200)
+    assert laplace_moments(1e100, integer)[0] == pytest.approx(2e200)
+    assert laplace_moments(1e300, integer)[0] == math.inf
