@@ -138,10 +138,10 @@ def _demo_groups(epsilon: float, seed: int | None) -> None:
 
 
 def _read_text(path: str, what: str) -> str:
-    """A UTF-8 text file's contents; a file that is not UTF-8 or cannot be read is a
-    PrivcutError naming it."""
+    """A UTF-8 text file's contents (without a byte order mark first); a file that is not
+    UTF-8 or cannot be read is a PrivcutError naming it."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise privcut.PrivcutError(
             f"{path}: the {what} is not UTF-8 text (byte {error.start}); save it as UTF-8"

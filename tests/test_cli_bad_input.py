@@ -225,3 +225,19 @@ def test_end_to_end_no_traceback(tmp_path):
     assert done.returncode == USAGE_ERROR
     assert done.stderr.count("\n") == 1 and "not UTF-8" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_byte_order_mark_first_is_dropped_from_every_input(tmp_path, capsys):
+    """Sweep 37 F5: a BOM'd edge list, node list and query file read as without it."""
+    bom = b"\xef\xbb\xbf"
+    (tmp_path / "e.txt").write_bytes(bom + b"0 1\n1 2\n2 0\n")
+    (tmp_path / "n.txt").write_bytes(bom + b"0\n1\n2\n")
+    (tmp_path / "q.json").write_bytes(bom + b'[{"S": ["0"], "T": ["1"]}]')
+    argv = ["synthesize", str(tmp_path / "e.txt"), "--epsilon", "1", "--quiet", "--seed", "0"]
+    output = str(tmp_path / "o.txt")
+    status, _, err = run_cli([*argv, "--nodes", str(tmp_path / "n.txt"), "-o", output], capsys)
+    assert status == 0, err
+    assert sorted(privcut.datasets.read_edgelist(output).nodes) == ["0", "1", "2"]
+    argv = ["cuts", str(tmp_path / "e.txt"), "--queries", str(tmp_path / "q.json")]
+    status, out, err = run_cli([*argv, "--epsilon", "1", "--seed", "0"], capsys)
+    assert status == 0 and '"0"' in out, err

@@ -75,3 +75,20 @@ def test_generators_record_their_public_groups():
     assert (
         dense_gnp(30, 0.5, seed=2).number_of_edges() == dense_gnp(30, 0.5, seed=2).number_of_edges()
     )
+
+
+def test_a_byte_order_mark_first_is_not_part_of_a_label(tmp_path):
+    """Sweep 37 F5: a UTF-8 BOM (as some editors write) is dropped, not read as part of
+    the first label, by every text reader."""
+    from privcut.datasets import read_edge_array, read_groups, read_nodelist
+
+    bom = "\ufeff"
+    edges = write(tmp_path, f"{bom}0 1\n1 2\n")
+    assert sorted(read_edgelist(edges).nodes) == ["0", "1", "2"]
+    assert read_edge_array(edges).nodes == ("0", "1", "2")
+    nodes = tmp_path / "nodes.txt"
+    nodes.write_text(f"{bom}0\n1\n", encoding="utf-8")
+    assert read_nodelist(nodes) == ["0", "1"]
+    groups = tmp_path / "groups.txt"
+    groups.write_text(f"{bom}0 a\n1 b\n", encoding="utf-8")
+    assert read_groups(groups) == {"0": "a", "1": "b"}

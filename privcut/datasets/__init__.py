@@ -130,7 +130,8 @@ def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "we
     ``weight`` (an edge without it gets 1.0); privcut's functions read it only when
     told to (``weight="weight"``, NetworkX's convention). Node labels are kept as strings
     (a label may start with ``#`` or ``%`` anywhere but in the first column, e.g.
-    ``1 #tag``). Self-loops and duplicate edges are refused. The file must be UTF-8.
+    ``1 #tag``). Self-loops and duplicate edges are refused. The file must be UTF-8 (a
+    byte order mark first is dropped).
 
     A comment line starts (after blanks) with ``#`` or ``%`` followed by a blank, the
     end of the line, another marker, or text that does not have the form of an edge
@@ -280,9 +281,10 @@ def _unquoted(text: str, path: Path, number: int) -> str:
 
 
 def _lines(path: Path, what: str) -> list[tuple[int, str]]:
-    """The numbered, stripped, non-blank lines of a UTF-8 text file."""
+    """The numbered, stripped, non-blank lines of a UTF-8 text file (a byte order mark
+    first, as some editors write, is dropped)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise GraphInputError(
             f"{path}: not UTF-8 text (byte {error.start}); save the {what} as UTF-8"

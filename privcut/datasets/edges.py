@@ -18,6 +18,7 @@ string object per endpoint.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -130,7 +131,7 @@ def read_edge_array(
     including the ``# nodes: [...]`` line of isolated nodes, an optional third column
     with the weight in [0, 1]; refused: self-loops, duplicate edges (``u v`` and ``v u``
     are one edge unless ``directed``), bad weights, ambiguous lines like ``#a b``, text
-    that is not UTF-8. Labels are strings.
+    that is not UTF-8. Labels are strings. A byte order mark first is dropped.
 
     Privacy: the node order is public. It is the order of ``nodes`` when given, else
     the canonical order of the labels read, never the order of first appearance (which
@@ -252,6 +253,8 @@ def _read_chunk(chunk: bytes, path: Path, base: int, line: int, columns: _Column
             raise GraphInputError(
                 f"{path}: not UTF-8 text (byte {base + error.start}); save the edge list as UTF-8"
             ) from None
+    if base == 0:
+        chunk = chunk.removeprefix(codecs.BOM_UTF8)  # a byte order mark, as editors write
     chunk = chunk.replace(b"\r\n", b"\n")  # one line break either way, as read_edgelist counts
     fast, special = _split_special(chunk, line)
     numbers = _parsed(fast, numeric=True) if _decimal(fast) else None
