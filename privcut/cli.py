@@ -331,6 +331,57 @@ def _dask_groups(path: str) -> dict[int, str]:
         ) from None
 
 
+def _node_count(count: int) -> int:
+    """``--node-count`` checked before the cluster starts."""
+    from privcut.graph.dask import MAX_NODES
+
+    if not 2 <= count <= MAX_NODES:
+        raise privcut.PrivcutError(
+            f"--node-count must be the public node count, an integer in [2, {MAX_NODES:,}] "
+            f"(node ids 0..N-1), got {count}"
+        )
+    return count
+
+
+def _dask_edges(path: str):
+    """The Parquet edge table of ``--engine dask`` as a lazy Dask DataFrame of its
+    columns u and v, its metadata checked (before the cluster starts): a missing path, a
+    file that is not Parquet, or a table without u or v is a PrivcutError naming the
+    path and the fix."""
+    try:
+        import dask.dataframe as dd
+    except ImportError:
+        raise privcut.PrivcutError(
+            "--engine dask needs the dask extra: pip install 'privcut[dask]'"
+        ) from None
+    if not os.path.exists(path):
+        raise privcut.PrivcutError(
+            f"cannot read {path}: no such file or folder; give the Parquet edge table"
+        )
+    try:
+        edges = dd.read_parquet(path)
+        columns = list(edges.columns)
+    except (ValueError, OSError):  # pyarrow's ArrowInvalid is a ValueError
+        raise privcut.PrivcutError(
+            f"{path}: not a Parquet table; --engine dask reads a Parquet file or folder with "
+            "integer columns u, v: convert the edge list (e.g. with pandas' read_csv and "
+            "to_parquet), or drop --engine dask"
+        ) from None
+    for column in ("u", "v"):
+        if column not in columns:
+            raise privcut.PrivcutError(
+                f"{path}: the Parquet table has no column {column!r} (columns "
+                f"{columns[:5]}); --engine dask reads the endpoints as integer node ids "
+                "from columns u and v: rename them"
+            )
+        if edges[column].dtype.kind not in "iu":
+            raise privcut.PrivcutError(
+                f"{path}: column {column!r} has dtype {edges[column].dtype}; --engine dask "
+                "needs integer node ids 0..N-1 without missing values in columns u and v"
+            )
+    return edges[["u", "v"]]
+
+
 @contextlib.contextmanager
 def _dask_client(address: str | None) -> Iterator:
     """A ``distributed.Client`` for the ``with`` block: on the scheduler at ``address``,
@@ -478,21 +529,15 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             "--engine dask needs EDGES.parquet and the public --node-count N"
         )
     epsilon = check_epsilon(arguments.epsilon)
-    if Path(arguments.output).exists():
-        raise privcut.PrivcutError(
-            f"--output {arguments.output} exists; --engine dask writes a Parquet folder "
-            "there: remove it or give a new name"
-        )
+    node_count = _node_count(arguments.node_count)
     groups = _dask_groups(arguments.groups) if arguments.groups else None
+    edges = _dask_edges(arguments.input)  # its metadata only, before the cluster starts
     with _dask_client(arguments.scheduler):
-        import dask.dataframe as dd
-
         from privcut.graph.dask import synthetic_edges
 
-        edges = dd.read_parquet(arguments.input, columns=["u", "v"])
         released, report = synthetic_edges(
             edges,
-            arguments.node_count,
+            node_count,
             epsilon,
             directed=arguments.directed,
             measurements=_measurements(arguments),
@@ -1150,6 +1195,8 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
         path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
         if path is None:
             continue
+        if flag == "--output" and getattr(arguments, "engine", None) == "dask":
+            _check_new_folder(path)
         _check_writable(path, flag)
         resolved = Path(path).resolve()
         if resolved in seen:
@@ -1166,6 +1213,16 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
                 )
     for path, flag in given:  # last: only this changes a folder (its mtime)
         _probe(path, flag)
+
+
+def _check_new_folder(path: str) -> None:
+    """``--engine dask`` writes a Parquet folder at ``--output``: refuse a path that
+    exists (a folder of an earlier release too), before any data is read."""
+    if os.path.lexists(path):
+        raise privcut.PrivcutError(
+            f"--output {path} exists; --engine dask writes a Parquet folder there: remove it "
+            "or give a new name"
+        )
 
 
 def _raised_by_privcut(error: BaseException) -> bool:
