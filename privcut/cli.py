@@ -200,15 +200,12 @@ def _line_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
 
 
 def _read_graph(arguments: argparse.Namespace):
-    """The input graph of ``cuts``: an edge list (its third column, if any, in the edge
-    attribute ``--weight`` names, else in ``weight`` and ignored), with the public node
-    list added when given."""
+    """The input graph of ``cuts``: an edge list (unweighted: a third column, if any, is
+    ignored), with the public node list added when given."""
     from privcut.datasets import read_edgelist, read_nodelist
 
     try:
-        G = read_edgelist(
-            arguments.input, directed=arguments.directed, weight=arguments.weight or "weight"
-        )
+        G = read_edgelist(arguments.input, directed=arguments.directed, weight=None)
         nodes = read_nodelist(arguments.nodes) if arguments.nodes else None
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
@@ -764,6 +761,12 @@ def _cuts(arguments: argparse.Namespace) -> int:
     from privcut.graph import answer_cuts
     from privcut.privacy import check_delta, check_epsilon
 
+    if arguments.weight is not None:
+        raise privcut.PrivcutError(
+            "cuts does not take --weight: its release answers the cuts of the 0/1 graph "
+            "(every edge counts 1; a third column is ignored); drop --weight, or release "
+            "weighted cuts with 'privcut synthesize --weight ATTR --rounding none'"
+        )
     epsilon = check_epsilon(arguments.epsilon)
     delta = check_delta(arguments.delta)
     G = _read_graph(arguments)
@@ -778,7 +781,6 @@ def _cuts(arguments: argparse.Namespace) -> int:
         epsilon,
         delta=delta,
         strategy=arguments.strategy,
-        weight=arguments.weight,
         rng=arguments.seed,
     )
     text = _json(answers.to_dict())  # the release's report, as it is
@@ -926,8 +928,11 @@ OUTPUTS_HELP = (
 """The commands' help on how their outputs are written."""
 
 
-def _add_graph_input(command: argparse.ArgumentParser, nodes_default: str) -> None:
-    """The options that say how the private edge list is read."""
+def _add_graph_input(
+    command: argparse.ArgumentParser, nodes_default: str, weighted: bool = True
+) -> None:
+    """The options that say how the private edge list is read (``--weight`` listed in the
+    help only where ``weighted``: ``cuts`` refuses it with a message)."""
     command.add_argument(
         "--nodes",
         help="file with the public node set, one label per line (default: the nodes "
@@ -938,7 +943,10 @@ def _add_graph_input(command: argparse.ArgumentParser, nodes_default: str) -> No
         "--weight",
         metavar="ATTR",
         help="read the edge list's third column as this edge attribute and release it as "
-        "the weights (in [0, 1]); default: unweighted, every edge counts 1",
+        "the weights (in [0, 1]); default: unweighted, every edge counts 1 (a third column, "
+        "e.g. a SNAP timestamp, must be a number and is ignored)"
+        if weighted
+        else argparse.SUPPRESS,
     )
 
 
@@ -957,7 +965,7 @@ def _add_cuts(commands) -> None:
     cuts.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
     cuts.add_argument("--delta", type=float, default=0.0, help="privacy parameter (default 0)")
     cuts.add_argument("--strategy", default="auto", choices=["auto", *STRATEGIES])
-    _add_graph_input(cuts, "of the edge list and of the queries")
+    _add_graph_input(cuts, "of the edge list and of the queries", weighted=False)
     _add_seed(cuts)
     cuts.add_argument("-o", "--output", help="write the JSON report here (default stdout)")
     cuts.set_defaults(run=_cuts)

@@ -41,8 +41,8 @@ def outcome(reader, path):
 
 
 def check_equivalent(path, directed=False):
-    G = outcome(lambda p: read_edgelist(p, directed=directed), path)
     for weight in (None, "weight"):
+        G = outcome(lambda p, w=weight: read_edgelist(p, directed=directed, weight=w), path)
         edges = outcome(lambda p, w=weight: read_edge_array(p, directed=directed, weight=w), path)
         if isinstance(G, GraphInputError):
             assert isinstance(edges, GraphInputError), (path.read_bytes(), G)
@@ -136,11 +136,11 @@ def test_small_chunks_read_the_same(tmp_path, monkeypatch, text):
     path.write_text(text, encoding="utf-8", newline="")
     G = outcome(read_edgelist, path)
     monkeypatch.setattr(edges_module, "CHUNK_BYTES", 5)
-    edges = outcome(read_edge_array, path)
+    edges = outcome(lambda p: read_edge_array(p, weight="weight"), path)
     if isinstance(G, GraphInputError):
         assert isinstance(edges, GraphInputError)
     else:
-        same(edges, G)
+        same(edges, G, "weight")
 
 
 @pytest.mark.parametrize(
@@ -161,8 +161,26 @@ def test_refusals_name_the_file_and_the_problem(tmp_path, text, message):
     path = tmp_path / "g.txt"
     path.write_text(text)
     with pytest.raises(GraphInputError, match=None) as error:
-        read_edge_array(path)
+        read_edge_array(path, weight="weight")
     assert str(path) in str(error.value) and message in str(error.value)
+
+
+def test_a_third_column_is_any_number_without_weight(tmp_path):
+    """Sweep 37 F7: without ``weight`` the graph is unweighted and a third column (a SNAP
+    timestamp) need only be a number; with it, a weight in [0, 1]."""
+    path = tmp_path / "g.txt"
+    path.write_text("# u v timestamp\n0 1 1217567877\n1 2 -3.5\n")
+    edges = read_edge_array(path)
+    assert edges.nodes == ("0", "1", "2") and set(edges.adjacency.data) == {1.0}
+    G = read_edgelist(path, weight=None)
+    assert sorted(G.edges()) == [("0", "1"), ("1", "2")] and not G.edges["0", "1"]
+    for reader in (read_edge_array, read_edgelist):
+        with pytest.raises(GraphInputError, match="outside"):
+            reader(path, weight="weight")
+    path.write_text("0 1 1217567877\n1 2 noon\n")
+    for reader in (read_edge_array, read_edgelist):
+        with pytest.raises(GraphInputError, match=r"g.txt.*weight 'noon' is not a number"):
+            reader(path, weight=None)
 
 
 def test_not_utf8_is_refused(tmp_path):

@@ -101,13 +101,16 @@ def declared_nodes(text: str, path: str | os.PathLike, number: int) -> list[str]
     return [str(node) for node in declared]
 
 
-def parse_weight(text: str, where: str) -> float:
-    """A weight field's value: a number (as ``float`` reads it) in [0, 1].
+def parse_weight(text: str, where: str, *, bounded: bool = True) -> float:
+    """A weight field's value: a number (as ``float`` reads it), in [0, 1] if ``bounded``
+    (a third column read as weights; without, e.g. a timestamp that is ignored, any
+    number).
 
     Raises
     ------
     GraphInputError
-        Naming ``where`` (e.g. ``path:line``): not a number, or outside [0, 1].
+        Naming ``where`` (e.g. ``path:line``): not a number, or (``bounded``) outside
+        [0, 1].
 
     Examples
     --------
@@ -122,7 +125,7 @@ def parse_weight(text: str, where: str) -> float:
         value = float(text)
     except ValueError:
         raise GraphInputError(f"{where}: weight {text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
+    if bounded and not 0.0 <= value <= 1.0:
         raise GraphInputError(f"{where}: weight {value} is outside [0, 1]; rescale the weights")
     return value
 
