@@ -1233,6 +1233,19 @@ def _check_new_folder(path: str) -> None:
         )
 
 
+CLI_TERMS = (("read the file as directed (directed=True)", "read it with --directed"),)
+"""The fixes the library's messages name in Python terms, and the command line's options
+that make them (phrase, replacement): applied to every bad-input message."""
+
+
+def _cli_terms(message: str) -> str:
+    """``message`` with the fixes it names in Python terms named as CLI options
+    (:data:`CLI_TERMS`)."""
+    for phrase, option in CLI_TERMS:
+        message = message.replace(phrase, option)
+    return message
+
+
 def _raised_by_privcut(error: BaseException) -> bool:
     """Whether an exception was raised by privcut's own code (its last frame is in privcut)."""
     frames = traceback.extract_tb(error.__traceback__)
@@ -1345,7 +1358,7 @@ def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:
         if isinstance(error, BrokenPipeError) and _broken_streams():
             raise  # stdout or stderr closed early: main ends quietly
         if _bad_input(error):
-            parser.exit(USAGE_ERROR, f"{prefix} {_one_line(error)}\n")
+            parser.exit(USAGE_ERROR, f"{prefix} {_cli_terms(_one_line(error))}\n")
         parser.exit(INTERNAL_ERROR, f"{prefix} internal error: {_internal(error)}; please report\n")
 
 

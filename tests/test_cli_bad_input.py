@@ -241,3 +241,18 @@ def test_a_byte_order_mark_first_is_dropped_from_every_input(tmp_path, capsys):
     argv = ["cuts", str(tmp_path / "e.txt"), "--queries", str(tmp_path / "q.json")]
     status, out, err = run_cli([*argv, "--epsilon", "1", "--seed", "0"], capsys)
     assert status == 0 and '"0"' in out, err
+
+
+def test_a_duplicate_edge_names_the_line_and_directed(tmp_path, capsys):
+    """Sweep 37 F11: the CLI's message names the lines and the option --directed."""
+    (tmp_path / "e.txt").write_text("10 6\n6 7\n6 10\n")
+    (tmp_path / "q.txt").write_text("10, 6\n")
+    for argv in (
+        ["synthesize", str(tmp_path / "e.txt"), "-o", str(tmp_path / "o.txt")],
+        ["cuts", str(tmp_path / "e.txt"), "--queries", str(tmp_path / "q.txt")],
+    ):
+        status, _, err = run_cli([*argv, "--epsilon", "1"], capsys)
+        assert status == USAGE_ERROR and err.count("\n") == 1, err
+        assert "e.txt:3: duplicate edge ('6', '10'): line 1 lists ('10', '6')" in err
+        assert "read it with --directed" in err and "directed=True" not in err
+        assert run_cli([*argv, "--epsilon", "1", "--directed"], capsys)[0] == 0

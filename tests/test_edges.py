@@ -165,6 +165,30 @@ def test_refusals_name_the_file_and_the_problem(tmp_path, text, message):
     assert str(path) in str(error.value) and message in str(error.value)
 
 
+@pytest.mark.parametrize("chunk", [1 << 25, 5])
+def test_a_duplicate_edge_names_both_lines_and_the_directed_fix(tmp_path, monkeypatch, chunk):
+    """Sweep 37 F11: both readers name the lines; an undirected list holding both
+    directions suggests reading it as directed."""
+    monkeypatch.setattr(edges_module, "CHUNK_BYTES", chunk)
+    path = tmp_path / "g.txt"
+    path.write_text("# votes\n10 6\n6 7\n\n6 10\n")
+    for reader in (read_edge_array, read_edgelist):
+        with pytest.raises(GraphInputError) as error:
+            reader(path)
+        message = str(error.value)
+        assert message.startswith(f"{path}:5: duplicate edge ('6', '10'): line 2 lists")
+        assert "read the file as directed (directed=True)" in message
+        assert reader(path, directed=True).directed if reader is read_edge_array else True
+    path.write_text('a,b\r\nb,c\r\n"a",b\r\n')
+    for reader in (read_edge_array, read_edgelist):
+        for directed in (False, True):
+            with pytest.raises(GraphInputError) as error:
+                reader(path, directed=directed)
+            assert str(error.value) == (
+                f"{path}:3: duplicate edge ('a', 'b'), also on line 1; remove one of them"
+            )
+
+
 def test_a_third_column_is_any_number_without_weight(tmp_path):
     """Sweep 37 F7: without ``weight`` the graph is unweighted and a third column (a SNAP
     timestamp) need only be a number; with it, a weight in [0, 1]."""

@@ -25,6 +25,7 @@ from privcut.datasets.generators import (
 from privcut.datasets.lines import (
     NODES,
     declared_nodes,
+    duplicate_edge,
     is_comment,
     parse_weight,
     split_fields,
@@ -180,7 +181,8 @@ def read_edgelist(
         raise TypeError(f"weight must be None or an edge attribute name (a str), got {weight!r}")
     path = Path(path)
     G = nx.DiGraph() if directed else nx.Graph()
-    for number, text in _lines(path, "edge list"):
+    lines = _lines(path, "edge list")
+    for number, text in lines:
         if text.startswith(NODES):
             G.add_nodes_from(declared_nodes(text, path, number))
             continue
@@ -196,7 +198,7 @@ def read_edgelist(
         if u == v:
             raise GraphInputError(f"{path}:{number}: self-loop {u!r}; remove it")
         if G.has_edge(u, v):
-            raise GraphInputError(f"{path}:{number}: duplicate edge ({u!r}, {v!r})")
+            raise duplicate_edge(path, lines, u, v, directed)
         value = _weight(fields, path, number, weight is not None)
         G.add_edge(u, v, **({} if weight is None else {weight: value}))
     return G

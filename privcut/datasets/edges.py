@@ -38,6 +38,7 @@ from privcut.datasets.lines import (
     NODES,
     csv_field,
     declared_nodes,
+    duplicate_edge,
     is_comment,
     is_plain,
     parse_weight,
@@ -505,7 +506,8 @@ def _adjacency(
         keys = np.sort(rows.astype(np.int64) * n + columns)
         twice = int(keys[np.flatnonzero(keys[1:] == keys[:-1])[0]])
         u, v = labels[twice // n], labels[twice % n]
-        raise GraphInputError(f"{path}: duplicate edge ({u!r}, {v!r})")
+        with open(path, encoding="utf-8-sig") as file:  # the lines, for the message only
+            raise duplicate_edge(path, enumerate(file, start=1), u, v, directed)
     return adjacency
 
 
