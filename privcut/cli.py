@@ -306,6 +306,7 @@ DASK_REFUSED = {
     "nodes": "--nodes (give the public --node-count; ids are 0..N-1)",
     "weight": "--weight (the sparse release is a 0/1 graph)",
     "memory": "--memory",
+    "oracle": "--oracle (the sparse release uses no cut-norm oracle)",
     "private_communities": "--private-communities (the engine releases without communities)",
     "no_private_communities": "--no-private-communities (it never buys communities)",
     "communities_out": "--communities-out (the engine releases without communities)",
@@ -527,6 +528,7 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
         )
     epsilon = check_epsilon(arguments.epsilon)
     node_count = _node_count(arguments.node_count)
+    _check_blocks(arguments, _measurement_names(arguments))
     groups = _dask_groups(arguments.groups) if arguments.groups else None
     edges = _dask_edges(arguments.input)  # its metadata only, before the cluster starts
     with _dask_client(arguments.scheduler):
@@ -561,6 +563,91 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             f"({report['epsilon']:g}, {report['delta']:g})-DP ({_shares(report)})\n"
         )
     return 0
+
+
+def _measurement_names(arguments: argparse.Namespace) -> list[str]:
+    """``--measurements`` as names, each checked (before any data is read): known, not
+    empty, not repeated; ``[]`` for "auto"."""
+    from privcut.graph.planning import MEASUREMENTS
+
+    names = _measurements(arguments)
+    if names == "auto":
+        return []
+    choices = f"give 'auto' or a comma list from {', '.join(MEASUREMENTS)}"
+    for name in names:
+        if name not in MEASUREMENTS:
+            raise privcut.PrivcutError(
+                f"--measurements {arguments.measurements}: unknown measurement {name!r}; {choices}"
+            )
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise privcut.PrivcutError(
+            f"--measurements {arguments.measurements}: {repeated[0]!r} named twice; name each once"
+        )
+    return names
+
+
+def _check_blocks(arguments: argparse.Namespace, names: list[str]) -> None:
+    """The 'blocks' measurement and a partition go together (before any data is read)."""
+    if not names:
+        return
+    partition = arguments.groups or arguments.private_communities
+    if "blocks" in names and not partition:
+        raise privcut.PrivcutError(
+            "--measurements blocks measures the block counts of a partition: add --groups "
+            "FILE (a public one) or --private-communities, or drop blocks"
+        )
+    if partition and "blocks" not in names:
+        option = "--groups" if arguments.groups else "--private-communities"
+        raise privcut.PrivcutError(
+            f"{option} gives the partition of the 'blocks' measurement: add blocks to "
+            f"--measurements (or use --measurements auto), or drop {option}"
+        )
+
+
+def _check_generator_options(arguments: argparse.Namespace) -> None:
+    """``synthesize``'s options that exclude each other, checked before the edge list is
+    read (public inputs only): the measurements, the partition, the generator's options,
+    and a ``--memory`` the dense generator cannot fit even on the fewest nodes it may
+    have (the node list's count with ``--nodes``, else 2)."""
+    names = _measurement_names(arguments)
+    _check_blocks(arguments, names)
+    if arguments.method == "sparse" and arguments.rounding == "none":
+        raise privcut.PrivcutError(
+            "--rounding none keeps weights, but the sparse generator (--method sparse) "
+            "releases a 0/1 graph: use --method dense (or auto), or drop --rounding none"
+        )
+    if arguments.method == "sparse" and arguments.oracle:
+        raise privcut.PrivcutError(
+            "--oracle belongs to the dense generator; --method sparse uses none: drop "
+            "--oracle, or use --method dense"
+        )
+    if arguments.weight and arguments.private_communities:
+        raise privcut.PrivcutError(
+            "--private-communities reads the graph as 0/1 (its communities' noise is "
+            "calibrated to counts): drop --weight"
+        )
+    dense = arguments.method == "dense" or (
+        arguments.method == "auto" and "randomized-response" in names
+    )
+    if dense and arguments.memory is not None:
+        _check_dense_memory(arguments)
+
+
+def _check_dense_memory(arguments: argparse.Namespace) -> None:
+    """Refuse a ``--memory`` below the dense generator's need on the fewest nodes the
+    release may have (the public node list's count, else 2)."""
+    from privcut.datasets import read_nodelist
+    from privcut.graph.synthetic import dense_memory
+
+    n = len(set(read_nodelist(arguments.nodes))) if arguments.nodes else 2
+    need = dense_memory(n)
+    if need > arguments.memory:
+        where = f"the {n:,} nodes of --nodes" if arguments.nodes else "2 nodes, the fewest"
+        raise privcut.PrivcutError(
+            f"--memory {arguments.memory:g}: the dense generator needs {need:,} bytes on "
+            f"{where}: raise --memory, or use --method sparse"
+        )
 
 
 def _private_groups(arguments: argparse.Namespace):
@@ -648,10 +735,11 @@ def _synthesize(arguments: argparse.Namespace) -> int:
         raise privcut.PrivcutError("--scheduler and --node-count belong to --engine dask")
     epsilon = check_epsilon(arguments.epsilon)
     private = _private_groups(arguments)
+    _check_generator_options(arguments)
+    groups = read_groups(arguments.groups) if arguments.groups else private
     edges = _read_array(arguments)
     if arguments.communities_out and private is None:
         _check_decision(arguments, len(edges.nodes), edges.directed)
-    groups = read_groups(arguments.groups) if arguments.groups else private
     rounding = None if arguments.rounding == "none" else arguments.rounding
     try:
         H = privcut.synthetic_graph(
@@ -661,7 +749,7 @@ def _synthesize(arguments: argparse.Namespace) -> int:
             directed=edges.directed,
             method=arguments.method,
             memory=arguments.memory,
-            oracle=arguments.oracle,
+            oracle=arguments.oracle or "spectral",
             rounding=rounding,
             measurements=_measurements(arguments),
             groups=groups,
@@ -1082,7 +1170,12 @@ def _add_synthesize(commands) -> None:
         help="memory budget the dense generator must fit (auto takes sparse above it, dense "
         "refuses), e.g. 8e9 or 8G (default 2G)",
     )
-    synthesize.add_argument("--oracle", default="spectral", choices=["spectral", "alon-naor"])
+    synthesize.add_argument(
+        "--oracle",
+        choices=["spectral", "alon-naor"],
+        help="the dense generator's cut-norm oracle (default spectral; refused with --method "
+        "sparse, which uses none)",
+    )
     synthesize.add_argument(
         "--rounding",
         default="random",

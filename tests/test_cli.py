@@ -292,8 +292,8 @@ def test_synthesize_with_public_groups_reports_bounds_per_class(tmp_path, capsys
         ("0 a\n1\n", [], "groups.txt:2: expected 'node group'"),
         ("0 a\n0 b\n", [], "listed twice"),
         ("0 a\n", [], "no group for"),
-        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count,blocs"], "must be one of"),
-        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count"], "add it to measurements"),
+        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count,blocs"], "unknown measurement"),
+        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count"], "add blocks to --measurements"),
     ],
 )
 def test_synthesize_reports_bad_groups_before_writing(tmp_path, capsys, groups, extra, message):

@@ -256,3 +256,42 @@ def test_a_duplicate_edge_names_the_line_and_directed(tmp_path, capsys):
         assert "e.txt:3: duplicate edge ('6', '10'): line 1 lists ('10', '6')" in err
         assert "read it with --directed" in err and "directed=True" not in err
         assert run_cli([*argv, "--epsilon", "1", "--directed"], capsys)[0] == 0
+
+
+OPTION_ERRORS = {
+    "unknown measurement": (["--measurements", "foo"], "unknown measurement 'foo'"),
+    "blocks without groups": (["--measurements", "blocks"], "add --groups FILE"),
+    "groups without blocks": (
+        ["--measurements", "edge-count", "--groups", "<groups>"],
+        "add blocks to --measurements",
+    ),
+    "private without blocks": (
+        ["--measurements", "degrees", "--private-communities"],
+        "--private-communities gives the partition",
+    ),
+    "sparse rounding none": (["--method", "sparse", "--rounding", "none"], "--rounding none"),
+    "sparse oracle": (["--method", "sparse", "--oracle", "alon-naor"], "drop --oracle"),
+    "dense memory": (["--memory", "1", "--method", "dense"], "needs 288 bytes on 2 nodes"),
+    "dense memory nodes": (
+        ["--memory", "1K", "--method", "dense", "--nodes", "<nodes>"],
+        "needs 1,800 bytes on the 5 nodes of --nodes",
+    ),
+    "weight private": (["--weight", "w", "--private-communities"], "drop --weight"),
+    "groups syntax": (["--groups", "<groups twice>"], "groups_twice:2: node '1' is listed"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_ERRORS))
+def test_option_errors_come_before_the_edge_list_is_read(name, tmp_path, capsys, monkeypatch):
+    """Sweep 37 F9, F10: errors in the options alone (and the public --groups file) come
+    before the private edge list is read, in CLI terms."""
+
+    def unread(*args, **kwargs):
+        raise AssertionError("the edge list was read")
+
+    monkeypatch.setattr(privcut.datasets, "read_edge_array", unread)
+    extra, message = OPTION_ERRORS[name]
+    argv = ["synthesize", "<edges>", "--epsilon", "1", "-o", "<out>/o.txt", *extra]
+    status, _, err = run_cli(_materialise(argv, tmp_path), capsys)
+    assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
+    assert "=" not in err  # no Python argument (weight=None, method='sparse', memory=)

@@ -403,7 +403,7 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
                 "--groups",
                 str(tmp_path / "groups.txt"),
                 "--measurements",
-                "edge-count,randomized-response",
+                "edge-count,blocks,randomized-response",
             ]
         )
     assert "randomized-response" in capsys.readouterr().err
@@ -419,6 +419,8 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
         ("good", ["--node-count", "1"], "--node-count must be the public node count"),
         ("good", ["--node-count", "-3"], "an integer in [2, 100,000,000]"),
         ("good", ["-o", "OUT"], "--output OUT exists; --engine dask writes a Parquet folder"),
+        ("good", ["--measurements", "blocks"], "add --groups FILE"),
+        ("good", ["--oracle", "spectral"], "does not take --oracle"),
     ],
 )
 def test_cli_dask_input_refused_before_the_cluster_starts(
