@@ -443,3 +443,19 @@ def test_decimal_and_text_chunks_share_one_label_table(tmp_path, monkeypatch):
     path.write_text("1 2\n2 3\n# c\n3 a\n10 1\n")
     monkeypatch.setattr(edges_module, "CHUNK_BYTES", 4)
     check_equivalent(path)
+
+
+def test_writer_into_a_missing_folder_names_the_given_path(tmp_path):
+    """Sweep 37 F22: the error names the caller's path and its folder, not the
+    temporary file's name; nothing is left behind."""
+    adjacency = sp.csr_array(np.array([[0, 1], [1, 0]]))
+    target = tmp_path / "absent" / "g.txt"
+    with pytest.raises(FileNotFoundError) as error:
+        write_edge_array(target, adjacency, ["a", "b"])
+    assert error.value.filename == str(target) and ".tmp" not in str(error.value)
+    assert f"folder {target.parent} does not exist" in str(error.value)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(NotADirectoryError, match="is not a folder") as error:
+        write_edge_array(tmp_path / "file" / "g.txt", adjacency, ["a", "b"])
+    assert error.value.filename == str(tmp_path / "file" / "g.txt")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["file"]
