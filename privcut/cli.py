@@ -180,8 +180,20 @@ def _json_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
             raise privcut.PrivcutError(
                 f'{path}: query {number} must be {{"S": [...], "T": [...]}} or [S, T]'
             )
-        queries.append(([str(n) for n in pair[0]], [str(n) for n in pair[1]]))
+        queries.append((_labels(path, number, pair[0]), _labels(path, number, pair[1])))
     return queries
+
+
+def _labels(path: str, number: int, side: list) -> list[str]:
+    """A JSON query side's node labels as str: each a JSON string or number (not null,
+    true/false, a list or an object, which no edge list's label reads as)."""
+    for node in side:
+        if isinstance(node, bool) or not isinstance(node, (str, int, float)):
+            raise privcut.PrivcutError(
+                f"{path}: query {number} names the node {json.dumps(node)}; a node is a "
+                'label, a JSON string ("a") or number (3)'
+            )
+    return [str(node) for node in side]
 
 
 def _line_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
@@ -1296,6 +1308,7 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
         path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
         if path is None:
             continue
+        _check_named(path, flag, arguments.command)
         if flag == "--output" and getattr(arguments, "engine", None) == "dask":
             _check_new_folder(path)
         _check_writable(path, flag)
@@ -1314,6 +1327,19 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
                 )
     for path, flag in given:  # last: only this changes a folder (its mtime)
         _probe(path, flag)
+
+
+def _check_named(path: str, flag: str, command: str) -> None:
+    """Refuse an empty output path, and ``-`` (which names no file here: ``cuts`` prints
+    its answers on standard output without ``-o``)."""
+    if not path:
+        raise privcut.PrivcutError(f"{flag}: an empty path; give a file name")
+    if path == "-":
+        printed = " (without -o, cuts prints the answers on standard output)"
+        raise privcut.PrivcutError(
+            f"{flag} -: privcut writes no output to standard output by '-'; give a file "
+            f"name (./- for a file named '-'){printed if command == 'cuts' else ''}"
+        )
 
 
 def _check_new_folder(path: str) -> None:

@@ -295,3 +295,24 @@ def test_option_errors_come_before_the_edge_list_is_read(name, tmp_path, capsys,
     status, _, err = run_cli(_materialise(argv, tmp_path), capsys)
     assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
     assert "=" not in err  # no Python argument (weight=None, method='sparse', memory=)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["synthesize", "<edges>", "-o", ""], "--output: an empty path; give a file name"),
+        (["cuts", "<edges>", "--queries", "<queries>", "-o", "-"], "without -o, cuts prints"),
+        (["synthesize", "<edges>", "-o", "<out>/o", "--report", "-"], "--report -: privcut"),
+        (["cuts", "<edges>", "--queries", "<out>/null.json"], "query 0 names the node null"),
+        (["cuts", "<edges>", "--queries", "<out>/list.json"], "names the node [1]"),
+    ],
+)
+def test_odd_outputs_and_query_nodes_are_refused(argv, message, tmp_path, capsys, monkeypatch):
+    """Sweep 37 F23: ``-o ''``, ``-o -`` and JSON query members that are no label (null,
+    a list) are refused clearly; no file named '-' is written."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "null.json").write_bytes(b'[{"S": [null], "T": ["1"]}]')
+    (tmp_path / "list.json").write_bytes(b'[[["2"], [[1]]]]')
+    status, _, err = run_cli(_materialise([*argv, "--epsilon", "1"], tmp_path), capsys)
+    assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "-").exists()
