@@ -1352,7 +1352,18 @@ def _check_new_folder(path: str) -> None:
         )
 
 
-CLI_TERMS = (("read the file as directed (directed=True)", "read it with --directed"),)
+CLI_TERMS = (
+    ("read the file as directed (directed=True)", "read it with --directed"),
+    ("pass weight=None", "drop --weight"),
+    ("(weight=None)", "(without --weight)"),
+    ("(directed=False)", "(without --directed)"),
+    ("rounding=None:", "--rounding none:"),
+    ("rounding must be 'random'", "--rounding must be random"),
+    ("raise the budget with memory=", "raise the budget with --memory"),
+    ("method='sparse' or 'auto'", "--method sparse or auto"),
+    ("method='sparse'", "--method sparse"),
+    ("method='dense'", "--method dense"),
+)
 """The fixes the library's messages name in Python terms, and the command line's options
 that make them (phrase, replacement): applied to every bad-input message."""
 

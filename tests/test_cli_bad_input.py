@@ -316,3 +316,19 @@ def test_odd_outputs_and_query_nodes_are_refused(argv, message, tmp_path, capsys
     status, _, err = run_cli(_materialise([*argv, "--epsilon", "1"], tmp_path), capsys)
     assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
     assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--measurements", "edge-count,degree-sequence", "--weight", "w"], "without --weight"),
+        (["--measurements", "edge-count,degrees,clustering", "--directed"], "without --directed"),
+        (["--method", "dense", "--memory", "300"], "use --method sparse"),
+    ],
+)
+def test_library_messages_name_cli_options(extra, message, tmp_path, capsys):
+    """Sweep 37 F10: a fix the library names in Python terms is named as the CLI option."""
+    argv = ["synthesize", "<edges>", "--epsilon", "1", "-o", "<out>/o.txt", *extra]
+    status, _, err = run_cli(_materialise(argv, tmp_path), capsys)
+    assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
+    assert "=None" not in err and "directed=" not in err and "method=" not in err
