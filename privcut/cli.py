@@ -1136,6 +1136,37 @@ def _add_quiet(synthesize: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_generator(synthesize: argparse.ArgumentParser) -> None:
+    """``synthesize``'s options of the generator: method, memory, oracle, rounding."""
+    synthesize.add_argument(
+        "--method",
+        default="auto",
+        choices=["auto", "dense", "sparse"],
+        help="the generator: 'dense' (n x n projection), 'sparse' (O(|V| + |E|) block model, "
+        "0/1 graphs from low-dimensional measurements), or 'auto' (default: dense when its "
+        "predicted memory fits --memory, from the public node count)",
+    )
+    synthesize.add_argument(
+        "--memory",
+        type=_size,
+        metavar="BYTES",
+        help="memory budget the dense generator must fit (auto takes sparse above it, dense "
+        "refuses), e.g. 8e9 or 8G (default 2G)",
+    )
+    synthesize.add_argument(
+        "--oracle",
+        choices=["spectral", "alon-naor"],
+        help="the dense generator's cut-norm oracle (default spectral; refused with --method "
+        "sparse, which uses none)",
+    )
+    synthesize.add_argument(
+        "--rounding",
+        default="random",
+        choices=["random", "none"],
+        help="'random': a 0/1 graph; 'none': weights in [0, 1] (default random)",
+    )
+
+
 def _add_synthesize(commands) -> None:
     synthesize = commands.add_parser(
         "synthesize",
@@ -1167,33 +1198,7 @@ def _add_synthesize(commands) -> None:
         help="file with a PUBLIC partition, 'node group' per line, for the blocks measurement",
     )
     _add_private_communities(synthesize)
-    synthesize.add_argument(
-        "--method",
-        default="auto",
-        choices=["auto", "dense", "sparse"],
-        help="the generator: 'dense' (n x n projection), 'sparse' (O(|V| + |E|) block model, "
-        "0/1 graphs from low-dimensional measurements), or 'auto' (default: dense when its "
-        "predicted memory fits --memory, from the public node count)",
-    )
-    synthesize.add_argument(
-        "--memory",
-        type=_size,
-        metavar="BYTES",
-        help="memory budget the dense generator must fit (auto takes sparse above it, dense "
-        "refuses), e.g. 8e9 or 8G (default 2G)",
-    )
-    synthesize.add_argument(
-        "--oracle",
-        choices=["spectral", "alon-naor"],
-        help="the dense generator's cut-norm oracle (default spectral; refused with --method "
-        "sparse, which uses none)",
-    )
-    synthesize.add_argument(
-        "--rounding",
-        default="random",
-        choices=["random", "none"],
-        help="'random': a 0/1 graph; 'none': weights in [0, 1] (default random)",
-    )
+    _add_generator(synthesize)
     synthesize.add_argument(
         "--beta", type=float, default=0.05, help="failure probability of the error bound"
     )
