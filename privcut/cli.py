@@ -140,10 +140,10 @@ def _demo_groups(epsilon: float, seed: int | None) -> None:
 
 
 def _read_text(path: str, what: str) -> str:
-    """A UTF-8 text file's contents; a file that is not UTF-8 or cannot be read is a
-    PrivcutError naming it."""
+    """A UTF-8 text file's contents (without a byte order mark first); a file that is not
+    UTF-8 or cannot be read is a PrivcutError naming it."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise privcut.PrivcutError(
             f"{path}: the {what} is not UTF-8 text (byte {error.start}); save it as UTF-8"
@@ -182,8 +182,20 @@ def _json_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
             raise privcut.PrivcutError(
                 f'{path}: query {number} must be {{"S": [...], "T": [...]}} or [S, T]'
             )
-        queries.append(([str(n) for n in pair[0]], [str(n) for n in pair[1]]))
+        queries.append((_labels(path, number, pair[0]), _labels(path, number, pair[1])))
     return queries
+
+
+def _labels(path: str, number: int, side: list) -> list[str]:
+    """A JSON query side's node labels as str: each a JSON string or number (not null,
+    true/false, a list or an object, which no edge list's label reads as)."""
+    for node in side:
+        if isinstance(node, bool) or not isinstance(node, (str, int, float)):
+            raise privcut.PrivcutError(
+                f"{path}: query {number} names the node {json.dumps(node)}; a node is a "
+                'label, a JSON string ("a") or number (3)'
+            )
+    return [str(node) for node in side]
 
 
 def _line_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
@@ -202,15 +214,12 @@ def _line_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
 
 
 def _read_graph(arguments: argparse.Namespace):
-    """The input graph of ``cuts``: an edge list (its third column, if any, in the edge
-    attribute ``--weight`` names, else in ``weight`` and ignored), with the public node
-    list added when given."""
+    """The input graph of ``cuts``: an edge list (unweighted: a third column, if any, is
+    ignored), with the public node list added when given."""
     from privcut.datasets import read_edgelist, read_nodelist
 
     try:
-        G = read_edgelist(
-            arguments.input, directed=arguments.directed, weight=arguments.weight or "weight"
-        )
+        G = read_edgelist(arguments.input, directed=arguments.directed, weight=None)
         nodes = read_nodelist(arguments.nodes) if arguments.nodes else None
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
@@ -327,6 +336,7 @@ DASK_REFUSED = {
     "nodes": "--nodes (give the public --node-count; ids are 0..N-1)",
     "weight": "--weight (the sparse release is a 0/1 graph)",
     "memory": "--memory",
+    "oracle": "--oracle (the sparse release uses no cut-norm oracle)",
     "private_communities": "--private-communities (the engine releases without communities)",
     "no_private_communities": "--no-private-communities (it never buys communities)",
     "communities_out": "--communities-out (the engine releases without communities)",
@@ -347,6 +357,57 @@ def _dask_groups(path: str) -> dict[int, str]:
             f"--groups {path}: with --engine dask the nodes are integer ids 0..N-1; got a "
             f"label like {next(iter(groups))!r}"
         ) from None
+
+
+def _node_count(count: int) -> int:
+    """``--node-count`` checked before the cluster starts."""
+    from privcut.graph.dask import MAX_NODES
+
+    if not 2 <= count <= MAX_NODES:
+        raise privcut.PrivcutError(
+            f"--node-count must be the public node count, an integer in [2, {MAX_NODES:,}] "
+            f"(node ids 0..N-1), got {count}"
+        )
+    return count
+
+
+def _dask_edges(path: str):
+    """The Parquet edge table of ``--engine dask`` as a lazy Dask DataFrame of its
+    columns u and v, its metadata checked (before the cluster starts): a missing path, a
+    file that is not Parquet, or a table without u or v is a PrivcutError naming the
+    path and the fix."""
+    try:
+        import dask.dataframe as dd
+    except ImportError:
+        raise privcut.PrivcutError(
+            "--engine dask needs the dask extra: pip install 'privcut[dask]'"
+        ) from None
+    if not os.path.exists(path):
+        raise privcut.PrivcutError(
+            f"cannot read {path}: no such file or folder; give the Parquet edge table"
+        )
+    try:
+        edges = dd.read_parquet(path)
+        columns = list(edges.columns)
+    except (ValueError, OSError):  # pyarrow's ArrowInvalid is a ValueError
+        raise privcut.PrivcutError(
+            f"{path}: not a Parquet table; --engine dask reads a Parquet file or folder with "
+            "integer columns u, v: convert the edge list (e.g. with pandas' read_csv and "
+            "to_parquet), or drop --engine dask"
+        ) from None
+    for column in ("u", "v"):
+        if column not in columns:
+            raise privcut.PrivcutError(
+                f"{path}: the Parquet table has no column {column!r} (columns "
+                f"{columns[:5]}); --engine dask reads the endpoints as integer node ids "
+                "from columns u and v: rename them"
+            )
+        if edges[column].dtype.kind not in "iu":
+            raise privcut.PrivcutError(
+                f"{path}: column {column!r} has dtype {edges[column].dtype}; --engine dask "
+                "needs integer node ids 0..N-1 without missing values in columns u and v"
+            )
+    return edges[["u", "v"]]
 
 
 @contextlib.contextmanager
@@ -496,21 +557,16 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             "--engine dask needs EDGES.parquet and the public --node-count N"
         )
     epsilon = check_epsilon(arguments.epsilon)
-    if Path(arguments.output).exists():
-        raise privcut.PrivcutError(
-            f"--output {arguments.output} exists; --engine dask writes a Parquet folder "
-            "there: remove it or give a new name"
-        )
+    node_count = _node_count(arguments.node_count)
+    _check_blocks(arguments, _measurement_names(arguments))
     groups = _dask_groups(arguments.groups) if arguments.groups else None
+    edges = _dask_edges(arguments.input)  # its metadata only, before the cluster starts
     with _dask_client(arguments.scheduler):
-        import dask.dataframe as dd
-
         from privcut.graph.dask import synthetic_edges
 
-        edges = dd.read_parquet(arguments.input, columns=["u", "v"])
         released, report = synthetic_edges(
             edges,
-            arguments.node_count,
+            node_count,
             epsilon,
             directed=arguments.directed,
             measurements=_measurements(arguments),
@@ -537,6 +593,91 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
             f"{_dp(report)} ({_shares(report)})\n"
         )
     return 0
+
+
+def _measurement_names(arguments: argparse.Namespace) -> list[str]:
+    """``--measurements`` as names, each checked (before any data is read): known, not
+    empty, not repeated; ``[]`` for "auto"."""
+    from privcut.graph.planning import MEASUREMENTS
+
+    names = _measurements(arguments)
+    if names == "auto":
+        return []
+    choices = f"give 'auto' or a comma list from {', '.join(MEASUREMENTS)}"
+    for name in names:
+        if name not in MEASUREMENTS:
+            raise privcut.PrivcutError(
+                f"--measurements {arguments.measurements}: unknown measurement {name!r}; {choices}"
+            )
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise privcut.PrivcutError(
+            f"--measurements {arguments.measurements}: {repeated[0]!r} named twice; name each once"
+        )
+    return names
+
+
+def _check_blocks(arguments: argparse.Namespace, names: list[str]) -> None:
+    """The 'blocks' measurement and a partition go together (before any data is read)."""
+    if not names:
+        return
+    partition = arguments.groups or arguments.private_communities
+    if "blocks" in names and not partition:
+        raise privcut.PrivcutError(
+            "--measurements blocks measures the block counts of a partition: add --groups "
+            "FILE (a public one) or --private-communities, or drop blocks"
+        )
+    if partition and "blocks" not in names:
+        option = "--groups" if arguments.groups else "--private-communities"
+        raise privcut.PrivcutError(
+            f"{option} gives the partition of the 'blocks' measurement: add blocks to "
+            f"--measurements (or use --measurements auto), or drop {option}"
+        )
+
+
+def _check_generator_options(arguments: argparse.Namespace) -> None:
+    """``synthesize``'s options that exclude each other, checked before the edge list is
+    read (public inputs only): the measurements, the partition, the generator's options,
+    and a ``--memory`` the dense generator cannot fit even on the fewest nodes it may
+    have (the node list's count with ``--nodes``, else 2)."""
+    names = _measurement_names(arguments)
+    _check_blocks(arguments, names)
+    if arguments.method == "sparse" and arguments.rounding == "none":
+        raise privcut.PrivcutError(
+            "--rounding none keeps weights, but the sparse generator (--method sparse) "
+            "releases a 0/1 graph: use --method dense (or auto), or drop --rounding none"
+        )
+    if arguments.method == "sparse" and arguments.oracle:
+        raise privcut.PrivcutError(
+            "--oracle belongs to the dense generator; --method sparse uses none: drop "
+            "--oracle, or use --method dense"
+        )
+    if arguments.weight and arguments.private_communities:
+        raise privcut.PrivcutError(
+            "--private-communities reads the graph as 0/1 (its communities' noise is "
+            "calibrated to counts): drop --weight"
+        )
+    dense = arguments.method == "dense" or (
+        arguments.method == "auto" and "randomized-response" in names
+    )
+    if dense and arguments.memory is not None:
+        _check_dense_memory(arguments)
+
+
+def _check_dense_memory(arguments: argparse.Namespace) -> None:
+    """Refuse a ``--memory`` below the dense generator's need on the fewest nodes the
+    release may have (the public node list's count, else 2)."""
+    from privcut.datasets import read_nodelist
+    from privcut.graph.synthetic import dense_memory
+
+    n = len(set(read_nodelist(arguments.nodes))) if arguments.nodes else 2
+    need = dense_memory(n)
+    if need > arguments.memory:
+        where = f"the {n:,} nodes of --nodes" if arguments.nodes else "2 nodes, the fewest"
+        raise privcut.PrivcutError(
+            f"--memory {arguments.memory:g}: the dense generator needs {need:,} bytes on "
+            f"{where}: raise --memory, or use --method sparse"
+        )
 
 
 def _private_groups(arguments: argparse.Namespace):
@@ -624,10 +765,11 @@ def _synthesize(arguments: argparse.Namespace) -> int:
         raise privcut.PrivcutError("--scheduler and --node-count belong to --engine dask")
     epsilon = check_epsilon(arguments.epsilon)
     private = _private_groups(arguments)
+    _check_generator_options(arguments)
+    groups = read_groups(arguments.groups) if arguments.groups else private
     edges = _read_array(arguments)
     if arguments.communities_out and private is None:
         _check_decision(arguments, len(edges.nodes), edges.directed)
-    groups = read_groups(arguments.groups) if arguments.groups else private
     rounding = None if arguments.rounding == "none" else arguments.rounding
     try:
         H = privcut.synthetic_graph(
@@ -637,7 +779,7 @@ def _synthesize(arguments: argparse.Namespace) -> int:
             directed=edges.directed,
             method=arguments.method,
             memory=arguments.memory,
-            oracle=arguments.oracle,
+            oracle=arguments.oracle or "spectral",
             rounding=rounding,
             measurements=_measurements(arguments),
             groups=groups,
@@ -737,6 +879,12 @@ def _cuts(arguments: argparse.Namespace) -> int:
     from privcut.graph import answer_cuts
     from privcut.privacy import check_delta, check_epsilon
 
+    if arguments.weight is not None:
+        raise privcut.PrivcutError(
+            "cuts does not take --weight: its release answers the cuts of the 0/1 graph "
+            "(every edge counts 1; a third column is ignored); drop --weight, or release "
+            "weighted cuts with 'privcut synthesize --weight ATTR --rounding none'"
+        )
     epsilon = check_epsilon(arguments.epsilon)
     delta = check_delta(arguments.delta)
     G = _read_graph(arguments)
@@ -751,7 +899,6 @@ def _cuts(arguments: argparse.Namespace) -> int:
         epsilon,
         delta=delta,
         strategy=arguments.strategy,
-        weight=arguments.weight,
         rng=arguments.seed,
     )
     text = _json(answers.to_dict())  # the release's report, as it is
@@ -899,8 +1046,11 @@ OUTPUTS_HELP = (
 """The commands' help on how their outputs are written."""
 
 
-def _add_graph_input(command: argparse.ArgumentParser, nodes_default: str) -> None:
-    """The options that say how the private edge list is read."""
+def _add_graph_input(
+    command: argparse.ArgumentParser, nodes_default: str, weighted: bool = True
+) -> None:
+    """The options that say how the private edge list is read (``--weight`` listed in the
+    help only where ``weighted``: ``cuts`` refuses it with a message)."""
     command.add_argument(
         "--nodes",
         help="file with the public node set, one label per line (default: the nodes "
@@ -911,7 +1061,10 @@ def _add_graph_input(command: argparse.ArgumentParser, nodes_default: str) -> No
         "--weight",
         metavar="ATTR",
         help="read the edge list's third column as this edge attribute and release it as "
-        "the weights (in [0, 1]); default: unweighted, every edge counts 1",
+        "the weights (in [0, 1]); default: unweighted, every edge counts 1 (a third column, "
+        "e.g. a SNAP timestamp, must be a number and is ignored)"
+        if weighted
+        else argparse.SUPPRESS,
     )
 
 
@@ -930,7 +1083,7 @@ def _add_cuts(commands) -> None:
     cuts.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
     cuts.add_argument("--delta", type=float, default=0.0, help="privacy parameter (default 0)")
     cuts.add_argument("--strategy", default="auto", choices=["auto", *STRATEGIES])
-    _add_graph_input(cuts, "of the edge list and of the queries")
+    _add_graph_input(cuts, "of the edge list and of the queries", weighted=False)
     _add_seed(cuts)
     cuts.add_argument("-o", "--output", help="write the JSON report here (default stdout)")
     cuts.set_defaults(run=_cuts)
@@ -1001,6 +1154,37 @@ def _add_quiet(synthesize: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_generator(synthesize: argparse.ArgumentParser) -> None:
+    """``synthesize``'s options of the generator: method, memory, oracle, rounding."""
+    synthesize.add_argument(
+        "--method",
+        default="auto",
+        choices=["auto", "dense", "sparse"],
+        help="the generator: 'dense' (n x n projection), 'sparse' (O(|V| + |E|) block model, "
+        "0/1 graphs from low-dimensional measurements), or 'auto' (default: dense when its "
+        "predicted memory fits --memory, from the public node count)",
+    )
+    synthesize.add_argument(
+        "--memory",
+        type=_size,
+        metavar="BYTES",
+        help="memory budget the dense generator must fit (auto takes sparse above it, dense "
+        "refuses), e.g. 8e9 or 8G (default 2G)",
+    )
+    synthesize.add_argument(
+        "--oracle",
+        choices=["spectral", "alon-naor"],
+        help="the dense generator's cut-norm oracle (default spectral; refused with --method "
+        "sparse, which uses none)",
+    )
+    synthesize.add_argument(
+        "--rounding",
+        default="random",
+        choices=["random", "none"],
+        help="'random': a 0/1 graph; 'none': weights in [0, 1] (default random)",
+    )
+
+
 def _add_synthesize(commands) -> None:
     synthesize = commands.add_parser(
         "synthesize",
@@ -1032,28 +1216,7 @@ def _add_synthesize(commands) -> None:
         help="file with a PUBLIC partition, 'node group' per line, for the blocks measurement",
     )
     _add_private_communities(synthesize)
-    synthesize.add_argument(
-        "--method",
-        default="auto",
-        choices=["auto", "dense", "sparse"],
-        help="the generator: 'dense' (n x n projection), 'sparse' (O(|V| + |E|) block model, "
-        "0/1 graphs from low-dimensional measurements), or 'auto' (default: dense when its "
-        "predicted memory fits --memory, from the public node count)",
-    )
-    synthesize.add_argument(
-        "--memory",
-        type=_size,
-        metavar="BYTES",
-        help="memory budget the dense generator must fit (auto takes sparse above it, dense "
-        "refuses), e.g. 8e9 or 8G (default 2G)",
-    )
-    synthesize.add_argument("--oracle", default="spectral", choices=["spectral", "alon-naor"])
-    synthesize.add_argument(
-        "--rounding",
-        default="random",
-        choices=["random", "none"],
-        help="'random': a 0/1 graph; 'none': weights in [0, 1] (default random)",
-    )
+    _add_generator(synthesize)
     synthesize.add_argument(
         "--beta", type=float, default=0.05, help="failure probability of the error bound"
     )
@@ -1168,6 +1331,9 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
         path, flag = getattr(arguments, option, None), "--" + option.replace("_", "-")
         if path is None:
             continue
+        _check_named(path, flag, arguments.command)
+        if flag == "--output" and getattr(arguments, "engine", None) == "dask":
+            _check_new_folder(path)
         _check_writable(path, flag)
         resolved = Path(path).resolve()
         if resolved in seen:
@@ -1184,6 +1350,53 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
                 )
     for path, flag in given:  # last: only this changes a folder (its mtime)
         _probe(path, flag)
+
+
+def _check_named(path: str, flag: str, command: str) -> None:
+    """Refuse an empty output path, and ``-`` (which names no file here: ``cuts`` prints
+    its answers on standard output without ``-o``)."""
+    if not path:
+        raise privcut.PrivcutError(f"{flag}: an empty path; give a file name")
+    if path == "-":
+        printed = " (without -o, cuts prints the answers on standard output)"
+        raise privcut.PrivcutError(
+            f"{flag} -: privcut writes no output to standard output by '-'; give a file "
+            f"name (./- for a file named '-'){printed if command == 'cuts' else ''}"
+        )
+
+
+def _check_new_folder(path: str) -> None:
+    """``--engine dask`` writes a Parquet folder at ``--output``: refuse a path that
+    exists (a folder of an earlier release too), before any data is read."""
+    if os.path.lexists(path):
+        raise privcut.PrivcutError(
+            f"--output {path} exists; --engine dask writes a Parquet folder there: remove it "
+            "or give a new name"
+        )
+
+
+CLI_TERMS = (
+    ("read the file as directed (directed=True)", "read it with --directed"),
+    ("pass weight=None", "drop --weight"),
+    ("(weight=None)", "(without --weight)"),
+    ("(directed=False)", "(without --directed)"),
+    ("rounding=None:", "--rounding none:"),
+    ("rounding must be 'random'", "--rounding must be random"),
+    ("raise the budget with memory=", "raise the budget with --memory"),
+    ("method='sparse' or 'auto'", "--method sparse or auto"),
+    ("method='sparse'", "--method sparse"),
+    ("method='dense'", "--method dense"),
+)
+"""The fixes the library's messages name in Python terms, and the command line's options
+that make them (phrase, replacement): applied to every bad-input message."""
+
+
+def _cli_terms(message: str) -> str:
+    """``message`` with the fixes it names in Python terms named as CLI options
+    (:data:`CLI_TERMS`)."""
+    for phrase, option in CLI_TERMS:
+        message = message.replace(phrase, option)
+    return message
 
 
 def _raised_by_privcut(error: BaseException) -> bool:
@@ -1298,7 +1511,7 @@ def _main(argv: Sequence[str] | None, arguments: argparse.Namespace) -> int:
         if isinstance(error, BrokenPipeError) and _broken_streams():
             raise  # stdout or stderr closed early: main ends quietly
         if _bad_input(error):
-            parser.exit(USAGE_ERROR, f"{prefix} {_one_line(error)}\n")
+            parser.exit(USAGE_ERROR, f"{prefix} {_cli_terms(_one_line(error))}\n")
         parser.exit(INTERNAL_ERROR, f"{prefix} internal error: {_internal(error)}; please report\n")
 
 

@@ -164,7 +164,7 @@ def open_atomically(
             view = view[os.write(descriptor, view) :]
 
     try:
-        descriptor = os.open(temporary, _CREATE, 0o600)
+        descriptor = _create(temporary, target)
         try:
             yield write
             os.fchmod(descriptor, _file_mode(target) if mode is None else mode)
@@ -173,10 +173,28 @@ def open_atomically(
             os.close(descriptor)
         os.replace(temporary, target)
     except BaseException as error:
-        if descriptor >= 0 or not isinstance(error, FileExistsError):  # else a name taken
+        if descriptor >= 0 or not isinstance(error, OSError):  # else not created
             _remove([temporary])  # (also after a Ctrl-C just after the file was made)
         raise
     fsync_directory(folder)
+
+
+def _create(temporary: Path, target: Path) -> int:
+    """Create the temporary file beside ``target`` (``0o600``); an error other than the
+    name being taken names ``target``, the caller's path, not the temporary name."""
+    try:
+        return os.open(temporary, _CREATE, 0o600)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        why = error.strerror
+        if isinstance(error, FileNotFoundError):
+            why = f"folder {target.parent} does not exist"
+        elif isinstance(error, NotADirectoryError):
+            why = f"{target.parent} is not a folder"
+        raise type(error)(
+            error.errno, f"{why}; cannot write {target.name} there", str(target)
+        ) from None
 
 
 def _file_mode(target: Path) -> int:

@@ -104,15 +104,26 @@ def test_the_cuts_json_is_the_releases_to_dict(tmp_path, capsys):
     queries = tmp_path / "q.txt"
     queries.write_text("1 2, 3 4\n1, 2 3 4\n")
     arguments = ["cuts", str(edges), "--queries", str(queries), "--epsilon", "1", "--seed", "4"]
-    for weight in (None, "w"):
-        assert main([*arguments, *(["--weight", weight] if weight else [])]) == 0
-        printed = json.loads(capsys.readouterr().out)
-        G = read_edgelist(edges, weight=weight or "weight")
-        workload = [(["1", "2"], ["3", "4"]), (["1"], ["2", "3", "4"])]
-        expected = answer_cuts(G, workload, 1.0, weight=weight, rng=4).to_dict()
-        assert printed == json.loads(json.dumps(expected))
-    unweighted = answer_cuts(read_edgelist(edges), workload, 1.0, rng=4)  # counts 1 - 2
-    assert printed["values"] != unweighted.values.tolist()
+    assert main(arguments) == 0
+    printed = json.loads(capsys.readouterr().out)
+    workload = [(["1", "2"], ["3", "4"]), (["1"], ["2", "3", "4"])]
+    expected = answer_cuts(read_edgelist(edges), workload, 1.0, rng=4).to_dict()
+    assert printed == json.loads(json.dumps(expected))  # the third column ignored
+
+
+def test_cuts_refuses_weight_before_reading_anything(tmp_path, capsys):
+    """Sweep 37 F8: the cut-query release answers 0/1 graphs, so ``cuts --weight`` (which
+    its help no longer lists) is refused up front, naming the fix, even before the
+    input is read."""
+    argv = ["cuts", str(tmp_path / "absent.txt"), "--queries", str(tmp_path / "absent.q")]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "--epsilon", "1", "--weight", "w"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "cuts does not take --weight" in err
+    assert "drop --weight" in err and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["cuts", "--help"])
+    assert "--weight" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -188,6 +199,28 @@ def test_synthesize_reads_the_third_column_only_with_weight(tmp_path):
     assert {m["noise"] for m in reports[True]["measurements"]} == {"laplace"}
 
 
+def test_a_third_column_without_weight_is_ignored(tmp_path, capsys):
+    """Sweep 37 F7: a SNAP ``u v timestamp`` file is read unweighted, as the help says,
+    by both commands; with ``synthesize --weight`` the column must be a weight."""
+    edges = tmp_path / "g.txt"
+    edges.write_text("".join(f"{i} {i + 1} {1217567877 + i}\n" for i in range(6)))
+    plain = tmp_path / "p.txt"
+    plain.write_text("".join(f"{i} {i + 1}\n" for i in range(6)))
+    queries = tmp_path / "q.txt"
+    queries.write_text("0 1, 2 3\n")
+    outputs = {}
+    for name, path in (("ts", edges), ("plain", plain)):
+        argv = ["synthesize", str(path), "--epsilon", "1", "--seed", "0", "--quiet"]
+        assert main([*argv, "-o", str(tmp_path / f"{name}.out")]) == 0
+        outputs[name] = (tmp_path / f"{name}.out").read_text()
+        assert main(["cuts", str(path), "--queries", str(queries), "--epsilon", "1"]) == 0
+        assert '"values"' in capsys.readouterr().out
+    assert outputs["ts"] == outputs["plain"]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv[:1], str(edges), *argv[2:], "--weight", "w", "-o", str(tmp_path / "w")])
+    assert exit_info.value.code == 2 and "outside [0, 1]" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("content", "extra", "message"),
     [
@@ -259,8 +292,8 @@ def test_synthesize_with_public_groups_reports_bounds_per_class(tmp_path, capsys
         ("0 a\n1\n", [], "groups.txt:2: expected 'node group'"),
         ("0 a\n0 b\n", [], "listed twice"),
         ("0 a\n", [], "no group for"),
-        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count,blocs"], "must be one of"),
-        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count"], "add it to measurements"),
+        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count,blocs"], "unknown measurement"),
+        ("0 a\n1 a\n2 b\n", ["--measurements", "edge-count"], "add blocks to --measurements"),
     ],
 )
 def test_synthesize_reports_bad_groups_before_writing(tmp_path, capsys, groups, extra, message):

@@ -225,3 +225,110 @@ def test_end_to_end_no_traceback(tmp_path):
     assert done.returncode == USAGE_ERROR
     assert done.stderr.count("\n") == 1 and "not UTF-8" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_byte_order_mark_first_is_dropped_from_every_input(tmp_path, capsys):
+    """Sweep 37 F5: a BOM'd edge list, node list and query file read as without it."""
+    bom = b"\xef\xbb\xbf"
+    (tmp_path / "e.txt").write_bytes(bom + b"0 1\n1 2\n2 0\n")
+    (tmp_path / "n.txt").write_bytes(bom + b"0\n1\n2\n")
+    (tmp_path / "q.json").write_bytes(bom + b'[{"S": ["0"], "T": ["1"]}]')
+    argv = ["synthesize", str(tmp_path / "e.txt"), "--epsilon", "1", "--quiet", "--seed", "0"]
+    output = str(tmp_path / "o.txt")
+    status, _, err = run_cli([*argv, "--nodes", str(tmp_path / "n.txt"), "-o", output], capsys)
+    assert status == 0, err
+    assert sorted(privcut.datasets.read_edgelist(output).nodes) == ["0", "1", "2"]
+    argv = ["cuts", str(tmp_path / "e.txt"), "--queries", str(tmp_path / "q.json")]
+    status, out, err = run_cli([*argv, "--epsilon", "1", "--seed", "0"], capsys)
+    assert status == 0 and '"0"' in out, err
+
+
+def test_a_duplicate_edge_names_the_line_and_directed(tmp_path, capsys):
+    """Sweep 37 F11: the CLI's message names the lines and the option --directed."""
+    (tmp_path / "e.txt").write_text("10 6\n6 7\n6 10\n")
+    (tmp_path / "q.txt").write_text("10, 6\n")
+    for argv in (
+        ["synthesize", str(tmp_path / "e.txt"), "-o", str(tmp_path / "o.txt")],
+        ["cuts", str(tmp_path / "e.txt"), "--queries", str(tmp_path / "q.txt")],
+    ):
+        status, _, err = run_cli([*argv, "--epsilon", "1"], capsys)
+        assert status == USAGE_ERROR and err.count("\n") == 1, err
+        assert "e.txt:3: duplicate edge ('6', '10'): line 1 lists ('10', '6')" in err
+        assert "read it with --directed" in err and "directed=True" not in err
+        assert run_cli([*argv, "--epsilon", "1", "--directed"], capsys)[0] == 0
+
+
+OPTION_ERRORS = {
+    "unknown measurement": (["--measurements", "foo"], "unknown measurement 'foo'"),
+    "blocks without groups": (["--measurements", "blocks"], "add --groups FILE"),
+    "groups without blocks": (
+        ["--measurements", "edge-count", "--groups", "<groups>"],
+        "add blocks to --measurements",
+    ),
+    "private without blocks": (
+        ["--measurements", "degrees", "--private-communities"],
+        "--private-communities gives the partition",
+    ),
+    "sparse rounding none": (["--method", "sparse", "--rounding", "none"], "--rounding none"),
+    "sparse oracle": (["--method", "sparse", "--oracle", "alon-naor"], "drop --oracle"),
+    "dense memory": (["--memory", "1", "--method", "dense"], "needs 288 bytes on 2 nodes"),
+    "dense memory nodes": (
+        ["--memory", "1K", "--method", "dense", "--nodes", "<nodes>"],
+        "needs 1,800 bytes on the 5 nodes of --nodes",
+    ),
+    "weight private": (["--weight", "w", "--private-communities"], "drop --weight"),
+    "groups syntax": (["--groups", "<groups twice>"], "groups_twice:2: node '1' is listed"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_ERRORS))
+def test_option_errors_come_before_the_edge_list_is_read(name, tmp_path, capsys, monkeypatch):
+    """Sweep 37 F9, F10: errors in the options alone (and the public --groups file) come
+    before the private edge list is read, in CLI terms."""
+
+    def unread(*args, **kwargs):
+        raise AssertionError("the edge list was read")
+
+    monkeypatch.setattr(privcut.datasets, "read_edge_array", unread)
+    extra, message = OPTION_ERRORS[name]
+    argv = ["synthesize", "<edges>", "--epsilon", "1", "-o", "<out>/o.txt", *extra]
+    status, _, err = run_cli(_materialise(argv, tmp_path), capsys)
+    assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
+    assert "=" not in err  # no Python argument (weight=None, method='sparse', memory=)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["synthesize", "<edges>", "-o", ""], "--output: an empty path; give a file name"),
+        (["cuts", "<edges>", "--queries", "<queries>", "-o", "-"], "without -o, cuts prints"),
+        (["synthesize", "<edges>", "-o", "<out>/o", "--report", "-"], "--report -: privcut"),
+        (["cuts", "<edges>", "--queries", "<out>/null.json"], "query 0 names the node null"),
+        (["cuts", "<edges>", "--queries", "<out>/list.json"], "names the node [1]"),
+    ],
+)
+def test_odd_outputs_and_query_nodes_are_refused(argv, message, tmp_path, capsys, monkeypatch):
+    """Sweep 37 F23: ``-o ''``, ``-o -`` and JSON query members that are no label (null,
+    a list) are refused clearly; no file named '-' is written."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "null.json").write_bytes(b'[{"S": [null], "T": ["1"]}]')
+    (tmp_path / "list.json").write_bytes(b'[[["2"], [[1]]]]')
+    status, _, err = run_cli(_materialise([*argv, "--epsilon", "1"], tmp_path), capsys)
+    assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--measurements", "edge-count,degree-sequence", "--weight", "w"], "without --weight"),
+        (["--measurements", "edge-count,degrees,clustering", "--directed"], "without --directed"),
+        (["--method", "dense", "--memory", "300"], "use --method sparse"),
+    ],
+)
+def test_library_messages_name_cli_options(extra, message, tmp_path, capsys):
+    """Sweep 37 F10: a fix the library names in Python terms is named as the CLI option."""
+    argv = ["synthesize", "<edges>", "--epsilon", "1", "-o", "<out>/o.txt", *extra]
+    status, _, err = run_cli(_materialise(argv, tmp_path), capsys)
+    assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
+    assert "=None" not in err and "directed=" not in err and "method=" not in err

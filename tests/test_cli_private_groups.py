@@ -54,8 +54,8 @@ def test_private_communities_written_with_the_release(tmp_path, capsys):
         ),
         (["--private-communities", "--no-private-communities"], "exclude each other"),
         (["--private-communities", "--groups", "groups.txt"], "exclude each other"),
-        (["--private-communities", "--weight", "weight"], "pass weight=None"),
-        (["--private-communities", "--measurements", "edge-count"], "add it to measurements"),
+        (["--private-communities", "--weight", "weight"], "0/1 (its communities' noise"),
+        (["--private-communities", "--measurements", "edge-count"], "add blocks to --measur"),
         (["--private-communities", "--communities-out", "no/c.tsv"], "does not exist"),
         (["--communities-out", "c.tsv"], "this release buys no communities"),  # 30 nodes
         (["--private-communities", "--communities-out", "h.txt"], "is the same file as --output"),

@@ -382,7 +382,7 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
     with pytest.raises(SystemExit) as exit_:  # an existing output: refused, untouched
         main([*arguments, "-o", str(out), "--quiet"])
-    assert exit_.value.code == 2 and "is a directory" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "exists; --engine dask writes" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         main([*arguments, "-o", str(tmp_path / "x"), "--weight", "w"])
     assert exit_.value.code == 2 and "--weight" in capsys.readouterr().err
@@ -403,10 +403,55 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
                 "--groups",
                 str(tmp_path / "groups.txt"),
                 "--measurements",
-                "edge-count,randomized-response",
+                "edge-count,blocks,randomized-response",
             ]
         )
     assert "randomized-response" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("table", "extra", "message"),
+    [
+        ("text", [], "not a Parquet table; --engine dask reads"),
+        ("missing", [], "cannot read MISSING: no such file or folder"),
+        ("ab", [], "has no column 'u' (columns ['a', 'b'])"),
+        ("float", [], "column 'u' has dtype float64"),
+        ("good", ["--node-count", "1"], "--node-count must be the public node count"),
+        ("good", ["--node-count", "-3"], "an integer in [2, 100,000,000]"),
+        ("good", ["-o", "OUT"], "--output OUT exists; --engine dask writes a Parquet folder"),
+        ("good", ["--measurements", "blocks"], "add --groups FILE"),
+        ("good", ["--oracle", "spectral"], "does not take --oracle"),
+    ],
+)
+def test_cli_dask_input_refused_before_the_cluster_starts(
+    tmp_path, capsys, monkeypatch, table, extra, message
+):
+    """Sweep 37 F6, F12: a bad input table, --node-count or existing output folder is one
+    clear error line (status 2) before any cluster starts."""
+    from privcut.cli import main
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a cluster was started")
+
+    monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
+    monkeypatch.setattr(distributed, "Client", no_cluster)
+    frames = {"good": [0, 1], "ab": [0, 1], "float": [0.0, 1.0]}
+    paths = {name: tmp_path / f"{name}.parquet" for name in ("text", "missing", *frames)}
+    paths["text"].write_text("0 1\n1 2\n")
+    for name, values in frames.items():
+        names = ("a", "b") if name == "ab" else ("u", "v")
+        pd.DataFrame(dict(zip(names, (values, values[::-1]), strict=True))).to_parquet(paths[name])
+    (tmp_path / "out").mkdir()
+    names = {"MISSING": str(paths["missing"]), "OUT": str(tmp_path / "out")}
+    argv = ["synthesize", str(paths[table]), "--engine", "dask", "--epsilon", "1"]
+    argv += ["--node-count", "4", "-o", str(tmp_path / "new"), *extra]
+    with pytest.raises(SystemExit) as exit_:
+        main([names.get(argument, argument) for argument in argv])
+    err = capsys.readouterr().err
+    for name, path in names.items():
+        message = message.replace(name, path)
+    assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "new").exists()
 
 
 def test_per_task_steps_have_the_in_memory_law():

@@ -24,8 +24,8 @@ def test_reads_snap_and_csv_lists(tmp_path):
 def test_the_third_column_goes_into_the_named_attribute(tmp_path):
     G = read_edgelist(write(tmp_path, "a b 0.25\nb c\n"), weight="strength")
     assert G["a"]["b"] == {"strength": 0.25} and G["b"]["c"] == {"strength": 1.0}
-    with pytest.raises(TypeError, match="weight must be an edge attribute name"):
-        read_edgelist(write(tmp_path, "a b\n"), weight=None)
+    with pytest.raises(TypeError, match="weight must be None or an edge attribute name"):
+        read_edgelist(write(tmp_path, "a b\n"), weight=3)
 
 
 @pytest.mark.parametrize(
@@ -101,3 +101,20 @@ def test_sweep37_f21_generators_refuse_bad_parameters_by_name(call, error, match
     block models raised NetworkX's own exceptions."""
     with pytest.raises(error, match=match):
         call()
+
+
+def test_a_byte_order_mark_first_is_not_part_of_a_label(tmp_path):
+    """Sweep 37 F5: a UTF-8 BOM (as some editors write) is dropped, not read as part of
+    the first label, by every text reader."""
+    from privcut.datasets import read_edge_array, read_groups, read_nodelist
+
+    bom = "\ufeff"
+    edges = write(tmp_path, f"{bom}0 1\n1 2\n")
+    assert sorted(read_edgelist(edges).nodes) == ["0", "1", "2"]
+    assert read_edge_array(edges).nodes == ("0", "1", "2")
+    nodes = tmp_path / "nodes.txt"
+    nodes.write_text(f"{bom}0\n1\n", encoding="utf-8")
+    assert read_nodelist(nodes) == ["0", "1"]
+    groups = tmp_path / "groups.txt"
+    groups.write_text(f"{bom}0 a\n1 b\n", encoding="utf-8")
+    assert read_groups(groups) == {"0": "a", "1": "b"}

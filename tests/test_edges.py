@@ -41,8 +41,8 @@ def outcome(reader, path):
 
 
 def check_equivalent(path, directed=False):
-    G = outcome(lambda p: read_edgelist(p, directed=directed), path)
     for weight in (None, "weight"):
+        G = outcome(lambda p, w=weight: read_edgelist(p, directed=directed, weight=w), path)
         edges = outcome(lambda p, w=weight: read_edge_array(p, directed=directed, weight=w), path)
         if isinstance(G, GraphInputError):
             assert isinstance(edges, GraphInputError), (path.read_bytes(), G)
@@ -136,11 +136,11 @@ def test_small_chunks_read_the_same(tmp_path, monkeypatch, text):
     path.write_text(text, encoding="utf-8", newline="")
     G = outcome(read_edgelist, path)
     monkeypatch.setattr(edges_module, "CHUNK_BYTES", 5)
-    edges = outcome(read_edge_array, path)
+    edges = outcome(lambda p: read_edge_array(p, weight="weight"), path)
     if isinstance(G, GraphInputError):
         assert isinstance(edges, GraphInputError)
     else:
-        same(edges, G)
+        same(edges, G, "weight")
 
 
 @pytest.mark.parametrize(
@@ -161,8 +161,50 @@ def test_refusals_name_the_file_and_the_problem(tmp_path, text, message):
     path = tmp_path / "g.txt"
     path.write_text(text)
     with pytest.raises(GraphInputError, match=None) as error:
-        read_edge_array(path)
+        read_edge_array(path, weight="weight")
     assert str(path) in str(error.value) and message in str(error.value)
+
+
+@pytest.mark.parametrize("chunk", [1 << 25, 5])
+def test_a_duplicate_edge_names_both_lines_and_the_directed_fix(tmp_path, monkeypatch, chunk):
+    """Sweep 37 F11: both readers name the lines; an undirected list holding both
+    directions suggests reading it as directed."""
+    monkeypatch.setattr(edges_module, "CHUNK_BYTES", chunk)
+    path = tmp_path / "g.txt"
+    path.write_text("# votes\n10 6\n6 7\n\n6 10\n")
+    for reader in (read_edge_array, read_edgelist):
+        with pytest.raises(GraphInputError) as error:
+            reader(path)
+        message = str(error.value)
+        assert message.startswith(f"{path}:5: duplicate edge ('6', '10'): line 2 lists")
+        assert "read the file as directed (directed=True)" in message
+        assert reader(path, directed=True).directed if reader is read_edge_array else True
+    path.write_text('a,b\r\nb,c\r\n"a",b\r\n')
+    for reader in (read_edge_array, read_edgelist):
+        for directed in (False, True):
+            with pytest.raises(GraphInputError) as error:
+                reader(path, directed=directed)
+            assert str(error.value) == (
+                f"{path}:3: duplicate edge ('a', 'b'), also on line 1; remove one of them"
+            )
+
+
+def test_a_third_column_is_any_number_without_weight(tmp_path):
+    """Sweep 37 F7: without ``weight`` the graph is unweighted and a third column (a SNAP
+    timestamp) need only be a number; with it, a weight in [0, 1]."""
+    path = tmp_path / "g.txt"
+    path.write_text("# u v timestamp\n0 1 1217567877\n1 2 -3.5\n")
+    edges = read_edge_array(path)
+    assert edges.nodes == ("0", "1", "2") and set(edges.adjacency.data) == {1.0}
+    G = read_edgelist(path, weight=None)
+    assert sorted(G.edges()) == [("0", "1"), ("1", "2")] and not G.edges["0", "1"]
+    for reader in (read_edge_array, read_edgelist):
+        with pytest.raises(GraphInputError, match="outside"):
+            reader(path, weight="weight")
+    path.write_text("0 1 1217567877\n1 2 noon\n")
+    for reader in (read_edge_array, read_edgelist):
+        with pytest.raises(GraphInputError, match=r"g.txt.*weight 'noon' is not a number"):
+            reader(path, weight=None)
 
 
 def test_not_utf8_is_refused(tmp_path):
@@ -401,3 +443,19 @@ def test_decimal_and_text_chunks_share_one_label_table(tmp_path, monkeypatch):
     path.write_text("1 2\n2 3\n# c\n3 a\n10 1\n")
     monkeypatch.setattr(edges_module, "CHUNK_BYTES", 4)
     check_equivalent(path)
+
+
+def test_writer_into_a_missing_folder_names_the_given_path(tmp_path):
+    """Sweep 37 F22: the error names the caller's path and its folder, not the
+    temporary file's name; nothing is left behind."""
+    adjacency = sp.csr_array(np.array([[0, 1], [1, 0]]))
+    target = tmp_path / "absent" / "g.txt"
+    with pytest.raises(FileNotFoundError) as error:
+        write_edge_array(target, adjacency, ["a", "b"])
+    assert error.value.filename == str(target) and ".tmp" not in str(error.value)
+    assert f"folder {target.parent} does not exist" in str(error.value)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(NotADirectoryError, match="is not a folder") as error:
+        write_edge_array(tmp_path / "file" / "g.txt", adjacency, ["a", "b"])
+    assert error.value.filename == str(tmp_path / "file" / "g.txt")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["file"]

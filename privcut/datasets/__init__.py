@@ -25,6 +25,7 @@ from privcut.datasets.generators import (
 from privcut.datasets.lines import (
     NODES,
     declared_nodes,
+    duplicate_edge,
     is_comment,
     parse_weight,
     split_fields,
@@ -120,7 +121,9 @@ def provenance(name: str) -> str:
     )
 
 
-def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "weight") -> nx.Graph:
+def read_edgelist(
+    path: str | Path, *, directed: bool = False, weight: str | None = "weight"
+) -> nx.Graph:
     """Read an edge list: one edge ``u v`` (whitespace) or ``u,v`` (comma) per line.
 
     Blank lines and comment lines are skipped (SNAP and KONECT headers), except
@@ -128,9 +131,11 @@ def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "we
     without edges (how privcut writes isolated nodes). A third column, if present,
     is the edge weight, must lie in [0, 1], and is kept in the edge attribute
     ``weight`` (an edge without it gets 1.0); privcut's functions read it only when
-    told to (``weight="weight"``, NetworkX's convention). Node labels are kept as strings
-    (a label may start with ``#`` or ``%`` anywhere but in the first column, e.g.
-    ``1 #tag``). Self-loops and duplicate edges are refused. The file must be UTF-8.
+    told to (``weight="weight"``, NetworkX's convention). With ``weight=None`` the
+    third column (e.g. a SNAP timestamp) must be a number but is not kept. Node labels
+    are kept as strings (a label may start with ``#`` or ``%`` anywhere but in the first
+    column, e.g. ``1 #tag``). Self-loops and duplicate edges are refused. The file must
+    be UTF-8 (a byte order mark first is dropped).
 
     A comment line starts (after blanks) with ``#`` or ``%`` followed by a blank, the
     end of the line, another marker, or text that does not have the form of an edge
@@ -144,8 +149,9 @@ def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "we
         The file.
     directed : bool, default False
         Build a DiGraph.
-    weight : str, default "weight"
-        The edge attribute that holds the third column.
+    weight : str or None, default "weight"
+        The edge attribute that holds the third column; None: the graph is unweighted
+        and the third column, any number, is ignored.
 
     Returns
     -------
@@ -171,11 +177,12 @@ def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "we
         raise TypeError(f"path must be a str or Path naming the file, got {path!r}")
     if not isinstance(directed, bool):
         raise TypeError(f"directed must be True or False, got {directed!r}")
-    if not isinstance(weight, str):
-        raise TypeError(f"weight must be an edge attribute name (a str), got {weight!r}")
+    if weight is not None and not isinstance(weight, str):
+        raise TypeError(f"weight must be None or an edge attribute name (a str), got {weight!r}")
     path = Path(path)
     G = nx.DiGraph() if directed else nx.Graph()
-    for number, text in _lines(path, "edge list"):
+    lines = _lines(path, "edge list")
+    for number, text in lines:
         if text.startswith(NODES):
             G.add_nodes_from(declared_nodes(text, path, number))
             continue
@@ -191,14 +198,18 @@ def read_edgelist(path: str | Path, *, directed: bool = False, weight: str = "we
         if u == v:
             raise GraphInputError(f"{path}:{number}: self-loop {u!r}; remove it")
         if G.has_edge(u, v):
-            raise GraphInputError(f"{path}:{number}: duplicate edge ({u!r}, {v!r})")
-        G.add_edge(u, v, **{weight: _weight(fields, path, number)})
+            raise duplicate_edge(path, lines, u, v, directed)
+        value = _weight(fields, path, number, weight is not None)
+        G.add_edge(u, v, **({} if weight is None else {weight: value}))
     return G
 
 
-def _weight(fields: list[str], path: Path, number: int) -> float:
-    """An edge line's weight: its third field, a number in [0, 1], or 1.0 without one."""
-    return parse_weight(fields[2], f"{path}:{number}") if len(fields) == 3 else 1.0
+def _weight(fields: list[str], path: Path, number: int, bounded: bool) -> float:
+    """An edge line's weight: its third field, a number (in [0, 1] if ``bounded``), or
+    1.0 without one."""
+    if len(fields) < 3:
+        return 1.0
+    return parse_weight(fields[2], f"{path}:{number}", bounded=bounded)
 
 
 def read_nodelist(path: str | Path) -> list[str]:
@@ -280,9 +291,10 @@ def _unquoted(text: str, path: Path, number: int) -> str:
 
 
 def _lines(path: Path, what: str) -> list[tuple[int, str]]:
-    """The numbered, stripped, non-blank lines of a UTF-8 text file."""
+    """The numbered, stripped, non-blank lines of a UTF-8 text file (a byte order mark
+    first, as some editors write, is dropped)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise GraphInputError(
             f"{path}: not UTF-8 text (byte {error.start}); save the {what} as UTF-8"

@@ -18,6 +18,7 @@ string object per endpoint.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -37,6 +38,7 @@ from privcut.datasets.lines import (
     NODES,
     csv_field,
     declared_nodes,
+    duplicate_edge,
     is_comment,
     is_plain,
     parse_weight,
@@ -113,6 +115,8 @@ class _Columns:
     targets: list
     weights: list
     declared: list
+    bounded: bool = True
+    """Whether the weights must lie in [0, 1] (read as weights), else any number."""
 
 
 def read_edge_array(
@@ -128,9 +132,10 @@ def read_edge_array(
     Accepts and refuses exactly what :func:`privcut.datasets.read_edgelist` does: ``u
     v`` (whitespace) or ``u,v`` (CSV quoting) per line, comment lines (``#`` or ``%``)
     including the ``# nodes: [...]`` line of isolated nodes, an optional third column
-    with the weight in [0, 1]; refused: self-loops, duplicate edges (``u v`` and ``v u``
-    are one edge unless ``directed``), bad weights, ambiguous lines like ``#a b``, text
-    that is not UTF-8. Labels are strings.
+    with the weight in [0, 1] (any number without ``weight``); refused: self-loops,
+    duplicate edges (``u v`` and ``v u`` are one edge unless ``directed``), bad weights,
+    ambiguous lines like ``#a b``, text that is not UTF-8. Labels are strings. A byte
+    order mark first is dropped.
 
     Privacy: the node order is public. It is the order of ``nodes`` when given, else
     the canonical order of the labels read, never the order of first appearance (which
@@ -147,8 +152,10 @@ def read_edge_array(
         Read ``u v`` as the arc u -> v.
     weight : str, optional
         If given (any attribute name, as in NetworkX's ``weight`` convention), the
-        third column's values are the adjacency's entries (1 where a line has none);
-        by default every edge counts 1. The weights are checked either way.
+        third column's values are the adjacency's entries (1 where a line has none),
+        each in [0, 1]; by default every edge counts 1 and the third column (e.g. a SNAP
+        timestamp) must be a number but is otherwise ignored, as ``read_edgelist(path,
+        weight=None)`` reads it.
     nodes : sequence of str, optional
         The public node set, in its public order (e.g. :func:`read_nodelist`'s
         output): the adjacency's index order; its nodes without edges are isolated
@@ -179,6 +186,7 @@ def read_edge_array(
     """
     path, order = _check_read_arguments(path, directed, weight, nodes)
     columns = _Columns(np.array([], dtype=object), np.array([], dtype=np.int64), [], [], [], [])
+    columns.bounded = weight is not None
     size = os.path.getsize(path)
     with (
         open(path, "rb") as file,
@@ -252,6 +260,8 @@ def _read_chunk(chunk: bytes, path: Path, base: int, line: int, columns: _Column
             raise GraphInputError(
                 f"{path}: not UTF-8 text (byte {base + error.start}); save the edge list as UTF-8"
             ) from None
+    if base == 0:
+        chunk = chunk.removeprefix(codecs.BOM_UTF8)  # a byte order mark, as editors write
     chunk = chunk.replace(b"\r\n", b"\n")  # one line break either way, as read_edgelist counts
     fast, special = _split_special(chunk, line)
     numbers = _parsed(fast, numeric=True) if _decimal(fast) else None
@@ -376,7 +386,7 @@ def _read_line(text: str, path: Path, number: int, rows: tuple, columns: _Column
     if fields[0] == fields[1]:
         raise GraphInputError(f"{path}:{number}: self-loop {fields[0]!r}; remove it")
     if len(fields) == 3:
-        parse_weight(fields[2], f"{path}:{number}")
+        parse_weight(fields[2], f"{path}:{number}", bounded=columns.bounded)
     for column, field in zip(rows, (*fields, "")[:3], strict=True):
         column.append(field)
 
@@ -423,7 +433,7 @@ def _concatenated(parts: list) -> np.ndarray:
 
 def _weights(columns: _Columns, path: Path, sources, targets) -> np.ndarray:
     """The edges' weights: the third column read as ``float`` reads it (1 where a line
-    has none), each checked to lie in [0, 1]."""
+    has none), each checked to lie in [0, 1] where ``columns.bounded``."""
     parts = []
     for texts in columns.weights:
         if isinstance(texts, int):
@@ -434,9 +444,11 @@ def _weights(columns: _Columns, path: Path, sources, targets) -> np.ndarray:
             values[given] = texts[given].astype(float)
         except ValueError:
             for text in texts[given]:
-                parse_weight(text, str(path))
+                parse_weight(text, str(path), bounded=columns.bounded)
         parts.append(values)
     values = _concatenated(parts).astype(float)
+    if not columns.bounded:
+        return values
     outside = ~((values >= 0.0) & (values <= 1.0))
     if np.any(outside):
         at = int(np.flatnonzero(outside)[0])
@@ -494,7 +506,8 @@ def _adjacency(
         keys = np.sort(rows.astype(np.int64) * n + columns)
         twice = int(keys[np.flatnonzero(keys[1:] == keys[:-1])[0]])
         u, v = labels[twice // n], labels[twice % n]
-        raise GraphInputError(f"{path}: duplicate edge ({u!r}, {v!r})")
+        with open(path, encoding="utf-8-sig") as file:  # the lines, for the message only
+            raise duplicate_edge(path, enumerate(file, start=1), u, v, directed)
     return adjacency
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+from collections.abc import Iterable
 
 from privcut.exceptions import GraphInputError
 
@@ -20,6 +21,7 @@ __all__ = [
     "NODES",
     "csv_field",
     "declared_nodes",
+    "duplicate_edge",
     "is_comment",
     "is_plain",
     "parse_weight",
@@ -101,13 +103,16 @@ def declared_nodes(text: str, path: str | os.PathLike, number: int) -> list[str]
     return [str(node) for node in declared]
 
 
-def parse_weight(text: str, where: str) -> float:
-    """A weight field's value: a number (as ``float`` reads it) in [0, 1].
+def parse_weight(text: str, where: str, *, bounded: bool = True) -> float:
+    """A weight field's value: a number (as ``float`` reads it), in [0, 1] if ``bounded``
+    (a third column read as weights; without, e.g. a timestamp that is ignored, any
+    number).
 
     Raises
     ------
     GraphInputError
-        Naming ``where`` (e.g. ``path:line``): not a number, or outside [0, 1].
+        Naming ``where`` (e.g. ``path:line``): not a number, or (``bounded``) outside
+        [0, 1].
 
     Examples
     --------
@@ -122,7 +127,7 @@ def parse_weight(text: str, where: str) -> float:
         value = float(text)
     except ValueError:
         raise GraphInputError(f"{where}: weight {text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
+    if bounded and not 0.0 <= value <= 1.0:
         raise GraphInputError(f"{where}: weight {value} is outside [0, 1]; rescale the weights")
     return value
 
@@ -149,3 +154,44 @@ def csv_field(label: str) -> str:
     ('a', '"x y"', '"q""r"')
     """
     return label if is_plain(label) else '"' + label.replace('"', '""') + '"'
+
+
+def duplicate_edge(
+    path: str | os.PathLike, lines: Iterable[tuple[int, str]], u: str, v: str, directed: bool
+) -> GraphInputError:
+    """The error for an edge list that names the edge ``(u, v)`` twice: found again in
+    its numbered ``lines`` (which must pass the line rules), naming both lines and, where
+    an undirected list holds both directions, reading it as directed as a fix.
+
+    Examples
+    --------
+    >>> error = duplicate_edge("g.txt", [(1, "a b"), (2, "b c"), (3, "b a")], "a", "b", False)
+    >>> str(error).split(";")[0]
+    "g.txt:3: duplicate edge ('b', 'a'): line 1 lists ('a', 'b'), the same undirected edge"
+    """
+    wanted = (u, v) if directed else {u, v}
+    found = []
+    for number, line in lines:
+        text = line.strip()
+        if not text or text.startswith(NODES):
+            continue
+        fields = split_fields(text)
+        if is_comment(text, path, number, len(fields) in (2, 3)) or len(fields) < 2:
+            continue
+        pair = (fields[0], fields[1])
+        if (pair if directed else set(pair)) == wanted:
+            found.append((number, pair))
+            if len(found) == 2:
+                break
+    if len(found) < 2:  # not found by the rules (never for a list that passed them)
+        return GraphInputError(f"{path}: duplicate edge ({u!r}, {v!r}); remove one of them")
+    (first, one), (second, other) = found
+    if one != other:
+        return GraphInputError(
+            f"{path}:{second}: duplicate edge {other!r}: line {first} lists {one!r}, the same "
+            "undirected edge; if the lines are arcs u -> v, read the file as directed "
+            "(directed=True), else remove one of them"
+        )
+    return GraphInputError(
+        f"{path}:{second}: duplicate edge {other!r}, also on line {first}; remove one of them"
+    )
