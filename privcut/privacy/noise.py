@@ -569,10 +569,9 @@ class Noise:
 
     def __post_init__(self) -> None:
         check_option(self.kind, "noise kind", KINDS)
+        check = _check_sigma if self.kind.endswith("gaussian") else _check_scale
         if self.kind.startswith("discrete"):
-            (_check_sigma if self.kind == "discrete_gaussian" else _check_scale)(
-                self.scale, "scale"
-            )
+            check(self.scale, "scale")
             if self.grid:
                 raise ValueError(f"integer noise has no grid, got grid={self.grid!r}")
             return
@@ -581,7 +580,6 @@ class Noise:
             object.__setattr__(self, "grid", _power_of_two_at_most(scale / (2 * GRID_RATIO)))
         if not _is_power_of_two(self.grid):
             raise ValueError(f"grid must be a positive power of two, got {self.grid!r}")
-        check = _check_sigma if self.kind == "gaussian" else _check_scale
         check(scale / self.grid, "scale / grid")
 
     @classmethod
