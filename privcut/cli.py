@@ -1386,6 +1386,16 @@ CLI_TERMS = (
     ("method='sparse' or 'auto'", "--method sparse or auto"),
     ("method='sparse'", "--method sparse"),
     ("method='dense'", "--method dense"),
+    ("to measurements (before", "to --measurements (before"),
+    ("['edge-count', 'degrees', 'clustering']", "--measurements edge-count,degrees,clustering"),
+    (
+        "['edge-count', 'degree-sequence', 'assortativity']",
+        "--measurements edge-count,degree-sequence,assortativity",
+    ),
+    (
+        "['edge-count', 'filtered-randomized-response']",
+        "--measurements edge-count,filtered-randomized-response",
+    ),
 )
 """The fixes the library's messages name in Python terms, and the command line's options
 that make them (phrase, replacement): applied to every bad-input message."""

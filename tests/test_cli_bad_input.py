@@ -324,6 +324,9 @@ def test_odd_outputs_and_query_nodes_are_refused(argv, message, tmp_path, capsys
         (["--measurements", "edge-count,degree-sequence", "--weight", "w"], "without --weight"),
         (["--measurements", "edge-count,degrees,clustering", "--directed"], "without --directed"),
         (["--method", "dense", "--memory", "300"], "use --method sparse"),
+        (["--measurements", "clustering"], "--measurements edge-count,degrees,clustering"),
+        (["--measurements", "edge-count,assortativity"], "add 'degree-sequence' to --measur"),
+        (["--measurements", "filtered-randomized-response"], "edge-count,filtered-randomized"),
     ],
 )
 def test_library_messages_name_cli_options(extra, message, tmp_path, capsys):
@@ -332,3 +335,4 @@ def test_library_messages_name_cli_options(extra, message, tmp_path, capsys):
     status, _, err = run_cli(_materialise(argv, tmp_path), capsys)
     assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
     assert "=None" not in err and "directed=" not in err and "method=" not in err
+    assert "['" not in err and "to measurements" not in err
