@@ -35,7 +35,7 @@ from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh, svds
 
 from privcut.exceptions import DependencyError
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_option
+from privcut.privacy.validation import check_option, check_real
 
 __all__ = ["CutNormResult", "cut_norm", "local_improvement", "normalized_cut_norm"]
 
@@ -102,12 +102,7 @@ class CutNormResult:
 
 
 def _as_matrix(A: object) -> np.ndarray:
-    dtype = getattr(A, "dtype", None)
-    if isinstance(dtype, np.dtype) and dtype.kind == "c":  # float() would drop the imaginary
-        raise ValueError(
-            f"the cut norm needs a matrix A of real numbers, got complex dtype {dtype}; pass "
-            "A.real if the imaginary parts are 0"
-        )
+    check_real(A, "the cut norm's matrix A", "A.real")
     try:
         matrix = A.toarray() if sp.issparse(A) else np.asarray(A, dtype=float)
     except (TypeError, ValueError, OverflowError):

@@ -31,7 +31,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from privcut.exceptions import PrivacyParameterError, PrivcutError
+from privcut.exceptions import PrivcutError
 from privcut.files import StateFile
 from privcut.graph.arrays import is_array_graph
 from privcut.graph.cuts import check_node_set
@@ -67,7 +67,12 @@ from privcut.privacy import (
 )
 from privcut.privacy.noise import MAX_SCALE, float_sum_error
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_option, check_positive, check_scalar
+from privcut.privacy.validation import (
+    check_option,
+    check_positive,
+    check_scalar,
+    epsilon_too_small,
+)
 from privcut.records import Record, Spend
 
 __all__ = ["CutOracle", "OracleStatus"]
@@ -162,10 +167,9 @@ def _count_epsilon(epsilon: float, share: float) -> float:
     is read) when its noise would pass the samplers' cap, or the share underflows to 0."""
     count_epsilon = exact_split(epsilon, (share, 1.0 - share))[0]
     if not count_epsilon > 0.0 or not 1.0 / count_epsilon <= MAX_SCALE:
-        raise PrivacyParameterError(
-            "epsilon too small: the noise scale of the edge count (its share of epsilon is "
-            f"{count_epsilon!r}) would exceed 2**40; noise that large swamps any count, so "
-            "raise epsilon (or give a public max_edges)"
+        raise epsilon_too_small(
+            f"the edge count (its share of epsilon is {count_epsilon!r})",
+            "raise epsilon (or give a public max_edges)",
         )
     return count_epsilon
 

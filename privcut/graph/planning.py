@@ -75,7 +75,7 @@ from privcut.graph.partition import Partition
 from privcut.graph.universe import EdgeUniverse, check_pairs
 from privcut.privacy import Noise, check_beta, check_epsilon, exact_split
 from privcut.privacy.noise import laplace_moments
-from privcut.privacy.validation import check_option, check_scalar
+from privcut.privacy.validation import check_option, check_scalar, epsilon_too_small
 
 __all__ = [
     "ASSORTATIVITY_SHARE",
@@ -383,10 +383,8 @@ def _check_budget(names: tuple[str, ...], epsilon: float, integer: bool) -> None
         try:
             _noise(name, epsilon, integer)
         except PrivacyParameterError as error:
-            raise PrivacyParameterError(
-                f"epsilon too small: the noise scale of the {name!r} measurement would "
-                f"exceed 2**40 even with the whole budget (epsilon={epsilon!r}); noise that "
-                "large swamps any count, so raise epsilon"
+            raise epsilon_too_small(
+                f"the {name!r} measurement, even with the whole budget (epsilon={epsilon!r}),"
             ) from error
 
 

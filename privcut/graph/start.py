@@ -70,6 +70,7 @@ from privcut.graph.planning import plan_measurements
 from privcut.graph.private_groups import PrivateGroups, release_communities
 from privcut.graph.universe import EdgeUniverse
 from privcut.privacy import Noise, exact_split
+from privcut.privacy.validation import epsilon_too_small
 from privcut.records import Record, Spend
 
 __all__ = ["STARTS", "START_SHARE", "BlockStart", "MeasuredStart", "measure_start"]
@@ -126,10 +127,8 @@ def _potential_noise(epsilon: float) -> tuple[int, Noise]:
         units = _units(epsilon) if epsilon > 0.0 else 1
         return units, Noise.for_laplace(epsilon, POTENTIAL_SENSITIVITY * units, integer=True)
     except PrivacyParameterError as error:
-        raise PrivacyParameterError(
-            "epsilon too small: the noise scale of the measured start's potential (its share "
-            f"of epsilon is {epsilon!r}) would exceed 2**40; noise that large swamps any "
-            "count, so raise epsilon"
+        raise epsilon_too_small(
+            f"the measured start's potential (its share of epsilon is {epsilon!r})"
         ) from error
 
 

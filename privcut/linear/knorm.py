@@ -33,13 +33,12 @@ from scipy.optimize import linprog
 from scipy.spatial import ConvexHull
 from scipy.special import gammaincinv
 
-from privcut.exceptions import PrivacyParameterError
 from privcut.linear.queries import as_query_matrix, check_histogram
 from privcut.linear.release import LinearRelease
 from privcut.privacy import check_beta, check_epsilon
 from privcut.privacy.noise import MAX_SCALE
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_option, check_scalar
+from privcut.privacy.validation import check_option, check_scalar, epsilon_too_small
 
 __all__ = ["KNormBody", "knorm_mechanism"]
 
@@ -187,10 +186,7 @@ def _check_noise_scale(sensitivity: float, epsilon: float) -> None:
     :data:`~privcut.privacy.noise.MAX_SCALE`, as the other mechanisms do."""
     scale = sensitivity / epsilon
     if not scale <= MAX_SCALE:
-        raise PrivacyParameterError(
-            f"epsilon too small: the noise scale l1 sensitivity / epsilon = {scale!r} would "
-            "exceed 2**40; noise that large swamps any answer, so raise epsilon"
-        )
+        raise epsilon_too_small(f"the K-norm noise, l1 sensitivity / epsilon = {scale!r},")
 
 
 def knorm_mechanism(

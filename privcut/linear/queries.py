@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, aslinearoperator
 
 from privcut.privacy.noise import float_sum_error
-from privcut.privacy.validation import check_scalar
+from privcut.privacy.validation import check_real, check_scalar
 
 __all__ = [
     "QueryMatrix",
@@ -30,17 +30,6 @@ __all__ = [
     "l2_sensitivity",
     "max_entry",
 ]
-
-
-def _refuse_complex(values: object, what: str) -> None:
-    """Refuse a complex array, whose float conversion would drop the imaginary parts with
-    only numpy's ComplexWarning (a list of Python complex numbers fails the conversion)."""
-    dtype = getattr(values, "dtype", None)
-    if isinstance(dtype, np.dtype) and dtype.kind == "c":
-        raise ValueError(
-            f"{what} must hold real numbers, got complex dtype {dtype}; pass its .real "
-            "part if the imaginary parts are 0"
-        )
 
 
 class QueryMatrix:
@@ -77,7 +66,7 @@ class QueryMatrix:
     """
 
     def __init__(self, matrix: object) -> None:
-        _refuse_complex(matrix, "a query matrix")
+        check_real(matrix, "a query matrix")
         if sp.issparse(matrix):
             stored = sp.csr_array(matrix, dtype=float)
             entries = stored.data
@@ -278,7 +267,7 @@ def check_histogram(h: object, m: int, *, largest: float = 1.0) -> np.ndarray:
     ...
     ValueError: the histogram's counts must be below 2^53 = 9007199254740992, where ...
     """
-    _refuse_complex(h, "the histogram")
+    check_real(h, "the histogram")
     try:
         values = np.asarray(h, dtype=float)
     except (TypeError, ValueError, OverflowError) as error:

@@ -34,7 +34,12 @@ from scipy.special import ndtri
 
 from privcut.exceptions import PrivacyParameterError
 from privcut.privacy.random import RandomState, check_random_state
-from privcut.privacy.validation import check_option, check_positive, check_scalar
+from privcut.privacy.validation import (
+    check_option,
+    check_positive,
+    check_scalar,
+    epsilon_too_small,
+)
 
 __all__ = [
     "Noise",
@@ -600,10 +605,7 @@ class Noise:
         True
         """
         if epsilon == 0.0:  # a share of an epsilon near the smallest float underflows to 0
-            raise PrivacyParameterError(
-                "epsilon too small: got 0.0 (a share of a tiny epsilon underflows to 0), where "
-                "the noise scale would exceed 2**40; raise epsilon"
-            )
+            raise epsilon_too_small("a share of epsilon that underflowed to 0.0")
         scale = check_positive(sensitivity, "sensitivity") / check_positive(epsilon, "epsilon")
         if integer:
             return cls("discrete_laplace", scale)

@@ -23,8 +23,10 @@ __all__ = [
     "check_epsilon",
     "check_option",
     "check_positive",
+    "check_real",
     "check_scalar",
     "check_sensitivity",
+    "epsilon_too_small",
 ]
 
 
@@ -94,6 +96,39 @@ degenerate (the release would be the exact data)."""
 MAX_COUNT = 2**53
 """Largest count (of queries, rounds, iterations) privcut accepts: floats hold every
 integer up to it exactly."""
+
+
+def epsilon_too_small(noise: str, fix: str = "raise epsilon") -> PrivacyParameterError:
+    """The error for an epsilon so small that the noise scale of ``noise`` would pass the
+    integer samplers' cap of 2**40 (to be raised before any draw), naming the ``fix``.
+
+    Examples
+    --------
+    >>> str(epsilon_too_small("the edge count"))[:56]
+    'epsilon too small: the noise scale of the edge count wou'
+    """
+    return PrivacyParameterError(
+        f"epsilon too small: the noise scale of {noise} would exceed 2**40; noise that "
+        f"large swamps any count, so {fix}"
+    )
+
+
+def check_real(values: object, what: str, real: str = "its .real part") -> None:
+    """Refuse an array of complex dtype, whose float conversion would drop the imaginary
+    parts with only numpy's ComplexWarning (a list of Python complex numbers already fails
+    the conversion); the message names ``real`` as the fix.
+
+    Examples
+    --------
+    >>> check_real(np.ones(2), "A") is None
+    True
+    """
+    dtype = getattr(values, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind == "c":
+        raise ValueError(
+            f"{what} must hold real numbers, got complex dtype {dtype}; pass {real} if the "
+            "imaginary parts are 0"
+        )
 
 
 def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
