@@ -1030,6 +1030,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+EDGE_LINES = "'u v' per line (SNAP) or 'u,v' (CSV); a header line must be a comment ('# u v')"
+"""How the help describes an edge list's lines."""
+
 OUTPUTS_HELP = (
     "Outputs: every output path is checked before the data is read or any budget spent "
     "(its folder takes a new file, its name fits, it is no folder, device, symbolic link "
@@ -1082,7 +1085,7 @@ def _add_cuts(commands) -> None:
         help="privately answer a file of cut queries on an edge-list graph",
         epilog=OUTPUTS_HELP,
     )
-    cuts.add_argument("input", help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV)")
+    cuts.add_argument("input", help=f"edge list: {EDGE_LINES}")
     cuts.add_argument(
         "--queries",
         required=True,
@@ -1202,7 +1205,7 @@ def _add_synthesize(commands) -> None:
     synthesize.add_argument(
         "input",
         nargs="?",
-        help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV), read by a columnar reader",
+        help=f"edge list: {EDGE_LINES}; read by a columnar reader",
     )
     synthesize.add_argument(
         "--dataset",

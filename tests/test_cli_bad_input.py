@@ -243,6 +243,23 @@ def test_a_byte_order_mark_first_is_dropped_from_every_input(tmp_path, capsys):
     assert status == 0 and '"0"' in out, err
 
 
+@pytest.mark.parametrize("command", ["synthesize", "cuts"])
+def test_a_header_and_a_joined_byte_order_mark_are_refused(command, tmp_path, capsys):
+    """Sweep 37 F23 and F5: a header ``u,v`` and a BOM inside the edge list (two files
+    joined) are refused by the command line, naming the line."""
+    (tmp_path / "q.txt").write_text("0, 1\n")
+    argv = [command, "--epsilon", "1"]
+    argv += ["-o", str(tmp_path / "o.txt")] if command == "synthesize" else []
+    argv += ["--queries", str(tmp_path / "q.txt")] if command == "cuts" else []
+    for text, message in (
+        (b"u,v\n0,1\n1,2\n", "e.txt:1: 'u,v' looks like a header, not an edge: make a header"),
+        (b"0 1\n\xef\xbb\xbf1 2\n", "e.txt:2: a byte order mark (U+FEFF, invisible)"),
+    ):
+        (tmp_path / "e.txt").write_bytes(text)
+        status, _, err = run_cli([*argv, str(tmp_path / "e.txt")], capsys)
+        assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
+
+
 def test_a_duplicate_edge_names_the_line_and_directed(tmp_path, capsys):
     """Sweep 37 F11: the CLI's message names the lines and the option --directed."""
     (tmp_path / "e.txt").write_text("10 6\n6 7\n6 10\n")
