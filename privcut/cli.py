@@ -670,6 +670,46 @@ def _check_generator_options(arguments: argparse.Namespace) -> None:
     )
     if dense and arguments.memory is not None:
         _check_dense_memory(arguments)
+    if arguments.method == "auto" and (arguments.oracle or arguments.rounding == "none"):
+        from privcut.datasets import read_nodelist
+
+        n = len(set(read_nodelist(arguments.nodes))) if arguments.nodes else 2
+        _check_auto_generator(arguments, n)
+
+
+def _check_auto_generator(arguments: argparse.Namespace, n: int) -> None:
+    """Refuse ``--oracle`` and ``--rounding none`` (dense generator only) when ``--method
+    auto`` takes the sparse generator on ``n`` nodes: the public node count (the node
+    list's, the edge list's nodes without one), or 2, the fewest, before the edge list is
+    read (then the choice holds on any graph: it is sparse on more nodes too)."""
+    if arguments.method != "auto" or not (arguments.oracle or arguments.rounding == "none"):
+        return
+    from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED
+    from privcut.graph.synthetic import chosen_generator
+
+    measurements = _measurements(arguments)
+    chosen, why = chosen_generator(n, measurements=measurements, memory=arguments.memory)
+    if chosen != "sparse":
+        return
+    option, use = (
+        ("--oracle", "uses no cut-norm oracle")
+        if arguments.oracle
+        else ("--rounding none", "releases a 0/1 graph")
+    )
+    why = why.removeprefix("method 'auto': sparse, ")
+    sparse_only = (FILTERED, CLUSTERING, ASSORTATIVITY)
+    named = [name for name in _measurement_names(arguments) if name in sparse_only]
+    if named:  # a measurement only the sparse generator uses
+        other = f"drop {named[0]} from --measurements"
+        why = f"--measurements names {named[0]}, a measurement of the sparse generator"
+    else:  # the dense generator's predicted memory exceeds the budget
+        budget = " --memory budget" if arguments.memory is not None else " default --memory"
+        why = why.replace(" budget", budget)
+        other = "use --method dense, raising --memory if the machine has it"
+    raise privcut.PrivcutError(
+        f"{option} belongs to the dense generator, but --method auto takes the sparse one "
+        f"here ({why}), which {use}: drop {option}, or {other}"
+    )
 
 
 def _check_dense_memory(arguments: argparse.Namespace) -> None:
@@ -776,6 +816,7 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     _check_generator_options(arguments)
     groups = read_groups(arguments.groups) if arguments.groups else private
     edges = _read_array(arguments)
+    _check_auto_generator(arguments, len(edges.nodes))  # the public node count
     if arguments.communities_out and private is None:
         _check_decision(arguments, len(edges.nodes), edges.directed)
     rounding = None if arguments.rounding == "none" else arguments.rounding
@@ -1185,14 +1226,15 @@ def _add_generator(synthesize: argparse.ArgumentParser) -> None:
     synthesize.add_argument(
         "--oracle",
         choices=["spectral", "alon-naor"],
-        help="the dense generator's cut-norm oracle (default spectral; refused with --method "
-        "sparse, which uses none)",
+        help="the dense generator's cut-norm oracle (default spectral; refused where the sparse "
+        "generator runs, which uses none: --method sparse, or auto taking it)",
     )
     synthesize.add_argument(
         "--rounding",
         default="random",
         choices=["random", "none"],
-        help="'random': a 0/1 graph; 'none': weights in [0, 1] (default random)",
+        help="'random': a 0/1 graph; 'none': weights in [0, 1], dense generator only "
+        "(default random)",
     )
 
 

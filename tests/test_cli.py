@@ -8,6 +8,7 @@ import sys
 import pytest
 
 import privcut
+import privcut.datasets
 from privcut.cli import main
 
 
