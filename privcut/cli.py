@@ -568,6 +568,9 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
     node_count = _node_count(arguments.node_count)
     _check_blocks(arguments, _measurement_names(arguments))
     groups = _dask_groups(arguments.groups) if arguments.groups else None
+    from privcut.graph.dask import check_measurements
+
+    check_measurements(_measurements(arguments), grouped=groups is not None)  # no cluster yet
     edges = _dask_edges(arguments.input)  # its metadata only, before the cluster starts
     with _dask_client(arguments.scheduler):
         from privcut.graph.dask import synthetic_edges
@@ -1429,6 +1432,8 @@ def _check_new_folder(path: str) -> None:
 
 
 CLI_TERMS = (
+    ("measurements: the dask engine does not take", "--engine dask does not take"),
+    ("or the in-memory synthetic_graph", "or synthesize without --engine dask"),
     ("read the file as directed (directed=True)", "read it with --directed"),
     ("pass weight=None", "drop --weight"),
     ("(weight=None)", "(without --weight)"),
