@@ -21,7 +21,15 @@ from typing import IO, NamedTuple, NoReturn
 
 import privcut
 from privcut.files import PartialReplaceError, ReplaceTogether, check_replaceable
-from privcut.graph.workloads import STRATEGIES
+
+# Only light modules above: NumPy, SciPy, NetworkX and privcut's graph code are imported
+# by the commands, inside main's handling of Ctrl-C (sweep 37 F13: a Ctrl-C during the
+# ~1.5 s of those imports printed a traceback), and --help and --version do not wait
+# for them.
+
+CUT_STRATEGIES = ("per-query", "workload", "noisy-graph", "blocks", "optimized")
+"""``cuts --strategy`` choices besides ``auto``: :data:`privcut.graph.workloads.STRATEGIES`,
+spelled out to keep the parser light (a test checks they agree)."""
 
 MECHANISMS = (
     ("synthetic_graph", "privcut", "synthetic graph, all cuts close; (epsilon, 0)"),
@@ -560,6 +568,9 @@ def _synthesize_dask(arguments: argparse.Namespace) -> int:
     node_count = _node_count(arguments.node_count)
     _check_blocks(arguments, _measurement_names(arguments))
     groups = _dask_groups(arguments.groups) if arguments.groups else None
+    from privcut.graph.dask import check_measurements
+
+    check_measurements(_measurements(arguments), grouped=groups is not None)  # no cluster yet
     edges = _dask_edges(arguments.input)  # its metadata only, before the cluster starts
     with _dask_client(arguments.scheduler):
         from privcut.graph.dask import synthetic_edges
@@ -662,6 +673,46 @@ def _check_generator_options(arguments: argparse.Namespace) -> None:
     )
     if dense and arguments.memory is not None:
         _check_dense_memory(arguments)
+    if arguments.method == "auto" and (arguments.oracle or arguments.rounding == "none"):
+        from privcut.datasets import read_nodelist
+
+        n = len(set(read_nodelist(arguments.nodes))) if arguments.nodes else 2
+        _check_auto_generator(arguments, n)
+
+
+def _check_auto_generator(arguments: argparse.Namespace, n: int) -> None:
+    """Refuse ``--oracle`` and ``--rounding none`` (dense generator only) when ``--method
+    auto`` takes the sparse generator on ``n`` nodes: the public node count (the node
+    list's, the edge list's nodes without one), or 2, the fewest, before the edge list is
+    read (then the choice holds on any graph: it is sparse on more nodes too)."""
+    if arguments.method != "auto" or not (arguments.oracle or arguments.rounding == "none"):
+        return
+    from privcut.graph.planning import ASSORTATIVITY, CLUSTERING, FILTERED
+    from privcut.graph.synthetic import chosen_generator
+
+    measurements = _measurements(arguments)
+    chosen, why = chosen_generator(n, measurements=measurements, memory=arguments.memory)
+    if chosen != "sparse":
+        return
+    option, use = (
+        ("--oracle", "uses no cut-norm oracle")
+        if arguments.oracle
+        else ("--rounding none", "releases a 0/1 graph")
+    )
+    why = why.removeprefix("method 'auto': sparse, ")
+    sparse_only = (FILTERED, CLUSTERING, ASSORTATIVITY)
+    named = [name for name in _measurement_names(arguments) if name in sparse_only]
+    if named:  # a measurement only the sparse generator uses
+        other = f"drop {named[0]} from --measurements"
+        why = f"--measurements names {named[0]}, a measurement of the sparse generator"
+    else:  # the dense generator's predicted memory exceeds the budget
+        budget = " --memory budget" if arguments.memory is not None else " default --memory"
+        why = why.replace(" budget", budget)
+        other = "use --method dense, raising --memory if the machine has it"
+    raise privcut.PrivcutError(
+        f"{option} belongs to the dense generator, but --method auto takes the sparse one "
+        f"here ({why}), which {use}: drop {option}, or {other}"
+    )
 
 
 def _check_dense_memory(arguments: argparse.Namespace) -> None:
@@ -768,6 +819,7 @@ def _synthesize(arguments: argparse.Namespace) -> int:
     _check_generator_options(arguments)
     groups = read_groups(arguments.groups) if arguments.groups else private
     edges = _read_array(arguments)
+    _check_auto_generator(arguments, len(edges.nodes))  # the public node count
     if arguments.communities_out and private is None:
         _check_decision(arguments, len(edges.nodes), edges.directed)
     rounding = None if arguments.rounding == "none" else arguments.rounding
@@ -1022,6 +1074,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+EDGE_LINES = "'u v' per line (SNAP) or 'u,v' (CSV); a header line must be a comment ('# u v')"
+"""How the help describes an edge list's lines."""
+
 OUTPUTS_HELP = (
     "Outputs: every output path is checked before the data is read or any budget spent "
     "(its folder takes a new file, its name fits, it is no folder, device, symbolic link "
@@ -1074,7 +1129,7 @@ def _add_cuts(commands) -> None:
         help="privately answer a file of cut queries on an edge-list graph",
         epilog=OUTPUTS_HELP,
     )
-    cuts.add_argument("input", help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV)")
+    cuts.add_argument("input", help=f"edge list: {EDGE_LINES}")
     cuts.add_argument(
         "--queries",
         required=True,
@@ -1082,7 +1137,7 @@ def _add_cuts(commands) -> None:
     )
     cuts.add_argument("--epsilon", type=float, required=True, help="privacy parameter")
     cuts.add_argument("--delta", type=float, default=0.0, help="privacy parameter (default 0)")
-    cuts.add_argument("--strategy", default="auto", choices=["auto", *STRATEGIES])
+    cuts.add_argument("--strategy", default="auto", choices=["auto", *CUT_STRATEGIES])
     _add_graph_input(cuts, "of the edge list and of the queries", weighted=False)
     _add_seed(cuts)
     cuts.add_argument("-o", "--output", help="write the JSON report here (default stdout)")
@@ -1174,14 +1229,15 @@ def _add_generator(synthesize: argparse.ArgumentParser) -> None:
     synthesize.add_argument(
         "--oracle",
         choices=["spectral", "alon-naor"],
-        help="the dense generator's cut-norm oracle (default spectral; refused with --method "
-        "sparse, which uses none)",
+        help="the dense generator's cut-norm oracle (default spectral; refused where the sparse "
+        "generator runs, which uses none: --method sparse, or auto taking it)",
     )
     synthesize.add_argument(
         "--rounding",
         default="random",
         choices=["random", "none"],
-        help="'random': a 0/1 graph; 'none': weights in [0, 1] (default random)",
+        help="'random': a 0/1 graph; 'none': weights in [0, 1], dense generator only "
+        "(default random)",
     )
 
 
@@ -1194,7 +1250,7 @@ def _add_synthesize(commands) -> None:
     synthesize.add_argument(
         "input",
         nargs="?",
-        help="edge list: 'u v' per line (SNAP) or 'u,v' (CSV), read by a columnar reader",
+        help=f"edge list: {EDGE_LINES}; read by a columnar reader",
     )
     synthesize.add_argument(
         "--dataset",
@@ -1376,6 +1432,8 @@ def _check_new_folder(path: str) -> None:
 
 
 CLI_TERMS = (
+    ("measurements: the dask engine does not take", "--engine dask does not take"),
+    ("or the in-memory synthetic_graph", "or synthesize without --engine dask"),
     ("read the file as directed (directed=True)", "read it with --directed"),
     ("pass weight=None", "drop --weight"),
     ("(weight=None)", "(without --weight)"),

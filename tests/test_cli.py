@@ -8,6 +8,7 @@ import sys
 import pytest
 
 import privcut
+import privcut.datasets
 from privcut.cli import main
 
 
@@ -370,3 +371,10 @@ def test_sweep37_f3_a_void_delta_is_said_in_the_headline_and_summary(tmp_path, c
     assert main([*arguments, "-o", str(output)]) == 0
     assert "slack" not in output.read_text().splitlines()[0]
     assert "(1, 0)-DP (edge-count" in capsys.readouterr().err
+
+
+def test_the_cuts_strategies_are_the_library_s():
+    # sweep 37 F13: spelled out in the command line, to keep its start light
+    from privcut.graph.workloads import STRATEGIES
+
+    assert privcut.cli.CUT_STRATEGIES == STRATEGIES

@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import privcut
+import privcut.datasets
 from privcut.cli import INTERNAL_ERROR, USAGE_ERROR, main
 from tests.badinput import SETTINGS, time_limit
 
@@ -243,6 +244,23 @@ def test_a_byte_order_mark_first_is_dropped_from_every_input(tmp_path, capsys):
     assert status == 0 and '"0"' in out, err
 
 
+@pytest.mark.parametrize("command", ["synthesize", "cuts"])
+def test_a_header_and_a_joined_byte_order_mark_are_refused(command, tmp_path, capsys):
+    """Sweep 37 F23 and F5: a header ``u,v`` and a BOM inside the edge list (two files
+    joined) are refused by the command line, naming the line."""
+    (tmp_path / "q.txt").write_text("0, 1\n")
+    argv = [command, "--epsilon", "1"]
+    argv += ["-o", str(tmp_path / "o.txt")] if command == "synthesize" else []
+    argv += ["--queries", str(tmp_path / "q.txt")] if command == "cuts" else []
+    for text, message in (
+        (b"u,v\n0,1\n1,2\n", "e.txt:1: 'u,v' looks like a header, not an edge: make a header"),
+        (b"0 1\n\xef\xbb\xbf1 2\n", "e.txt:2: a byte order mark (U+FEFF, invisible)"),
+    ):
+        (tmp_path / "e.txt").write_bytes(text)
+        status, _, err = run_cli([*argv, str(tmp_path / "e.txt")], capsys)
+        assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
+
+
 def test_a_duplicate_edge_names_the_line_and_directed(tmp_path, capsys):
     """Sweep 37 F11: the CLI's message names the lines and the option --directed."""
     (tmp_path / "e.txt").write_text("10 6\n6 7\n6 10\n")
@@ -277,6 +295,18 @@ OPTION_ERRORS = {
         "needs 1,800 bytes on the 5 nodes of --nodes",
     ),
     "weight private": (["--weight", "w", "--private-communities"], "drop --weight"),
+    "auto sparse oracle": (
+        ["--measurements", "edge-count,degrees,clustering", "--oracle", "alon-naor"],
+        "--method auto takes the sparse one here (--measurements names clustering",
+    ),
+    "auto sparse rounding": (
+        ["--memory", "100", "--rounding", "none"],
+        "--rounding none belongs to the dense generator, but --method auto takes the sparse",
+    ),
+    "auto sparse nodes": (
+        ["--memory", "1K", "--oracle", "spectral", "--nodes", "<nodes>"],
+        "predicted 0.0018 MB on 5 nodes > the 0.001 MB --memory budget), which uses no cut",
+    ),
     "groups syntax": (["--groups", "<groups twice>"], "groups_twice:2: node '1' is listed"),
 }
 
@@ -295,6 +325,28 @@ def test_option_errors_come_before_the_edge_list_is_read(name, tmp_path, capsys,
     status, _, err = run_cli(_materialise(argv, tmp_path), capsys)
     assert status == USAGE_ERROR and err.count("\n") == 1 and message in err, err
     assert "=" not in err  # no Python argument (weight=None, method='sparse', memory=)
+
+
+@pytest.mark.parametrize("option", [["--oracle", "spectral"], ["--rounding", "none"]])
+def test_dense_options_are_refused_where_auto_takes_sparse(option, tmp_path, capsys, monkeypatch):
+    """Sweep 37 F23: --oracle was ignored, and --rounding none refused late in Python terms,
+    where --method auto takes the sparse generator on the edge list's (public) node count;
+    both are refused before the release, naming why auto takes sparse."""
+    (tmp_path / "e.txt").write_text("".join(f"{i} {i + 1}\n" for i in range(150)))
+    argv = ["synthesize", str(tmp_path / "e.txt"), "--epsilon", "1", "--seed", "0", "--quiet"]
+    argv += ["-o", str(tmp_path / "o.txt"), "--memory", "1M", *option]
+    status, _, err = run_cli(argv, capsys)
+    assert status == USAGE_ERROR and err.count("\n") == 1, err
+    assert "--method auto takes the sparse one here (the dense generator's predicted" in err
+    assert "on 151 nodes > the 1 MB --memory budget)" in err and f"drop {option[0]}" in err
+    assert not (tmp_path / "o.txt").exists()
+
+    def reached(*arguments, **options):
+        raise privcut.PrivcutError(f"the release, method {options['method']}")
+
+    monkeypatch.setattr(privcut, "synthetic_graph", reached)
+    argv[argv.index("1M")] = "2M"  # dense fits: the options are the dense generator's
+    assert "error: the release, method auto\n" in run_cli(argv, capsys)[2]
 
 
 @pytest.mark.parametrize(

@@ -300,3 +300,32 @@ def test_closed_standard_streams_end_a_release_as_open_ones_do(tmp_path):
             preexec_fn=lambda closed=closed: [os.close(fd) for fd in closed],
         )
         assert done.returncode == 0 and output.exists()
+
+
+def test_ctrl_c_during_the_start_up_imports_is_one_line(tmp_path):
+    """Sweep 37 F13: ``import privcut`` loaded NumPy, SciPy and NetworkX (~1.5 s) before
+    the command's handling of Ctrl-C existed, and a Ctrl-C then printed a traceback. The
+    SIGINT is sent as soon as the process has imported part of NumPy (``-X importtime``
+    reports each import as it ends): the command now imports it inside that handling."""
+    command = [sys.executable, "-X", "importtime", "-m", "privcut", *setup(tmp_path)]
+    root = pathlib.Path(privcut.__file__).parents[1]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even if ignored
+    )
+    try:
+        for line in process.stderr:  # until one of numpy's submodules is imported
+            if line.startswith("import time:") and line.split("|")[-1].strip()[:6] == "numpy.":
+                break  # numpy's own import is under way
+        process.send_signal(signal.SIGINT)
+        _, rest = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    err = "".join(line for line in rest.splitlines(True) if not line.startswith("import time:"))
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err == "privcut synthesize: interrupted; no output was written or replaced\n"
+    assert process.returncode == -signal.SIGINT and contents(tmp_path) == OLD

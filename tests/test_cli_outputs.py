@@ -14,6 +14,7 @@ import pytest
 
 import privcut
 import privcut.cli
+import privcut.datasets
 import privcut.files
 import privcut.graph
 from privcut.cli import PARTIAL_WRITE, USAGE_ERROR, main

@@ -421,13 +421,20 @@ def test_cli_synthesize_with_the_dask_engine(client, medium, tmp_path, capsys):
         ("good", ["-o", "OUT"], "--output OUT exists; --engine dask writes a Parquet folder"),
         ("good", ["--measurements", "blocks"], "add --groups FILE"),
         ("good", ["--oracle", "spectral"], "does not take --oracle"),
+        ("good", ["--measurements", "clustering"], "--engine dask does not take 'clustering'"),
+        (
+            "good",
+            ["--measurements", "edge-count,degree-sequence,assortativity"],
+            "or synthesize without --engine dask",
+        ),
     ],
 )
 def test_cli_dask_input_refused_before_the_cluster_starts(
     tmp_path, capsys, monkeypatch, table, extra, message
 ):
     """Sweep 37 F6, F12: a bad input table, --node-count or existing output folder is one
-    clear error line (status 2) before any cluster starts."""
+    clear error line (status 2) before any cluster starts; so are the measurements the
+    engine does not take (sweep 37 F2, left over)."""
     from privcut.cli import main
 
     def no_cluster(*args, **kwargs):

@@ -118,3 +118,49 @@ def test_a_byte_order_mark_first_is_not_part_of_a_label(tmp_path):
     groups = tmp_path / "groups.txt"
     groups.write_text(f"{bom}0 a\n1 b\n", encoding="utf-8")
     assert read_groups(groups) == {"0": "a", "1": "b"}
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [("u,v\n0,1\n1,2\n", ":1: 'u,v'"), ("# SNAP\n\nu v weight\n0 1 1\n", ":3: 'u v weight'")],
+)
+def test_sweep37_a_header_in_the_help_s_notation_is_refused(tmp_path, text, where):
+    """Sweep 37 F23: a first line ``u,v`` (the help's notation) was read as an edge
+    between nodes u and v; both edge readers refuse it, naming the line and the fixes."""
+    from privcut.datasets import read_edge_array
+
+    path = write(tmp_path, text)
+    for reader in (read_edgelist, read_edge_array):
+        with pytest.raises(GraphInputError, match="looks like a header") as error:
+            reader(path)
+        assert f"{path}{where}" in str(error.value) and "comment ('# u" in str(error.value)
+        assert '"u","v"' in str(error.value)
+
+
+def test_sweep37_the_edge_between_u_and_v_reads_quoted_or_later(tmp_path):
+    from privcut.datasets import read_edge_array
+
+    for text in ('"u","v"\n0,1\n', "# u v\n0 1\nu v\n", "0,1\nu,v\n"):
+        path = write(tmp_path, text)
+        assert sorted(read_edgelist(path).nodes) == ["0", "1", "u", "v"]
+        assert read_edge_array(path).nodes == ("0", "1", "u", "v")
+
+
+def test_sweep37_a_byte_order_mark_further_on_is_refused(tmp_path):
+    """Sweep 37 F5 (left over): a BOM inside a file (two files joined) stayed in a label;
+    every text reader refuses it, naming the line."""
+    from privcut.datasets import read_edge_array, read_groups, read_nodelist
+
+    bom = "\ufeff"
+    cases = [
+        (read_edgelist, f"{bom}0 1\n1 2\n{bom}2 3\n"),
+        (read_edge_array, f"{bom}0 1\n1 2\n{bom}2 3\n"),
+        (read_edge_array, f"0 1\n1 2\n2 {bom}3\n"),
+        (read_nodelist, f"0\n1\n{bom}2\n"),
+        (read_groups, f"0 a\n1 a\n{bom}2 b\n"),
+    ]
+    for reader, text in cases:
+        path = write(tmp_path, text)
+        with pytest.raises(GraphInputError, match="byte order mark") as error:
+            reader(path)
+        assert f"{path}:3:" in str(error.value) and "remove it" in str(error.value)

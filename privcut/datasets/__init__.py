@@ -23,7 +23,10 @@ from privcut.datasets.generators import (
     stochastic_block_model,
 )
 from privcut.datasets.lines import (
+    BOM,
     NODES,
+    check_first_edge,
+    check_no_bom,
     declared_nodes,
     duplicate_edge,
     is_comment,
@@ -135,7 +138,12 @@ def read_edgelist(
     third column (e.g. a SNAP timestamp) must be a number but is not kept. Node labels
     are kept as strings (a label may start with ``#`` or ``%`` anywhere but in the first
     column, e.g. ``1 #tag``). Self-loops and duplicate edges are refused. The file must
-    be UTF-8 (a byte order mark first is dropped).
+    be UTF-8 (a byte order mark first is dropped, one further on refused).
+
+    A header line must be a comment (``# u v``): labels may be any text, so a header
+    cannot be told from an edge, and a first edge line in the help's own notation
+    (``u v``, ``u,v``, ``u v weight``) is refused as a header; the edge between nodes
+    named ``u`` and ``v`` is then written quoted, ``"u","v"``.
 
     A comment line starts (after blanks) with ``#`` or ``%`` followed by a blank, the
     end of the line, another marker, or text that does not have the form of an edge
@@ -182,12 +190,16 @@ def read_edgelist(
     path = Path(path)
     G = nx.DiGraph() if directed else nx.Graph()
     lines = _lines(path, "edge list")
+    first = True
     for number, text in lines:
         if text.startswith(NODES):
             G.add_nodes_from(declared_nodes(text, path, number))
             continue
         if is_comment(text, path, number, len(split_fields(text)) in (2, 3)):
             continue
+        if first:
+            check_first_edge(text, path, number)
+            first = False
         fields = split_fields(text)
         if len(fields) not in (2, 3) or not all(fields):
             raise GraphInputError(
@@ -292,7 +304,7 @@ def _unquoted(text: str, path: Path, number: int) -> str:
 
 def _lines(path: Path, what: str) -> list[tuple[int, str]]:
     """The numbered, stripped, non-blank lines of a UTF-8 text file (a byte order mark
-    first, as some editors write, is dropped)."""
+    first, as some editors write, is dropped; one further on is refused)."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
@@ -300,4 +312,8 @@ def _lines(path: Path, what: str) -> list[tuple[int, str]]:
             f"{path}: not UTF-8 text (byte {error.start}); save the {what} as UTF-8"
         ) from None
     lines = enumerate((line.strip() for line in re.split(r"\r\n?|\n", text)), start=1)
-    return [(number, line) for number, line in lines if line]
+    kept = [(number, line) for number, line in lines if line]
+    if BOM in text:
+        for number, line in kept:
+            check_no_bom(line, path, number)
+    return kept

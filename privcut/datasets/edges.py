@@ -36,6 +36,8 @@ from tqdm.auto import tqdm
 
 from privcut.datasets.lines import (
     NODES,
+    check_first_edge,
+    check_no_bom,
     csv_field,
     declared_nodes,
     duplicate_edge,
@@ -134,8 +136,9 @@ def read_edge_array(
     including the ``# nodes: [...]`` line of isolated nodes, an optional third column
     with the weight in [0, 1] (any number without ``weight``); refused: self-loops,
     duplicate edges (``u v`` and ``v u`` are one edge unless ``directed``), bad weights,
-    ambiguous lines like ``#a b``, text that is not UTF-8. Labels are strings. A byte
-    order mark first is dropped.
+    ambiguous lines like ``#a b``, a first edge line ``u v`` or ``u,v`` (a header: make
+    it a comment), text that is not UTF-8. Labels are strings. A byte order mark first is
+    dropped, one further on refused.
 
     Privacy: the node order is public. It is the order of ``nodes`` when given, else
     the canonical order of the labels read, never the order of first appearance (which
@@ -188,6 +191,7 @@ def read_edge_array(
     columns = _Columns(np.array([], dtype=object), np.array([], dtype=np.int64), [], [], [], [])
     columns.bounded = weight is not None
     size = os.path.getsize(path)
+    _check_first_edge(path)
     with (
         open(path, "rb") as file,
         tqdm(
@@ -228,6 +232,19 @@ def _check_read_arguments(path, directed, weight, nodes) -> tuple[Path, tuple | 
         repeated = pd.Index(order)[pd.Index(order).duplicated()].tolist()
         raise GraphInputError(f"the node list names {repeated[:5]} more than once")
     return Path(path), order
+
+
+def _check_first_edge(path: Path) -> None:
+    """:func:`~privcut.datasets.lines.check_first_edge` on the file's first edge line,
+    found by the line rules (the chunks' fast path does not see lines as first)."""
+    with open(path, encoding="utf-8-sig", errors="replace") as file:
+        for number, line in enumerate(file, start=1):
+            text = line.strip()
+            if not text or text.startswith(NODES):
+                continue
+            if not is_comment(text, path, number, len(split_fields(text)) in (2, 3)):
+                check_first_edge(text, path, number)
+                return
 
 
 def _chunks(file) -> Iterator[tuple[int, int, bytes]]:
@@ -373,6 +390,7 @@ def _read_line(text: str, path: Path, number: int, rows: tuple, columns: _Column
     append its edge to ``rows``."""
     if not text:
         return
+    check_no_bom(text, path, number)
     if text.startswith(NODES):
         columns.declared.extend(declared_nodes(text, path, number))
         return

@@ -13,12 +13,15 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from collections.abc import Iterable
 
 from privcut.exceptions import GraphInputError
 
 __all__ = [
     "NODES",
+    "check_first_edge",
+    "check_no_bom",
     "csv_field",
     "declared_nodes",
     "duplicate_edge",
@@ -30,6 +33,64 @@ __all__ = [
 
 NODES = "# nodes:"
 """A comment declaring nodes (a JSON list) that belong to the graph even without edges."""
+
+BOM = "\ufeff"
+"""The byte order mark (U+FEFF, invisible): dropped first in a file, refused elsewhere."""
+
+HELP_NOTATION = re.compile(r"u(\s+|\s*,\s*)v((\s+|\s*,\s*)weight)?")
+"""The help's notation of an edge line (``u v``, ``u,v``, ``u v weight``), unquoted."""
+
+
+def check_no_bom(text: str, path: str | os.PathLike, number: int) -> None:
+    """Refuse a line holding a byte order mark: one first in a file is dropped, one
+    further on (two files joined, ``cat a.txt b.txt``) would be an invisible part of a
+    label.
+
+    Raises
+    ------
+    GraphInputError
+        Naming ``path:number`` and the fix.
+
+    Examples
+    --------
+    >>> check_no_bom("1 2", "g.txt", 2)
+    >>> check_no_bom("\\ufeff1 2", "g.txt", 2)
+    Traceback (most recent call last):
+    ...
+    privcut.exceptions.GraphInputError: g.txt:2: a byte order mark (U+FEFF, invisible) ...
+    """
+    if BOM in text:
+        raise GraphInputError(
+            f"{path}:{number}: a byte order mark (U+FEFF, invisible) inside the file, as "
+            f"where files saved with one were joined: it would be part of a label; remove "
+            f"it (e.g. sed -i 's/\\xef\\xbb\\xbf//g' {path})"
+        )
+
+
+def check_first_edge(text: str, path: str | os.PathLike, number: int) -> None:
+    """Refuse a first edge line in the help's notation (``u v``, ``u,v``, ``u v weight``):
+    a header, not an edge between nodes named ``u`` and ``v``. Labels may be any text,
+    so no other header can be told from an edge: a header line must be a comment.
+
+    Raises
+    ------
+    GraphInputError
+        Naming ``path:number`` and both fixes.
+
+    Examples
+    --------
+    >>> check_first_edge('"u","v"', "g.csv", 1)  # quoted: the edge between u and v
+    >>> check_first_edge("u,v", "g.csv", 1)
+    Traceback (most recent call last):
+    ...
+    privcut.exceptions.GraphInputError: g.csv:1: 'u,v' looks like a header, not an edge: ...
+    """
+    if HELP_NOTATION.fullmatch(text):
+        raise GraphInputError(
+            f"{path}:{number}: {text!r} looks like a header, not an edge: make a header a "
+            f"comment ('# {text}'); for an edge between nodes named u and v, quote them "
+            '(\'"u","v"\')'
+        )
 
 
 def split_fields(text: str) -> list[str]:

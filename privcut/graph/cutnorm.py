@@ -34,6 +34,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh, svds
 
 from privcut.exceptions import DependencyError
+from privcut.linear.scaling import scaled, unscaled
 from privcut.privacy.random import RandomState, check_random_state
 from privcut.privacy.validation import check_option, check_real
 
@@ -69,10 +70,6 @@ SMALL_RESTARTS = 4
 BM_STEPS = 60
 """Most alternating steps of the Burer–Monteiro solver."""
 
-HUGE = 2.0**256
-"""Entries beyond this in absolute value are scaled down by a power of two (exactly)
-before any method runs, whose sums, squares and factorisations would overflow float64;
-the results are scaled back."""
 
 METHODS = ("auto", "exact", "spectral", "low-rank", "alon-naor")
 """The methods of :func:`cut_norm` (see the module docstring)."""
@@ -116,23 +113,13 @@ def _as_matrix(A: object) -> np.ndarray:
     return np.asarray(matrix, dtype=float)
 
 
-def _rescaled(matrix: np.ndarray) -> tuple[np.ndarray, int]:
-    """``matrix`` times ``2**-shift`` and ``shift``: 0 unless an entry exceeds
-    :data:`HUGE`, else the exponent that brings the largest entry into [1/2, 1)."""
-    peak = float(np.abs(matrix).max())
-    if peak <= HUGE:
-        return matrix, 0
-    shift = math.frexp(peak)[1]
-    return np.ldexp(matrix, -shift), shift
-
-
 def _scaled_back(result: CutNormResult, shift: int) -> CutNormResult:
     """A result on ``A * 2**-shift`` as one on A (the cut norm is linear in A); an error
     if its value is beyond float64's range."""
     if not shift:
         return result
     try:
-        bound = math.ldexp(result.upper_bound, shift)
+        bound = unscaled(result.upper_bound, shift)
     except OverflowError:
         bound = math.inf  # no finite bound to give
     return CutNormResult(_unscaled(result.value, shift), result.S, result.T, bound, result.method)
@@ -141,7 +128,7 @@ def _scaled_back(result: CutNormResult, shift: int) -> CutNormResult:
 def _unscaled(value: float, shift: int) -> float:
     """A cut's value on ``A * 2**-shift`` as its value on A, or a clear error past float64."""
     try:
-        return math.ldexp(value, shift)
+        return unscaled(value, shift)
     except OverflowError:
         raise ValueError(
             "the cut's value on A is beyond float64's range (about 1.8e308): rescale A, e.g. "
@@ -180,7 +167,7 @@ def local_improvement(A: np.ndarray, rows: np.ndarray) -> tuple[float, np.ndarra
     >>> local_improvement(A, [1])[1].tolist()
     [1]
     """
-    A, shift = _rescaled(_as_matrix(A))
+    A, shift = scaled(_as_matrix(A))
     value, S, T = _improve(A, _row_mask(rows, A.shape[0]))
     return _unscaled(value, shift), S, T
 
@@ -505,8 +492,8 @@ def cut_norm(
         an ``ImportError``.
     ValueError
         If A is not a non-empty 2-D finite real matrix, or the cut found is worth more
-        than float64 holds (entries beyond :data:`HUGE` are first scaled down exactly,
-        so no overflow happens inside).
+        than float64 holds (entries beyond :data:`~privcut.linear.scaling.HUGE` are
+        first scaled down exactly, so no overflow happens inside).
 
     Examples
     --------
@@ -517,7 +504,7 @@ def cut_norm(
     """
     check_option(method, "method", METHODS)
     cp = _sdp_solver() if method == "alon-naor" else None  # before any work
-    matrix, shift = _rescaled(_as_matrix(A))
+    matrix, shift = scaled(_as_matrix(A))
     generator = check_random_state(rng)
     return _scaled_back(_cut_norm(matrix, method, certify, generator, cp), shift)
 
@@ -650,7 +637,7 @@ def normalized_cut_norm(
     >>> result.value, result.S.tolist(), result.T.tolist()
     (4.0, [0], [0])
     """
-    matrix, shift = _rescaled(_as_matrix(A))
+    matrix, shift = scaled(_as_matrix(A))
     return _scaled_back(_normalized(matrix, scale, rng), shift)
 
 

@@ -91,6 +91,7 @@ __all__ = [
     "DistributedGenerated",
     "EdgeAggregates",
     "aggregate_edges",
+    "check_measurements",
     "synthetic_edges",
     "synthetic_from_aggregates",
 ]
@@ -216,6 +217,32 @@ def _group_mapping(groups, n: int) -> Mapping | None:
     if len(groups) != n:
         raise GraphInputError(f"groups has {len(groups)} entries for {n} nodes; give one per node")
     return dict(enumerate(np.asarray(groups).tolist()))
+
+
+def check_measurements(
+    measurements: str | Iterable[str] | Mapping[str, float], *, grouped: bool = False
+) -> str | list[str] | Mapping[str, float]:
+    """The measurements :func:`synthetic_edges` takes for ``measurements``: ``"auto"`` as
+    the sparse generator declares it (with ``grouped``: public groups given), else as
+    given; those not distributed yet refused. Public inputs only: a caller can check them
+    before it starts a cluster or reads any data.
+
+    Raises
+    ------
+    ValueError
+        For ``"randomized-response"`` (n x n), ``"filtered-randomized-response"``,
+        ``"clustering"`` and ``"assortativity"``, naming the measurements the engine takes.
+
+    Examples
+    --------
+    >>> check_measurements("auto")
+    {'edge-count': 0.1, 'degrees': 0.3, 'degree-sequence': 0.6}
+    >>> check_measurements(["edge-count", "clustering"])
+    Traceback (most recent call last):
+    ...
+    ValueError: measurements: the dask engine does not take 'clustering' ...
+    """
+    return _measurements(measurements, grouped)
 
 
 def _measurements(measurements, grouped: bool):

@@ -64,6 +64,7 @@ __all__ = [
     "DENSE_MEMORY",
     "GENERATORS",
     "SPARSE_NODES",
+    "chosen_generator",
     "decides_groups",
     "dense_memory",
     "synthetic_from_noisy",
@@ -173,6 +174,31 @@ def _choose(method: str, n: int, named: frozenset, memory: float | None) -> tupl
     if need > budget:
         return "sparse", f" (method 'auto': sparse, {why} > the {_bytes(budget)} budget)"
     return "dense", f" (method 'auto': dense, {why} <= the {_bytes(budget)} budget)"
+
+
+def chosen_generator(
+    n: int,
+    *,
+    method: str = "auto",
+    measurements: str | Iterable[str] | Mapping[str, float] | None = "auto",
+    memory: float | None = None,
+) -> tuple[str, str]:
+    """The generator :func:`synthetic_graph` takes on ``n`` nodes with these arguments,
+    and why (as its report's ``mechanism`` notes it; empty unless ``method="auto"``).
+
+    Public inputs only: a caller can check options that only one generator uses (the
+    command line's ``--oracle``, ``--rounding none``) before any data is read or spent.
+
+    Examples
+    --------
+    >>> chosen_generator(100)[0], chosen_generator(10_000)[0]
+    ('dense', 'sparse')
+    >>> chosen_generator(100, measurements=["edge-count", "degrees", "clustering"])
+    ('sparse', "method 'auto': sparse, 'clustering' requested")
+    """
+    n = check_scalar(n, "n", int, low=0)
+    name, note = _choose(method, n, _named(measurements), memory)
+    return name, note.strip().removeprefix("(").removesuffix(")")
 
 
 def _check_dense(n: int, budget: float, what: str) -> None:

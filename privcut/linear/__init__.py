@@ -2,6 +2,12 @@
 
 A graph is a histogram over vertex pairs and a cut query is a linear query,
 so everything in :mod:`privcut.graph` stands on this layer.
+
+An all-zero query matrix is answered the same way by every mechanism here: zeros,
+exactly, with no noise, selection or noisy count (its answers are the same on every
+dataset, so they reveal nothing: 0-DP). The release still records the ``epsilon`` (and
+``delta``) it was given, an upper bound like every release's; a caller keeping a
+:class:`~privcut.privacy.PrivacyBudget` may count it as free.
 """
 
 from privcut.linear.factorization import (

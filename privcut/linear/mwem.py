@@ -50,6 +50,11 @@ def mwem(
     equal share of the rest on the selection and half on the measurement
     (Hardt, Ligett, McSherry 2012, Thm 2.1).
 
+    An all-zero F answers zeros, exactly, with no noise and no count (nothing is read
+    from ``h`` but its checks), as every mechanism of :mod:`privcut.linear` does: the
+    release is 0-DP, recorded at the given ``epsilon`` (a bound, as always; a caller's
+    budget may count it as free).
+
     Accuracy: for queries with entries in [0, 1] and a public ``n``, with
     probability at least ``1 - 2 rounds / k`` every answer is within
     ``2 n sqrt(ln m / rounds) + 10 rounds ln k / epsilon`` (their Thm 2.2);
@@ -94,6 +99,11 @@ def mwem(
     query = as_query_matrix(F)
     h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()
+    if not dense.any():  # every query is 0: zeros, data-independent, as the other mechanisms
+        details = {"synthetic": None, "measured": [], "n_hat": None, "epsilon_count": 0.0}
+        return LinearRelease(
+            np.zeros(query.k), epsilon, 0.0, "mwem", 0.0, 0.0, beta, details=details
+        )
     sensitivity = max_entry(dense)
     generator = check_random_state(rng)
 

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, aslinearoperator
 
+from privcut.linear.scaling import scale_shift, unscaled
 from privcut.privacy.noise import float_sum_error
 from privcut.privacy.validation import check_real, check_scalar
 
@@ -67,35 +68,30 @@ class QueryMatrix:
 
     def __init__(self, matrix: object) -> None:
         check_real(matrix, "a query matrix")
-        if sp.issparse(matrix):
-            stored = sp.csr_array(matrix, dtype=float)
-            entries = stored.data
-            columns = abs(stored)
-            l1 = columns.sum(axis=0)
-            l2 = np.sqrt(stored.multiply(stored).sum(axis=0))
-            support = np.diff(sp.csc_array(stored).indptr) if stored.nnz else np.zeros(1)
-        else:
-            try:
-                stored = np.asarray(matrix, dtype=float)
-            except (TypeError, ValueError, OverflowError):
-                raise ValueError(
-                    "a query matrix must be a 2-D array (k x m) of real numbers, got "
-                    f"{type(matrix).__name__} {matrix!r:.60}"
-                ) from None
-            if stored.ndim != 2:
-                raise ValueError(f"a query matrix must be 2-D (k x m), got shape {stored.shape}")
-            entries = stored
-            l1 = np.abs(stored).sum(axis=0)
-            l2 = np.sqrt((stored**2).sum(axis=0))
-            support = (stored != 0).sum(axis=0)
+        stored = _stored(matrix)
+        entries = stored.data if sp.issparse(stored) else stored
         if not np.isfinite(entries).all():
             raise ValueError("the query matrix has NaN or infinite entries")
         if stored.shape[0] == 0:
             raise ValueError("the query matrix has no queries (0 rows); give at least one")
+        shift = scale_shift(entries)  # 0 but for entries near float64's limit (exact)
+        if sp.issparse(stored):
+            small = stored
+            if shift:
+                small = stored.copy()
+                small.data = np.ldexp(stored.data, -shift)
+            l1 = abs(small).sum(axis=0)
+            l2 = np.sqrt(small.multiply(small).sum(axis=0))
+            support = np.diff(sp.csc_array(stored).indptr) if stored.nnz else np.zeros(1)
+        else:
+            small = np.ldexp(stored, -shift) if shift else stored
+            l1 = np.abs(small).sum(axis=0)
+            l2 = np.sqrt((small**2).sum(axis=0))
+            support = (stored != 0).sum(axis=0)
         self._matrix = stored
         self.shape = stored.shape
-        self.l1_sensitivity = float(l1.max(initial=0.0))
-        self.l2_sensitivity = float(l2.max(initial=0.0))
+        self.l1_sensitivity = _sensitivity(l1, shift, "l1", "absolute column sum")
+        self.l2_sensitivity = _sensitivity(l2, shift, "l2", "column l2 norm")
         self.integer = bool((entries == np.rint(entries)).all())
         self.column_support = max(1, int(support.max(initial=0)))
 
@@ -181,6 +177,35 @@ class QueryMatrix:
 def as_query_matrix(F: object) -> QueryMatrix:
     """Return ``F`` as a :class:`QueryMatrix` (unchanged if it already is one)."""
     return F if isinstance(F, QueryMatrix) else QueryMatrix(F)
+
+
+def _stored(matrix: object) -> np.ndarray | sp.csr_array:
+    """The query matrix as a float CSR array (sparse input) or a 2-D float array."""
+    if sp.issparse(matrix):
+        return sp.csr_array(matrix, dtype=float)
+    try:
+        stored = np.asarray(matrix, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(
+            "a query matrix must be a 2-D array (k x m) of real numbers, got "
+            f"{type(matrix).__name__} {matrix!r:.60}"
+        ) from None
+    if stored.ndim != 2:
+        raise ValueError(f"a query matrix must be 2-D (k x m), got shape {stored.shape}")
+    return stored
+
+
+def _sensitivity(columns: np.ndarray, shift: int, name: str, norm: str) -> float:
+    """The largest of the scaled matrix's column norms, scaled back
+    (:func:`~privcut.linear.scaling.unscaled`); a clear error past float64's range."""
+    try:
+        return unscaled(float(np.max(columns, initial=0.0)), shift)
+    except OverflowError:
+        raise ValueError(
+            f"the query matrix's {name} sensitivity (the largest {norm}) is beyond "
+            "float64's range (about 1.8e308): rescale F by 1 / c and multiply the answers "
+            "by c (they are linear in F)"
+        ) from None
 
 
 def l1_sensitivity(F: object) -> float:

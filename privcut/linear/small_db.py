@@ -55,6 +55,11 @@ def small_db(
     after ``n_hat``, which is the caller's public ``n`` or a noisy count bought
     with ``count_share * epsilon`` (basic composition).
 
+    An all-zero F answers zeros, exactly, with no selection and no count (nothing is
+    read from ``h`` but its checks), as every mechanism of :mod:`privcut.linear` does:
+    the release is 0-DP, recorded at the given ``epsilon`` (a bound, as always; a
+    caller's budget may count it as free).
+
     Accuracy: some candidate has normalised error at most alpha when
     ``size >= ln(k) / alpha**2`` (Blum, Ligett, Roth 2008), and with probability
     1 - beta the chosen one is within ``2 max|F| (ln C + ln(1/beta)) / epsilon``
@@ -114,6 +119,12 @@ def small_db(
         )
     h = check_histogram(h, query.m, largest=query.l1_sensitivity)
     dense = query.toarray()
+    if not dense.any():  # every query is 0: zeros, data-independent, as the other mechanisms
+        details = {"synthetic": None, "size": size, "candidates": count, "n_hat": None}
+        details["epsilon_count"] = 0.0
+        return LinearRelease(
+            np.zeros(query.k), epsilon, 0.0, "small_db", 0.0, 0.0, beta, details=details
+        )
     sensitivity = max_entry(dense)
     generator = check_random_state(rng)
 

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -118,3 +120,24 @@ def test_sweep37_f15_complex_queries_and_histograms_are_refused(make, what):
     """Sweep 37 F15: complex arrays were cast to real with numpy's ComplexWarning leaking."""
     with pytest.raises(ValueError, match=f"{what} must hold real numbers, got complex dtype"):
         make()
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_sweep37_f16_entries_near_float64_s_limit_leak_no_overflow(sparse):
+    """Sweep 37 F16 (for QueryMatrix): entries near 1e308 leaked NumPy's overflow
+    RuntimeWarning and an infinite sensitivity; the norms are now computed on an exactly
+    scaled copy (privcut.linear.scaling, as cut_norm does), or refused past float64."""
+
+    def matrix(rows):
+        return sp.csr_array(np.array(rows)) if sparse else np.array(rows)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        F = QueryMatrix(matrix([[1e308, 0.0], [0.0, -1e308], [1.0, 0.0]]))
+        assert F.l1_sensitivity == 1e308 and F.l2_sensitivity == 1e308
+        diagonal = QueryMatrix(matrix([[3.0, 0.0], [4.0, 1.0]]))  # unscaled, as before
+        assert (diagonal.l1_sensitivity, diagonal.l2_sensitivity) == (7.0, 5.0)
+        with pytest.raises(ValueError, match=r"l1 sensitivity .* beyond float64's range"):
+            QueryMatrix(matrix([[1e308], [1e308]]))
+        with pytest.raises(ValueError, match="rescale F by 1 / c"):
+            l2_sensitivity(matrix([[1e308, 1e308], [1e308, 0.0]]))

@@ -86,8 +86,23 @@ def test_bad_parameters_are_refused(mechanism):
         mechanism(SMALL_F, [1, 2, 3, 4, 5], 1.0, count_share=1.5, rng=0)
     with pytest.raises(ValueError):
         mechanism(SMALL_F, [1, 2, 3, 4, 5], 1.0, n=-3, rng=0)
-    with pytest.raises(ValueError, match="zero"):
-        mechanism(np.zeros((2, 5)), [1, 2, 3, 4, 5], 1.0, n=10, rng=0)
+
+
+@pytest.mark.parametrize("mechanism", [mwem, small_db])
+@pytest.mark.parametrize("n", [None, 10])
+def test_sweep37_f19_an_all_zero_F_answers_zeros_like_the_other_mechanisms(mechanism, n):
+    """Sweep 37 F19: mwem and small_db refused an all-zero F ("every query is identically
+    zero") where laplace, gaussian, projection, factorization and knorm release zeros:
+    exact zeros, no noise and no noisy count, the given epsilon recorded."""
+    F, h = np.zeros((2, 5)), [1, 2, 3, 4, 5]
+    release = mechanism(F, h, 1.0, n=n, rng=0)
+    expected = laplace_mechanism(F, h, 1.0, rng=0)
+    assert release.answers.tolist() == expected.answers.tolist() == [0.0, 0.0]
+    assert release.expected_error == release.max_error == release.sampler_tv == 0.0
+    assert release.epsilon == 1.0 and release.delta == 0.0
+    assert release.details["epsilon_count"] == 0.0 and release.details["synthetic"] is None
+    with pytest.raises(ValueError):  # the histogram's checks still run
+        mechanism(F, [1, 2, -3, 4, 5], 1.0, n=n, rng=0)
 
 
 def test_a_share_is_checked_under_its_own_name():
