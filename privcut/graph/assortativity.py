@@ -18,11 +18,13 @@ at most ``D^2`` in absolute value (``|f - c| <= D``), plus, when ``d_u < D`` (el
 other edges uw, at most ``(D - 1) D``, and the same for v: l1 sensitivity ``3 D^2 - 2 D``
 (:func:`moment_sensitivity`; reached when c = 0 and u, v have degree D - 1 and
 neighbours of degree at least D). T is an integer, exact in 64 bits (D is at most
-:func:`largest_cap` of the public n): discrete Laplace noise of scale ``(3 D^2 - 2 D) /
-epsilon`` added to it in integers (Ghosh, Roughgarden, Sundararajan 2009) is (epsilon,
-0)-DP, up to the floating-point sampler's total-variation distance, which grows with the
-scale and is counted in the release's ``sampler_tv`` and ``effective_delta`` (about 3e-7
-for a cap near 400 at epsilon 1).
+:func:`most_cap` of the public n, which is at most :func:`largest_cap`): discrete Laplace
+noise of scale ``(3 D^2 - 2 D) / epsilon`` added to it in integers (Ghosh, Roughgarden,
+Sundararajan 2009) is (epsilon, 0)-DP, up to the floating-point sampler's
+total-variation distance, which grows with the scale; since D follows the released
+degrees, the release's ``sampler_tv`` and ``effective_delta`` count it at the largest
+public cap :func:`most_cap` (n), whatever D was (at most (1 + e) 5e-7 at epsilon 1 and
+the default share).
 One number, O(n + |E|). It replaced a joint-degree count over the classes of the
 *noisy* degrees (sensitivity 1), which where the degree noise is as large as the degrees
 (gnutella at epsilon 0.5) measured noise: benchmarks/RESULTS.md, "a clipped-degree moment
@@ -82,6 +84,7 @@ from privcut.privacy import Noise
 from privcut.privacy.validation import check_scalar
 
 __all__ = [
+    "CAP_LIMIT",
     "CAP_SHARE",
     "FILLS",
     "JITTER",
@@ -96,6 +99,7 @@ __all__ = [
     "largest_cap",
     "moment_parameters",
     "moment_sensitivity",
+    "most_cap",
     "sequence_distribution",
 ]
 
@@ -105,6 +109,12 @@ the cap is the degree at which the fitted degree sequence's edge ends reach it
 (:func:`moment_parameters`). Measured by ``benchmarks/assortativity_moment.py``
 (benchmarks/RESULTS.md, "a clipped-degree moment for the assortativity measurement"):
 0.98 and 0.99 cut the clipping's bias but add more noise (quadratic in the cap)."""
+
+CAP_LIMIT = 512
+"""The public largest cap D of the measurement (:func:`most_cap`): the noise scale ``(3 D^2 -
+2 D) / epsilon`` follows D, which the released degrees choose, so the sampler's slack is
+stated at this worst case (a cap near 400 on wiki-vote at epsilon 0.5-2 is below it; about
+(1 + e) 5e-7 of delta at epsilon 1 and the default share)."""
 
 PASSES = 20
 """The public maximum number of swap passes of :func:`assortative_swaps`."""
@@ -182,19 +192,36 @@ def largest_cap(n: int) -> int:
     return math.isqrt(2**62 // max(n * (n - 1), 1))
 
 
+def most_cap(n: int) -> int:
+    """The largest cap :func:`moment_parameters` can choose on ``n`` nodes (public): ``n -
+    1`` (the fitted degrees are at most that), :func:`largest_cap` (n) and
+    :data:`CAP_LIMIT`, at least 1. The measurement's noise scale is at most that of this
+    cap, so the sampler's total-variation bound is stated there, independently of the
+    data, and a plan whose noise at this cap would pass the samplers' cap is refused
+    before any spend.
+
+    Examples
+    --------
+    >>> most_cap(34), most_cap(10**4), most_cap(1)
+    (33, 512, 1)
+    """
+    n = check_scalar(n, "n", int, low=1)
+    return max(1, min(n - 1, largest_cap(n), CAP_LIMIT))
+
+
 def moment_parameters(distribution: np.ndarray, share: float = CAP_SHARE) -> tuple[int, int]:
     """The public cap D and centre c of :func:`clipped_moment` from a degree distribution
     (one entry per node, :func:`sequence_distribution`): D the smallest degree of the
     distribution at which its edge ends (each node counted ``degree`` times) reach
-    ``share`` of them, rounded up, at least 1 and at most :func:`largest_cap` (n); c the
+    ``share`` of them, rounded up, at least 1 and at most :func:`most_cap` (n); c the
     mean of ``min(d, D)`` over the edge ends, rounded (in [0, D]). Post-processing.
     O(n log n).
 
     Examples
     --------
-    >>> degrees = np.array([1.0, 1.0, 2.0, 2.0, 10.0])  # the hub holds 10 of 16 ends
+    >>> degrees = np.array([1.0] * 10 + [10.0] * 2)  # the hubs hold 20 of 30 ends
     >>> moment_parameters(degrees, share=0.5), moment_parameters(degrees, share=0.3)
-    ((10, 7), (2, 2))
+    ((10, 7), (1, 1))
     >>> moment_parameters(np.zeros(3))
     (1, 0)
     """
@@ -204,7 +231,7 @@ def moment_parameters(distribution: np.ndarray, share: float = CAP_SHARE) -> tup
         return 1, 0
     reached = np.cumsum(f) / total
     cap = int(np.ceil(f[min(np.searchsorted(reached, share), f.size - 1)]))
-    cap = min(max(1, cap), largest_cap(f.size))
+    cap = min(max(1, cap), most_cap(max(f.size, 1)))
     clipped = np.minimum(f, cap)
     return cap, int(np.rint((f * clipped).sum() / total))
 

@@ -38,7 +38,7 @@ from privcut.graph.clustering import (
 from privcut.graph.filtered import edge_positions, filtered_pairs
 from privcut.graph.noisy import NoisyGraph, randomized_response
 from privcut.graph.partition import Partition
-from privcut.graph.planning import SENSITIVITY, MeasurementPlan
+from privcut.graph.planning import SENSITIVITY, MeasurementPlan, largest_noise
 from privcut.graph.universe import EdgeUniverse, check_pairs, multiplicity
 from privcut.privacy import Noise, PrivacyBudget
 from privcut.privacy.random import RandomState, check_random_state
@@ -157,6 +157,11 @@ class Measurement:
     pairs: np.ndarray | None = None
     """For ``"filtered-randomized-response"``: the kept pairs' histogram positions
     (:func:`~privcut.graph.filtered.pair_indices` order, sorted; int64), one per value."""
+    largest: tuple[Noise, int] | None = None
+    """For ``"clustering"`` and ``"assortativity"``, whose noise scale the released degrees
+    chose: the noise and draws of the largest scale they could have chosen
+    (:func:`~privcut.graph.planning.largest_noise`), at which :attr:`sampler_tv` is
+    stated, so that the stated slack does not depend on the data."""
 
     def slacks(self) -> np.ndarray:
         """:attr:`slack`, as zeros where there is none."""
@@ -164,8 +169,10 @@ class Measurement:
 
     @property
     def sampler_tv(self) -> float:
-        """Bound on the total variation distance of its integer noise draws from exact."""
-        return self.noise.tv_bound(self.draws)
+        """Bound on the total variation distance of its integer noise draws from exact: at
+        its own noise, or at :attr:`largest` where the data chose the scale."""
+        noise, draws = (self.noise, self.draws) if self.largest is None else self.largest
+        return noise.tv_bound(draws)
 
     def spend(self) -> Spend:
         """Its share of the budget as a report part."""
@@ -500,7 +507,7 @@ def measure(
     records, degrees_exact = [], None
     for name, eps, noise in zip(plan.measurements, plan.epsilons, plan.noise, strict=True):
         budget.spend(eps, label=name)
-        pairs, sensitivity = None, SENSITIVITY[name]
+        pairs, largest, sensitivity = None, None, SENSITIVITY[name]
         if name == RANDOMIZED_RESPONSE:
             noisy = randomized_response(universe, raw, eps, rng, weight=plan.weight, noise=noise)
             values, draws = noisy.matrix, universe.size
@@ -517,6 +524,7 @@ def measure(
                 sensitivity = moment_sensitivity(cap)
             noise = Noise.for_laplace(eps, sensitivity, integer=True, coordinates=exact.size)
             values, draws = noise.add(exact, rng=rng).astype(float), exact.size
+            largest = largest_noise(name, eps, universe.n)
         else:
             if name in ("degrees", SEQUENCE):  # one degree sum for both
                 if degrees_exact is None:
@@ -529,7 +537,9 @@ def measure(
             records.append(noisy_statistic(name, exact, plan, universe, partition, rng))
             continue
         share = eps / plan.epsilon
-        record = Measurement(name, values, noise, sensitivity, eps, share, draws, None, None, pairs)
+        record = Measurement(
+            name, values, noise, sensitivity, eps, share, draws, None, None, pairs, largest
+        )
         records.append(record)
     return Measurements(plan, universe, partition, tuple(records))
 

@@ -41,10 +41,11 @@ The measurements, all under edge-level neighbours (one pair's weight changed by 
   D)``, for a cap D and centre c chosen from the ``"degree-sequence"`` released before it
   (adaptive composition), l1 sensitivity ``3 D^2 - 2 D`` (proof in
   :mod:`privcut.graph.assortativity`; the plan's noise is that of D = 1, replaced by the
-  measured cap's); undirected 0/1 graphs only, with ``"degree-sequence"``; it feeds the
-  swap step of the sparse generator towards the original's degree assortativity [New03,
-  XS04] (the dense generator refuses it, before any spend), serves no workload class, and
-  takes
+  measured cap's; the sampler's slack is stated, and the samplers' cap checked before any
+  spend, at the largest cap the data could choose, :func:`largest_noise`); undirected 0/1
+  graphs only, with ``"degree-sequence"``; it feeds the swap step of the sparse generator
+  towards the original's degree assortativity [New03, XS04] (the dense generator refuses
+  it, before any spend), serves no workload class, and takes
   :data:`ASSORTATIVITY_SHARE` in a list.
 
 A synthetic graph's error on a cut from randomized response grows like
@@ -67,8 +68,8 @@ import numpy as np
 from scipy.optimize import minimize
 
 from privcut.exceptions import PrivacyParameterError
-from privcut.graph.assortativity import moment_sensitivity
-from privcut.graph.clustering import BIN_EDGES, DEFAULT_CAP, clustering_sensitivity
+from privcut.graph.assortativity import moment_sensitivity, most_cap
+from privcut.graph.clustering import BIN_EDGES, DEFAULT_CAP, bin_count, clustering_sensitivity
 from privcut.graph.filtered import default_threshold
 from privcut.graph.noisy import uniform_bound
 from privcut.graph.partition import Partition
@@ -91,6 +92,7 @@ __all__ = [
     "SENSITIVITY",
     "SEQUENCE_SHARE",
     "MeasurementPlan",
+    "largest_noise",
     "plan_for",
     "plan_measurements",
 ]
@@ -373,6 +375,47 @@ def _check_clustering(names: tuple[str, ...], weighted: bool, directed: bool) ->
                 f"the {name!r} measurement is for undirected graphs (directed=False): it "
                 f"counts undirected {what}; drop {name!r} for a DiGraph"
             )
+
+
+def largest_noise(name: str, epsilon: float, n: int) -> tuple[Noise, int]:
+    """The noise and the number of draws of the largest scale the ``"clustering"`` or
+    ``"assortativity"`` measurement can take at ``epsilon`` on ``n`` nodes: their
+    sensitivity follows a cap that the degrees released before them choose, at most
+    :data:`~privcut.graph.clustering.DEFAULT_CAP` (clustering, in the bins
+    :func:`~privcut.graph.clustering.bin_count` gives that cap) or
+    :func:`~privcut.graph.assortativity.most_cap` (n) (assortativity). Public. A release
+    states its sampler's total-variation bound at this noise, not at the one drawn (which
+    the data chose), and a plan whose noise here would pass the samplers' cap is refused
+    before any spend (:class:`~privcut.exceptions.PrivacyParameterError`).
+
+    Examples
+    --------
+    >>> noise, draws = largest_noise("assortativity", 0.05, 10**4)
+    >>> noise.scale, draws  # (3 * 512**2 - 2 * 512) / 0.05
+    (15708160.0, 1)
+    """
+    if name == CLUSTERING:
+        bins = bin_count(DEFAULT_CAP, epsilon)
+        sensitivity = clustering_sensitivity(DEFAULT_CAP, bins)
+    elif name == ASSORTATIVITY:
+        bins, sensitivity = 1, moment_sensitivity(most_cap(n))
+    else:
+        raise ValueError(f"{name!r}: only 'clustering' and 'assortativity' choose their scale")
+    return Noise.for_laplace(epsilon, sensitivity, integer=True, coordinates=bins), bins
+
+
+def _check_largest(names: tuple[str, ...], epsilons: tuple[float, ...], n: int) -> None:
+    """Refuse a plan whose clustering or assortativity noise could pass the samplers' cap
+    at its share (:func:`largest_noise`), before any spend: the measurement would find
+    out only after the budget was charged."""
+    for name, eps in zip(names, epsilons, strict=True):
+        if name in (CLUSTERING, ASSORTATIVITY):
+            try:
+                largest_noise(name, eps, n)
+            except PrivacyParameterError as error:
+                raise epsilon_too_small(
+                    f"the {name!r} measurement at its share (epsilon={eps!r}) on {n} nodes"
+                ) from error
 
 
 def _check_budget(names: tuple[str, ...], epsilon: float, integer: bool) -> None:
@@ -767,6 +810,7 @@ def plan_for(
     names, shares, weights, dropped = _shares(measurements, partition, workload, epsilon, shape)
     _check_clustering(names, weight is not None, directed)
     epsilons = exact_split(epsilon, shares)
+    _check_largest(names, epsilons, shape.n)
     noise = tuple(
         _noise(name, eps, shape.integer) for name, eps in zip(names, epsilons, strict=True)
     )

@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from privcut import synthetic_graph
 from privcut.audit import audit
+from privcut.exceptions import PrivacyParameterError
 from privcut.graph import assortativity, measurement, planning
 from privcut.graph.assortativity import (
+    CAP_LIMIT,
     assortative_swaps,
     assortativity_target,
     clipped_moment,
@@ -20,10 +22,11 @@ from privcut.graph.assortativity import (
     largest_cap,
     moment_parameters,
     moment_sensitivity,
+    most_cap,
     sequence_distribution,
 )
 from privcut.graph.measurement import measure, moment_of
-from privcut.graph.planning import plan_measurements
+from privcut.graph.planning import largest_noise, plan_measurements
 from privcut.graph.sparse import SparseGenerator
 from privcut.privacy import Noise
 
@@ -74,10 +77,13 @@ def test_the_sensitivity_is_reached():
 
 
 def test_the_moment_is_exact_in_64_bits():
-    """The cap is held at the largest one whose moment cannot overflow on n nodes, and a
-    larger one is refused (public values only)."""
+    """The cap is held at most at the public CAP_LIMIT and at the largest one whose moment
+    cannot overflow on n nodes, and a larger one is refused (public values only)."""
     hubs = np.full(10**6, 5000.0)  # a distribution whose 0.95 cap would be 5,000
-    assert moment_parameters(hubs) == (largest_cap(10**6), largest_cap(10**6)) == (2147, 2147)
+    assert moment_parameters(hubs) == (CAP_LIMIT, CAP_LIMIT) == (512, 512)
+    assert most_cap(10**7) == largest_cap(10**7) == 214  # the 64-bit bound binds
+    assert most_cap(10**6) == CAP_LIMIT < largest_cap(10**6)
+    assert most_cap(20) == 19  # no fitted degree is above n - 1
     A = sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(3)))
     assert isinstance(clipped_moment(A, 2, 1), int)
     with pytest.raises(ValueError, match="cap"):
@@ -304,3 +310,30 @@ def test_the_dense_generator_refuses_the_swap_measurements_before_any_spend(name
     assert name in [m["name"] for m in report["measurements"]]
     dense = synthetic_graph(G, 1.0, method="dense", rng=0).graph["privcut"]
     assert name not in [m["name"] for m in dense["measurements"]]  # "auto" never takes it
+
+
+def test_the_stated_slack_does_not_depend_on_the_cap_the_data_chose():
+    """Review 38 F3: the measured cap follows the released degrees, so the sampler's
+    total-variation bound is stated at the largest public cap: two graphs on the same
+    nodes with caps far apart state the same bound, at least that of the noise drawn."""
+    n, epsilon = 300, 1.0
+    plan = plan_measurements(range(n), epsilon, ["edge-count", "degree-sequence", "assortativity"])
+    sparse = nx.gnm_random_graph(n, 300, seed=1)
+    dense = nx.gnm_random_graph(n, 12000, seed=1)
+    records = [measure(G, plan, rng=0).get("assortativity") for G in (sparse, dense)]
+    assert records[0].sensitivity < records[1].sensitivity  # the data chose the caps
+    stated = [record.sampler_tv for record in records]
+    assert stated[0] == stated[1] > 0.0
+    noise, _ = largest_noise("assortativity", records[0].epsilon, n)
+    assert noise.scale == moment_sensitivity(most_cap(n)) / records[0].epsilon
+    assert all(s >= r.noise.tv_bound(r.draws) for s, r in zip(stated, records, strict=True))
+
+
+def test_a_plan_whose_largest_moment_noise_passes_the_cap_is_refused_before_any_spend():
+    """Review 38 F2: at an epsilon where the assortativity noise at the largest cap the
+    data could choose would pass the samplers' 2**40, the plan is refused (before the
+    measurement charges the budget), whatever the graph's own cap."""
+    nodes = range(2000)
+    with pytest.raises(PrivacyParameterError, match=r"epsilon too small.*'assortativity'"):
+        plan_measurements(nodes, 1e-5, ["edge-count", "degree-sequence", "assortativity"])
+    plan_measurements(nodes, 1e-3, ["edge-count", "degree-sequence", "assortativity"])
