@@ -22,8 +22,11 @@ projection and triangle count), ``fit`` (``fit_targets``), ``generate`` (of whic
 draw; ``swaps``, the assortativity step, of which ``closing``, the triangle-closing swaps
 ``affinity.closing_swaps``) and the rest (bounds, report, output).
 
+With ``--modes`` the measurement lists of ``social.py``'s ``MODES`` (privcut without the
+BTER blocks, the swaps, or both) are timed in the same alternation, in a third table.
+
 Run: ``OPENBLAS_NUM_THREADS=1 PYTHONPATH=. python benchmarks/release_speed.py [--graphs
-wiki-vote gnutella lfr] [--seeds 5] [--epsilon 1]``.
+wiki-vote gnutella lfr] [--seeds 5] [--epsilon 1] [--modes]``.
 """
 
 from __future__ import annotations
@@ -113,6 +116,28 @@ def _split(A, epsilon: float, seeds: int) -> dict[str, float]:
     return {step: seconds / seeds for step, seconds in found.items()}
 
 
+def _unwrapped(release):
+    """A ``social.py`` release (H, communities) as one returning the graph only."""
+    return lambda A, epsilon, seed: release(A, epsilon, seed)[0]
+
+
+def _print_modes(rows: list) -> None:
+    """The measurement lists' seconds, in the same alternation, against Top-m's."""
+    print()
+    print("privcut with a measurement list (social.py's MODES), same runs:")
+    print()
+    print("| graph | mode | seconds | mode / top-m | per seed (range) |")
+    print("|---|---|---:|---:|---:|")
+    for name, _, _, timed in rows:
+        top_m = timed["top-m"]
+        for mode in social.MODES:
+            ratio = np.median(timed[mode]) / np.median(top_m)
+            print(
+                f"| {name} | {mode} | {_cell(timed[mode])} | {ratio:.2f} | "
+                f"{_cell(timed[mode] / top_m)} |"
+            )
+
+
 def _cell(times: np.ndarray) -> str:
     return f"{np.median(times):.3f} ({times.min():.3f}-{times.max():.3f})"
 
@@ -122,13 +147,18 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--graphs", nargs="+", default=social.DEFAULT_GRAPHS)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--epsilon", type=float, default=1.0)
+    parser.add_argument(
+        "--modes", action="store_true", help="also time social.py's MODES (measurement lists)"
+    )
     args = parser.parse_args(argv)
     rows, splits = [], []
+    modes = {name: _unwrapped(social.mode_release(m)) for name, m in social.MODES.items()}
     for name in args.graphs:
         A = social.load(name)
         if A is None:
             continue
         releases = {"privcut": _privcut, "top-m": _top_m, "floor": _floor}
+        releases |= modes if args.modes else {}
         for release in releases.values():  # warm caches and imports
             release(A, args.epsilon, 0)
         timed = _seconds(releases, A, args.epsilon, args.seeds)
@@ -149,6 +179,8 @@ def main(argv: list[str]) -> None:
             f"{_cell(timed['floor'])} | {medians['privcut'] / medians['top-m']:.2f} | "
             f"{_cell(ratios)} | {medians['privcut'] / medians['floor']:.1f} |"
         )
+    if args.modes:
+        _print_modes(rows)
     print()
     print("privcut's steps, cProfile cumulative seconds per release (mean over the seeds):")
     print()

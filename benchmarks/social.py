@@ -23,6 +23,11 @@ decision, RESULTS.md "Issue 18: auto private communities", it buys private commu
 message while synthetic_graph does not accept ``groups="private"``; ``privgraph`` and
 ``top-m`` are the peers of ``benchmarks/peers.py`` (``privgraph(A, epsilon, rng)`` and
 ``top_m_filter(A, epsilon, rng)``), skipped with a message when they cannot be imported.
+Named in ``--methods`` only, the speed / structure trade: ``privcut-degrees`` (measurements
+edge count, degree sequence and degrees: no BTER blocks, no swaps),
+``privcut-assortativity`` (those and the assortativity moment: the assortativity and
+closing swaps, no BTER blocks) and ``privcut-clustering`` (those and the triangle corners:
+the BTER blocks, no swaps), each without groups (``MODES``).
 
 Metrics (``privcut.evaluate.structure`` against the original; lower is better except NMI):
 degree-histogram KL, community NMI (Louvain with seed 0 on both graphs), modularity RE of
@@ -56,10 +61,10 @@ the time; it is not approximated.
 
 Run: ``python benchmarks/social.py [--graphs wiki-vote gnutella lfr] [--methods privcut
 privcut-private privgraph top-m] [--epsilons 0.5 1 2] [--seeds 5] [--jobs 2] [--quick]``;
-``--quick`` is one seed at epsilon 1 on the LFR graph only. ``--log FILE`` appends every
-graph's header and finished cell to FILE as JSON lines; ``--report-from FILE`` prints the
-tables of the whole seeds such a log holds (a long run stopped early keeps them: the cells
-run seed by seed).
+``--quick`` is one seed at epsilon 1 on the LFR graph only (``--methods`` also takes the
+names in ``MODES``). ``--log FILE`` appends every graph's header and finished cell to FILE
+as JSON lines; ``--report-from FILE`` prints the tables of the whole seeds such a log holds
+(a long run stopped early keeps them: the cells run seed by seed).
 """
 
 from __future__ import annotations
@@ -85,6 +90,13 @@ HERE = Path(__file__).resolve()
 FILES = {"wiki-vote": "wiki-vote.edges", "gnutella": "p2p-gnutella25.edges"}
 DEFAULT_GRAPHS = ["wiki-vote", "gnutella", "lfr"]
 DEFAULT_METHODS = ["privcut", "privcut-private", "privgraph", "top-m"]
+# privcut with a measurement list given (no "auto": no private communities either), for
+# the trade between speed and structure (not run unless named in --methods)
+MODES = {
+    "privcut-degrees": ("edge-count", "degree-sequence", "degrees"),
+    "privcut-assortativity": ("edge-count", "degree-sequence", "degrees", "assortativity"),
+    "privcut-clustering": ("edge-count", "degree-sequence", "degrees", "clustering"),
+}
 PEERS = ("privgraph", "top-m")
 BISECTIONS = 200
 METRICS = [
@@ -162,6 +174,16 @@ def privcut_private_release(A: sp.csr_array, epsilon: float, rng: int) -> tuple:
     return H, getattr(H, "communities", None)
 
 
+def mode_release(measurements: tuple[str, ...]) -> Callable:
+    """privcut's sparse release with the given ``measurements`` (no groups)."""
+
+    def release(A: sp.csr_array, epsilon: float, rng: int) -> tuple:
+        H = synthetic_graph(A, epsilon, method="sparse", measurements=measurements, rng=rng)
+        return H, None
+
+    return release
+
+
 def private_groups_supported() -> str | None:
     """None if synthetic_graph accepts ``groups="private"``, else why not."""
     A, _ = community_graph(300, 5, 10.0, seed=1, as_sparse=True)
@@ -176,9 +198,10 @@ def methods(names: list[str]) -> dict[str, Callable]:
     """The release functions (``A, epsilon, seed -> (H, communities or None)``) that could
     be imported, by name, in the order asked."""
     found = {}
-    unknown = set(names) - set(DEFAULT_METHODS)
+    unknown = set(names) - set(DEFAULT_METHODS) - set(MODES)
     if unknown:
-        raise SystemExit(f"unknown methods {sorted(unknown)}: choose from {DEFAULT_METHODS}")
+        choices = DEFAULT_METHODS + list(MODES)
+        raise SystemExit(f"unknown methods {sorted(unknown)}: choose from {choices}")
     module = None
     if any(n in PEERS for n in names):
         sys.path.insert(0, str(HERE.parent))
@@ -189,6 +212,8 @@ def methods(names: list[str]) -> dict[str, Callable]:
     for name in names:
         if name == "privcut":
             found[name] = privcut_release
+        elif name in MODES:
+            found[name] = mode_release(MODES[name])
         elif name == "privcut-private":
             why = private_groups_supported()
             if why is None:
