@@ -8,6 +8,8 @@ import csv
 import errno
 import io
 import json
+import logging
+import math
 import os
 import select
 import signal
@@ -75,12 +77,11 @@ def _demo(arguments: argparse.Namespace) -> int:
     H = privcut.synthetic_graph(karate, epsilon, rng=arguments.seed)
     seconds = time.perf_counter() - start
     report = H.graph["privcut"]
-    void = report["effective_delta"] >= 1  # capped at 1: a guarantee of nothing
     _line(
         f"  guarantee: ({report['epsilon']:g}, {report['delta']:g})-DP for edge-level "
         "neighbours (one friendship added or removed); the node set is public; with the "
-        f"integer samplers' slack, ({report['epsilon']:g}, {report['effective_delta']:.1e})"
-        + ("; delta 1 guarantees nothing: use a smaller epsilon" if void else "")
+        f"integer samplers' slack, ({report['epsilon']:g}, "
+        f"{rounded_up(report['effective_delta'])}){_void(report)}"
     )
     _line(f"  budget split without looking at the data: {_shares(report)}")
     _line(
@@ -223,7 +224,8 @@ def _line_queries(path: str, text: str) -> list[tuple[list[str], list[str]]]:
 
 def _read_graph(arguments: argparse.Namespace):
     """The input graph of ``cuts``: an edge list (unweighted: a third column, if any, is
-    ignored), with the public node list added when given."""
+    ignored), with the public node list added when given (the node count is checked once
+    the queries' nodes joined: without a node list they are public too, review 38 F1)."""
     from privcut.datasets import read_edgelist, read_nodelist
 
     try:
@@ -231,7 +233,6 @@ def _read_graph(arguments: argparse.Namespace):
         nodes = read_nodelist(arguments.nodes) if arguments.nodes else None
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
-    _check_pairs(arguments.input, G.number_of_nodes() + len(set(nodes or ()) - set(G.nodes)))
     if nodes is not None:
         unknown = set(G.nodes) - set(nodes)
         if unknown:
@@ -316,20 +317,40 @@ def _guarantee(report: dict) -> str:
     )
 
 
-SLACK_SHOWN = 1e-6
-"""From this effective delta on (epsilon about 10), guarantee lines also give the delta
-with the integer samplers' slack."""
-
-
 def _dp(report: dict) -> str:
-    """``(epsilon, delta)-DP``, and past :data:`SLACK_SHOWN` the guarantee with the
-    integer samplers' slack (capped at delta 1, which guarantees nothing)."""
-    text = f"({report['epsilon']:g}, {report['delta']:g})-DP"
-    slack = report.get("effective_delta", 0.0)
-    if slack >= SLACK_SHOWN:
-        text += f" (({report['epsilon']:g}, {slack:.1e})-DP with the integer samplers' slack"
-        text += "; delta 1 guarantees nothing: use a smaller epsilon)" if slack >= 1 else ")"
+    """``(epsilon, delta)-DP``, and where the integer samplers have a slack, the guarantee
+    with it (rounded up: never shown stronger than proven; :func:`_void`)."""
+    epsilon = f"{report['epsilon']:g}"
+    text = f"({epsilon}, {report['delta']:g})-DP"
+    if report.get("effective_delta", 0.0) > report["delta"]:
+        slack = rounded_up(report["effective_delta"])
+        text += f" (({epsilon}, {slack})-DP with the integer samplers' slack{_void(report)})"
     return text
+
+
+def _void(report: dict) -> str:
+    """At an effective delta of 1 (capped: a guarantee of nothing), the way out: the slack
+    is ``(1 + e**epsilon)`` times the samplers' total-variation bound, which grows with
+    the noise scale, so a large epsilon is lowered and a small one raised; else ""."""
+    if report["effective_delta"] < 1:
+        return ""
+    fix = "use a smaller epsilon" if report["epsilon"] > 1 else "raise epsilon"
+    return f"; delta 1 guarantees nothing: {fix}"
+
+
+def rounded_up(value: float) -> str:
+    """``value`` > 0 in two significant digits, rounded up (``1.049e-3`` as ``1.1e-03``).
+
+    Examples
+    --------
+    >>> rounded_up(1.049e-3), rounded_up(1.0), rounded_up(3.3e-10)
+    ('1.1e-03', '1.0e+00', '3.3e-10')
+    """
+    mantissa, exponent = f"{value:.15e}".split("e")
+    tenths = math.ceil(round(float(mantissa) * 10, 9))
+    if tenths >= 100:
+        tenths, exponent = 10, str(int(exponent) + 1)
+    return f"{tenths / 10:.1f}e{int(exponent):+03d}"
 
 
 def _measurements(arguments: argparse.Namespace) -> str | list[str]:
@@ -429,12 +450,14 @@ def _dask_client(address: str | None) -> Iterator:
         raise privcut.PrivcutError(
             "--engine dask needs the dask extra: pip install 'privcut[dask]'"
         ) from None
+    for name in ("distributed", "dask"):  # no worker addresses, shuffle ids or clock times
+        logging.getLogger(name).setLevel(logging.ERROR)  # on a stderr kept to the summary
     if address is not None:
         with distributed.Client(address) as client:
             yield client
         return
     with (
-        distributed.LocalCluster(dashboard_address=None) as cluster,
+        distributed.LocalCluster(dashboard_address=None, silence_logs=logging.ERROR) as cluster,
         distributed.Client(cluster) as client,
     ):
         yield client
@@ -945,6 +968,7 @@ def _cuts(arguments: argparse.Namespace) -> int:
     except OSError as error:
         raise privcut.PrivcutError(f"cannot read {error.filename}: {error.strerror}") from None
     _declare_query_nodes(G, queries, arguments.nodes)
+    _check_pairs(arguments.input, G.number_of_nodes())  # the public nodes, queries' too
     answers = answer_cuts(
         G,
         queries,

@@ -1,5 +1,6 @@
 import errno
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -369,8 +370,45 @@ def test_sweep37_f3_a_void_delta_is_said_in_the_headline_and_summary(tmp_path, c
     assert void in output.read_text().splitlines()[0] and void in capsys.readouterr().err
     arguments = ["synthesize", "--dataset", "karate", "--epsilon", "1", "--seed", "0"]
     assert main([*arguments, "-o", str(output)]) == 0
-    assert "slack" not in output.read_text().splitlines()[0]
-    assert "(1, 0)-DP (edge-count" in capsys.readouterr().err
+    # review 38 F5: a slack, however small, is stated, rounded up
+    karate = privcut.datasets.load("karate")
+    slack = privcut.cli.rounded_up(
+        privcut.synthetic_graph(karate, 1.0, rng=0).graph["privcut"]["effective_delta"]
+    )
+    stated = f"(1, 0)-DP ((1, {slack})-DP with the integer samplers' slack)"
+    assert stated in output.read_text().splitlines()[0] and stated in capsys.readouterr().err
+
+
+def test_review38_f4_a_void_delta_from_a_tiny_epsilon_says_raise_epsilon(tmp_path, capsys):
+    """Review 38 F4: at a tiny epsilon the slack comes from the huge noise scale, so the
+    way out of delta 1 is a larger epsilon, not the smaller one the message advised."""
+    arguments = ["synthesize", "--dataset", "karate", "--epsilon", "2e-11", "--seed", "1"]
+    arguments += ["--measurements", "randomized-response", "-o", str(tmp_path / "h.txt")]
+    assert main(arguments) == 0
+    err = capsys.readouterr().err
+    assert "delta 1 guarantees nothing: raise epsilon" in err and "smaller epsilon" not in err
+
+
+def test_review38_f5_the_stated_delta_is_rounded_up():
+    assert (
+        privcut.cli.rounded_up(1.049e-3) == "1.1e-03" and privcut.cli.rounded_up(1.0) == "1.0e+00"
+    )
+    assert (
+        privcut.cli.rounded_up(9.96e-7) == "1.0e-06" and privcut.cli.rounded_up(2.1e-9) == "2.1e-09"
+    )
+
+
+def test_review38_f1_cuts_on_an_empty_edge_list_answers_like_its_neighbour(tmp_path, capsys):
+    """Review 38 F1: without --nodes the public node set is the edge list's nodes and the
+    queries'; an empty edge list was refused (fewer than 2 nodes) while its one-edge
+    neighbour, on the same public nodes, was answered: the exit status told them apart."""
+    (tmp_path / "q.txt").write_text("a b, c d\na, b c\n")
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "one.txt").write_text("a b\n")
+    for edges in ("empty.txt", "one.txt"):
+        argv = ["cuts", str(tmp_path / edges), "--queries", str(tmp_path / "q.txt")]
+        assert main([*argv, "--epsilon", "1", "--seed", "1", "-o", str(tmp_path / "r")]) == 0
+        assert json.loads((tmp_path / "r").read_text())["epsilon"] == 1
 
 
 def test_the_cuts_strategies_are_the_library_s():

@@ -481,3 +481,26 @@ def test_per_task_steps_have_the_in_memory_law():
         taken.append(int(plan.quotas[0][0, 0]) if plan.bounds[1] == 2 else -1)
     counts = np.bincount(np.array(taken) + 1, minlength=4)
     assert counts[0] == 0 and chisquare(counts[1:], np.array([1, 4, 1]) * 100).pvalue > 0.001
+
+
+@pytest.mark.slow
+def test_cli_dask_stderr_holds_no_cluster_log_lines(tmp_path):
+    """Review 38 F6: with a local cluster, stderr (kept to the summary when it is a file
+    or a pipe) carried the cluster's log lines: shuffle ids, worker addresses and clock
+    times around the private pass. One subprocess, as a user runs it (about 10-20 s)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    G = nx.gnm_random_graph(300, 1500, seed=3)
+    u, v = (np.array(ends, dtype=np.int64) for ends in zip(*G.edges(), strict=True))
+    _table(u, v, 2).compute().to_parquet(tmp_path / "edges.parquet")
+    root = str(Path(__file__).resolve().parents[1])
+    environment = {**os.environ, "PYTHONPATH": root}
+    command = [sys.executable, "-m", "privcut", "synthesize", "--engine", "dask"]
+    command += [str(tmp_path / "edges.parquet"), "--node-count", "300", "--epsilon", "1"]
+    command += ["-o", str(tmp_path / "out"), "--seed", "5"]
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("wrote ") and done.stderr.count("\n") == 1, done.stderr
