@@ -439,6 +439,12 @@ def _dask_edges(path: str):
     return edges[["u", "v"]]
 
 
+_DASHBOARD = "127.0.0.1:0"
+"""The local cluster's HTTP server: any free local port (with ``None`` distributed tries
+8787 and, when another program holds it, warns on stderr, which is kept to the summary:
+review 38 F6)."""
+
+
 @contextlib.contextmanager
 def _dask_client(address: str | None) -> Iterator:
     """A ``distributed.Client`` for the ``with`` block: on the scheduler at ``address``,
@@ -457,7 +463,9 @@ def _dask_client(address: str | None) -> Iterator:
             yield client
         return
     with (
-        distributed.LocalCluster(dashboard_address=None, silence_logs=logging.ERROR) as cluster,
+        distributed.LocalCluster(
+            dashboard_address=_DASHBOARD, silence_logs=logging.ERROR
+        ) as cluster,
         distributed.Client(cluster) as client,
     ):
         yield client

@@ -488,7 +488,9 @@ def test_cli_dask_stderr_holds_no_cluster_log_lines(tmp_path):
     """Review 38 F6: with a local cluster, stderr (kept to the summary when it is a file
     or a pipe) carried the cluster's log lines: shuffle ids, worker addresses and clock
     times around the private pass. One subprocess, as a user runs it (about 10-20 s)."""
+    import contextlib
     import os
+    import socket
     import subprocess
     import sys
     from pathlib import Path
@@ -501,6 +503,13 @@ def test_cli_dask_stderr_holds_no_cluster_log_lines(tmp_path):
     command = [sys.executable, "-m", "privcut", "synthesize", "--engine", "dask"]
     command += [str(tmp_path / "edges.parquet"), "--node-count", "300", "--epsilon", "1"]
     command += ["-o", str(tmp_path / "out"), "--seed", "5"]
-    done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
+    holder = socket.socket()  # distributed's default port taken, as by another cluster
+    with contextlib.suppress(OSError):  # (or taken already)
+        holder.bind(("127.0.0.1", 8787))
+        holder.listen()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
+    finally:
+        holder.close()
     assert done.returncode == 0, done.stderr
     assert done.stderr.startswith("wrote ") and done.stderr.count("\n") == 1, done.stderr
