@@ -75,18 +75,12 @@ class QueryMatrix:
         if stored.shape[0] == 0:
             raise ValueError("the query matrix has no queries (0 rows); give at least one")
         shift = scale_shift(entries)  # 0 but for entries near float64's limit (exact)
+        small = stored * 2.0**-shift if shift else stored  # a power of two: exact
+        l1 = abs(small).sum(axis=0)
+        l2 = np.sqrt((small * small).sum(axis=0))  # elementwise, dense or sparse array
         if sp.issparse(stored):
-            small = stored
-            if shift:
-                small = stored.copy()
-                small.data = np.ldexp(stored.data, -shift)
-            l1 = abs(small).sum(axis=0)
-            l2 = np.sqrt(small.multiply(small).sum(axis=0))
             support = np.diff(sp.csc_array(stored).indptr) if stored.nnz else np.zeros(1)
         else:
-            small = np.ldexp(stored, -shift) if shift else stored
-            l1 = np.abs(small).sum(axis=0)
-            l2 = np.sqrt((small**2).sum(axis=0))
             support = (stored != 0).sum(axis=0)
         self._matrix = stored
         self.shape = stored.shape
