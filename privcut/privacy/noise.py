@@ -11,24 +11,25 @@ that ``y + laplace(b)`` in IEEE floats does). :meth:`Noise.for_laplace` and
 float samplers :func:`laplace` and :func:`gaussian` remain for callers that need
 continuous draws, and are *not* safe to add to data.
 
-The geometric and discrete Laplace samplers are exact and vectorised: they draw bounded
-uniform integers only (Canonne, Kamath, Steinke 2020, Algorithms 1 and 2, with the float
-scale read as the rational it is), so their law is the exact one and
-:func:`discrete_laplace_tv_bound` is 0 up to float64 underflow (it bounds the law's mass
-beyond 2**53, below ``exp(-2**13)``). The discrete Gaussian's rejection step compares a
-uniform float with a float64 acceptance probability (Algorithm 3 with its exponentials in
-floating point): its distance from exact is bounded, the bound proved in the docstring and
-the floating-point claim it rests on checked by the tests, and
-:func:`discrete_gaussian_tv_bound` returns it. A mechanism that is (epsilon, delta)-DP with
-exact noise is (epsilon, delta + (1 + e^epsilon) * eta)-DP with noise at total variation
-distance eta from exact.
+The geometric and discrete Laplace samplers are exact and vectorised: a geometric draw is
+``floor(scale E)`` for ``E = -log U``, by inversion of U's bits, decided in float64 where
+its error bound makes the floor certain and in decimal arithmetic with more of U's bits
+elsewhere (:func:`geometric`), so their law is the exact one (given float64's logarithm
+within :data:`FLOAT_RTOL`, which the tests measure) and :func:`discrete_laplace_tv_bound`
+is 0 up to float64 underflow (it bounds the law's mass beyond 2**53, below
+``exp(-2**13)``). The discrete Gaussian's rejection step compares a uniform float with a
+float64 acceptance probability (Canonne, Kamath, Steinke 2020, Algorithm 3, in floats): its
+distance from exact is bounded, the bound proved in the docstring and the floating-point
+claim it rests on checked by the tests, and :func:`discrete_gaussian_tv_bound` returns it.
+A mechanism that is (epsilon, delta)-DP with exact noise is (epsilon, delta + (1 +
+e^epsilon) * eta)-DP with noise at total variation distance eta from exact.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import Context, Decimal
+from decimal import Context, Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 
@@ -236,29 +237,40 @@ def _exact_floor(w: int, scale: float, generator: np.random.Generator) -> int:
     fraction = Fraction(scale)
     numerator, bits, digits = int(w), 64, 40
     while True:
-        context = Context(prec=digits)
-        low = context.divide(numerator, Decimal(2**bits))  # rounded to `digits` digits
-        high = context.divide(numerator + 1, Decimal(2**bits))
-        middle = context.divide(low + high, 2)
-        m = int(
-            context.multiply(
-                -context.ln(middle), context.divide(fraction.numerator, fraction.denominator)
-            )
-        )
-        margin = Decimal(10) ** (12 - digits)
-        below = context.exp(context.divide(-(m + 1) * fraction.denominator, fraction.numerator))
-        above = context.exp(context.divide(-m * fraction.denominator, fraction.numerator))
-        if m >= 0 and below * (1 + margin) < low and high * (1 + margin) <= above:
-            return m
-        numerator = (numerator << 64) | int(generator.bit_generator.random_raw())
+        with localcontext(Context(prec=digits)):  # every operation at `digits`, whatever
+            low = Decimal(numerator) / 2**bits  # the caller's decimal context
+            high = Decimal(numerator + 1) / 2**bits
+            inverse = Decimal(fraction.denominator) / fraction.numerator  # 1 / scale
+            m = int(-((low + high) / 2).ln() / inverse)
+            margin = 1 + Decimal(10) ** (12 - digits)
+            below, above = (-(m + 1) * inverse).exp(), (-m * inverse).exp()
+            if m >= 0 and below * margin < low and high * margin <= above:
+                return m
+        numerator = (numerator << 64) | int(_words(1, generator)[0])
         bits, digits = bits + 64, digits + 20
+
+
+_TOP = np.uint64(2**64 - 1)
+
+_FULL_WORDS = frozenset({"PCG64", "PCG64DXSM", "Philox", "SFC64", "AESCounter"})
+"""Bit generators whose raw outputs are uniform 64-bit words (NumPy's, and randomgen's
+AES-CTR of :func:`~privcut.privacy.random.secure_generator`); MT19937's have 32 bits."""
+
+
+def _words(size: int, generator: np.random.Generator) -> np.ndarray:
+    """``size`` uniform 64-bit words: the raw outputs of a :data:`_FULL_WORDS` bit generator
+    (a tenth of ``Generator.integers``' call overhead), else ``Generator.integers``."""
+    bits = generator.bit_generator
+    if type(bits).__name__ in _FULL_WORDS:
+        return bits.random_raw(size)
+    return generator.integers(0, _TOP, size=size, endpoint=True, dtype=np.uint64)
 
 
 def _geometric(scale: float, shape: tuple[int, ...], generator: np.random.Generator) -> np.ndarray:
     """Exact geometric draws on {0, 1, ...} with ``P(G >= m) = exp(-m / scale)``, int64:
     ``G = floor(scale E)`` for an exponential ``E = -log U``, by inversion with a certified
-    floating-point path. ``U`` is uniform on (0, 1): its first 64 bits ``w`` are drawn (one
-    raw output of the bit generator), the rest only when needed. Most draws' floor is certain from
+    floating-point path. ``U`` is uniform on (0, 1): its first 64 bits ``w`` are drawn (a
+    uniform 64-bit word), the rest only when needed. Most draws' floor is certain from
     ``w`` and a float64 logarithm with its error bounded (:func:`_certain`); the others
     (about ``scale 2^-44`` of them: none in practice below scale 2^20, a few per cent at
     2^40) are decided exactly in decimal arithmetic with more of ``U``'s bits
@@ -268,13 +280,13 @@ def _geometric(scale: float, shape: tuple[int, ...], generator: np.random.Genera
     errs by at most :data:`FLOAT_RTOL` (measured against 40-digit arithmetic by the tests;
     about 32 ulp, NumPy's is within a few). O(size) time, as one float sampler.
     """
-    w = generator.bit_generator.random_raw(math.prod(shape))
-    draws = np.empty(w.size, dtype=np.int64)
-    for at in range(0, w.size, _CHUNK):
-        floor, certain = _certain(w[at : at + _CHUNK], scale)
-        draws[at : at + _CHUNK] = floor
-        for where in at + np.flatnonzero(~certain):
-            draws[where] = _exact_floor(w[where], scale, generator)
+    draws = np.empty(math.prod(shape), dtype=np.int64)
+    for at in range(0, draws.size, _CHUNK):  # the words a chunk at a time: 8 bytes a draw
+        w = _words(min(_CHUNK, draws.size - at), generator)
+        floor, certain = _certain(w, scale)
+        draws[at : at + w.size] = floor
+        for where in np.flatnonzero(~certain):
+            draws[at + where] = _exact_floor(w[where], scale, generator)
     return draws.reshape(shape)
 
 
@@ -310,9 +322,11 @@ def discrete_laplace(scale: float, size: Size = None, *, rng: RandomState = None
     (:func:`discrete_laplace_tv_bound` is 0).
 
     The draw is ``G1 - G2`` for independent exact geometric draws (:func:`geometric`; the
-    difference of two i.i.d. geometric variables is two-sided geometric), vectorised,
-    from bounded uniform integers only. The variance is ``2 q / (1 - q)**2`` with
-    ``q = exp(-1 / scale)``. O(size) expected time.
+    difference of two i.i.d. geometric variables is two-sided geometric), vectorised. The
+    variance is ``2 q / (1 - q)**2`` with ``q = exp(-1 / scale)``. O(size) expected time,
+    about that of a float sampler below scale 2**30 (benchmarks/RESULTS.md, "Exact discrete
+    Laplace"); a few times more near 2**40, where a few per cent of the draws take the
+    decimal path.
 
     Parameters
     ----------
@@ -343,10 +357,10 @@ def geometric(scale: float, size: Size = None, *, rng: RandomState = None) -> np
     """Draw geometric noise on {0, 1, ...} with ``P(G >= k) = exp(-k / scale)``.
 
     The one-sided half of :func:`discrete_laplace` (which is the difference of two such
-    draws), exact: [CKS20] Algorithm 2's geometric part from bounded uniform integers
-    only, the float ``scale`` read as the rational ``t / s`` it is (draw ``U`` uniform below
-    t, keep it with probability ``exp(-U / t)``, add t times a count of successes of
-    Bernoulli(1/e), divide by s and round down; :func:`geometric_tv_bound` is 0). A
+    draws), exact: ``floor(scale E)`` for ``E = -log U``, U uniform on (0, 1) drawn 64 bits
+    at a time; the floor is decided in float64 where its error bound makes it certain, and
+    in decimal arithmetic with more of U's bits elsewhere (:func:`geometric_tv_bound` is
+    0). A
     discrete Laplace ``Z`` of this scale conditioned on ``Z >= t`` for an integer
     ``t >= 1`` is exactly ``t + G`` (its tail is geometric), which is how filtered
     randomized response draws the values of the pairs it keeps.
@@ -487,8 +501,12 @@ def _laplace_draws(
 ) -> np.ndarray:
     """Discrete Laplace draws of ``shape`` as int64 for a scale, shape and generator already
     checked: :func:`discrete_laplace`'s draws, and the discrete Gaussian's proposals."""
-    first, second = _geometric(scale, (2, *shape), generator)
-    return first - second
+    if math.prod(shape) <= _CHUNK:  # one call: a few draws cost the call's overhead
+        first, second = _geometric(scale, (2, *shape), generator)
+        return first - second
+    draws = _geometric(scale, shape, generator)  # two: 16 bytes a draw at the peak
+    draws -= _geometric(scale, shape, generator)
+    return draws
 
 
 KINDS = ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")

@@ -1,5 +1,5 @@
 import math
-from decimal import Decimal, getcontext
+from decimal import Context, Decimal, getcontext, localcontext
 
 import numpy as np
 import pytest
@@ -118,8 +118,8 @@ def test_discrete_gaussian_refuses_sigma_whose_proposals_leave_the_range():
     assert Noise("discrete_gaussian", below).add(np.zeros(2), rng=0).shape == (2,)
 
 
+@pytest.mark.usefixtures("forty_digits")
 def test_float_acceptance_probability_meets_its_error_bound():
-    getcontext().prec = 40
     for sigma in (0.4, 2.5, 10.0, 1234.5):
         t = math.floor(sigma) + 1
         tau = sigma**2 / t
@@ -158,9 +158,17 @@ def test_the_discrete_gaussians_slack_is_tiny(scale):
     assert 0 < discrete_gaussian_tv_bound(scale) < 1e-13
 
 
+@pytest.fixture
+def forty_digits():
+    """The decimal context at 40 digits for the test, restored after it."""
+    with localcontext(Context(prec=40)):
+        yield
+
+
 def exact_log(u, digits=40):
-    getcontext().prec = digits
-    return Decimal(u).ln()
+    with localcontext() as context:
+        context.prec = digits
+        return Decimal(u).ln()
 
 
 def test_float_log_step_meets_the_error_bound_the_fast_path_assumes():
@@ -210,15 +218,36 @@ def test_the_fast_paths_certain_floors_are_the_exact_ones(scale):
 
 
 @pytest.mark.parametrize("scale", [0.37, 6.5])
-def test_the_exact_path_alone_has_the_law(monkeypatch, scale):
+def test_the_exact_path_alone_has_the_law_whatever_the_callers_decimal_context(monkeypatch, scale):
     """Every draw sent to the exact path (decimal arithmetic, more of U's bits as needed):
-    the discrete Laplace still fits its law."""
+    the discrete Laplace still fits its law, also when the caller's decimal context has 6
+    digits (review 39 F1: some operations ran in it, so the margin vanished, and near a
+    bound the path gave wrong floors or never decided)."""
     monkeypatch.setattr(
         noise, "_certain", lambda w, scale: (np.zeros(w.size), np.zeros(w.size, dtype=bool))
     )
     support = np.arange(-int(60 * scale) - 30, int(60 * scale) + 31)
-    draws = discrete_laplace(scale, 5_000, rng=8)
+    with localcontext(Context(prec=60)):  # U's first word at the bound m = 3
+        boundary = int((-3 / Decimal(scale)).exp() * 2**64)
+    before = getcontext().prec
+    with localcontext() as context:
+        context.prec = 6
+        draws = discrete_laplace(scale, 5_000, rng=8)
+        floors = [
+            noise._exact_floor(boundary + d, scale, np.random.default_rng(d + 1))
+            for d in (-1, 0, 1)
+        ]
+    assert getcontext().prec == before
     assert chi_square_p_value(draws, support, discrete_laplace_pmf(support, scale)) > FALSE_ALARM
+    assert floors[0] == 3 and floors[2] == 2 and floors[1] in (2, 3)
+
+
+def test_every_bit_generator_gives_the_sampler_full_words():
+    """Review 39 F2: MT19937's raw outputs have 32 bits; read as 64-bit words, U was below
+    2**-32 and every geometric draw at scale 1 was 22."""
+    draws = geometric(1.0, DRAWS, rng=np.random.Generator(np.random.MT19937(1)))
+    p = math.exp(-1.0)
+    assert abs((draws >= 1).mean() - p) <= 5.5 * math.sqrt(p * (1 - p) / DRAWS)
 
 
 @pytest.mark.parametrize("scale", [1e-3, 0.3, 2.5, 1234.5, 2.0**30])
