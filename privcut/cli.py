@@ -78,10 +78,8 @@ def _demo(arguments: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     report = H.graph["privcut"]
     _line(
-        f"  guarantee: ({report['epsilon']:g}, {report['delta']:g})-DP for edge-level "
-        "neighbours (one friendship added or removed); the node set is public; with the "
-        f"integer samplers' slack, ({report['epsilon']:g}, "
-        f"{rounded_up(report['effective_delta'])}){_void(report)}"
+        f"  guarantee: {_dp(report)} for edge-level neighbours (one friendship added or "
+        "removed); the node set is public"
     )
     _line(f"  budget split without looking at the data: {_shares(report)}")
     _line(

@@ -6,7 +6,7 @@ import numpy as np
 
 from privcut.audit import audit
 from privcut.linear.online import SparseVector
-from privcut.privacy import Noise
+from privcut.privacy import Noise, noise
 
 
 def record_sampler_tv(monkeypatch):
@@ -112,3 +112,12 @@ class ExactComparison(SparseVector):
     def released(self, answer: float) -> float:
         """What an update releases: the answer plus the comparison noise."""
         return float(self.calibration.comparison.add(answer, rng=self.generator))
+
+
+def float_sampler_slack(monkeypatch):
+    """Give the discrete Laplace and geometric samplers the total-variation slack of the
+    float sampler they replaced (about ``3.1e-14`` per unit of scale; the exact samplers
+    have none), so that the tests of how a release states its samplers' slack (what the
+    discrete Gaussian still has) see one on every integer draw."""
+    monkeypatch.setattr(noise, "_geometric_tv_bound", lambda scale: 1.55e-14 * (scale + 2.0))
+    monkeypatch.setattr(noise, "_draw_tv_bound", noise._draw_tv_bound.__wrapped__)  # no cache

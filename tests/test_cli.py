@@ -11,6 +11,7 @@ import pytest
 import privcut
 import privcut.datasets
 from privcut.cli import main
+from tests.auditing import float_sampler_slack
 
 
 def test_version_flag(capsys):
@@ -46,6 +47,7 @@ def test_demo_releases_a_synthetic_karate_club_with_its_guarantee_and_errors(cap
     out = capsys.readouterr().out
     assert privcut.__version__ in out and "synthetic_graph" in out
     assert "(1, 0)-DP for edge-level neighbours" in out
+    assert "slack" not in out  # exact samplers: none to state (it printed "0.0e+00")
     claimed = float(out.split("<= ")[1].split()[0])
     lower, upper = (float(v) for v in out.split("lies in [")[1].split("]")[0].split(", "))
     assert 0 < lower <= upper <= claimed
@@ -360,9 +362,10 @@ def test_a_node_list_line_like_a_comment_is_refused_not_dropped(tmp_path, capsys
     assert not (tmp_path / "out.txt").exists()
 
 
-def test_sweep37_f3_a_void_delta_is_said_in_the_headline_and_summary(tmp_path, capsys):
+def test_sweep37_f3_a_void_delta_is_said_in_the_headline_and_summary(tmp_path, capsys, monkeypatch):
     """Sweep 37 F3: at epsilon 25 the samplers' slack makes delta 1, which the headline
     "(25, 0)-DP" hid (and the demo printed a delta of 16)."""
+    float_sampler_slack(monkeypatch)
     output = tmp_path / "h.txt"
     arguments = ["synthesize", "--dataset", "karate", "--epsilon", "25", "--seed", "0"]
     assert main([*arguments, "-o", str(output)]) == 0
@@ -379,9 +382,12 @@ def test_sweep37_f3_a_void_delta_is_said_in_the_headline_and_summary(tmp_path, c
     assert stated in output.read_text().splitlines()[0] and stated in capsys.readouterr().err
 
 
-def test_review38_f4_a_void_delta_from_a_tiny_epsilon_says_raise_epsilon(tmp_path, capsys):
+def test_review38_f4_a_void_delta_from_a_tiny_epsilon_says_raise_epsilon(
+    tmp_path, capsys, monkeypatch
+):
     """Review 38 F4: at a tiny epsilon the slack comes from the huge noise scale, so the
     way out of delta 1 is a larger epsilon, not the smaller one the message advised."""
+    float_sampler_slack(monkeypatch)
     arguments = ["synthesize", "--dataset", "karate", "--epsilon", "2e-11", "--seed", "1"]
     arguments += ["--measurements", "randomized-response", "-o", str(tmp_path / "h.txt")]
     assert main(arguments) == 0

@@ -112,9 +112,10 @@ the cap is the degree at which the fitted degree sequence's edge ends reach it
 
 CAP_LIMIT = 512
 """The public largest cap D of the measurement (:func:`most_cap`): the noise scale ``(3 D^2 -
-2 D) / epsilon`` follows D, which the released degrees choose, so the sampler's slack is
-stated at this worst case (a cap near 400 on wiki-vote at epsilon 0.5-2 is below it; about
-(1 + e) 5e-7 of delta at epsilon 1 and the default share)."""
+2 D) / epsilon`` follows D, which the released degrees choose, so the samplers' scale cap
+(2**40) is checked and their slack stated at this worst case before any spend (a cap near
+400 on wiki-vote at epsilon 0.5-2 is below it; the discrete Laplace sampler is exact, so the
+slack is 0 unless another sampler replaces it)."""
 
 PASSES = 20
 """The public maximum number of swap passes of :func:`assortative_swaps`."""

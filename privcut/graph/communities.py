@@ -210,7 +210,9 @@ class CommunityMechanism:
         probability ``p = P(Z >= theta)``, so their survivors are a uniform random set of
         Binomial(zero pairs, p) of them (:func:`~privcut.graph.filtered.uniform_non_edges`)
         and each survivor's value is ``theta`` plus a geometric draw (the discrete Laplace
-        tail beyond ``theta >= 1``), exactly as in filtered randomized response.
+        tail beyond ``theta >= 1``), exactly as in filtered randomized response. The
+        binomial draw is NumPy's, whose distance from exact has no proof we know of (as
+        there): not in any ``sampler_tv``.
         """
         values = counts + np.atleast_1d(noise.sample(counts.size, rng=rng))
         kept = values >= theta

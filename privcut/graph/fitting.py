@@ -32,7 +32,7 @@ class Targets:
     >>> plan = plan_measurements(range(6), 1.0, ["edge-count", "degrees"])
     >>> targets = fit_targets(measure(nx.path_graph(6), plan, rng=0))
     >>> targets.blocks, targets.total, float(targets.degrees.sum()) / 2
-    (None, 3.5, 3.5)
+    (None, 7.0, 7.0)
     """
 
     blocks: np.ndarray | None

@@ -555,7 +555,10 @@ def update_bound(
     for Frieze–Kannan, Thm A.2 / A.4 with one slack element for multiplicative weights
     and the median construction (which also needs the ``max_queries`` it answers).
     ``potential``: Frieze–Kannan's public bound on ``||A - start||^2`` for a start other
-    than the density (:mod:`privcut.graph.start`); default the density start's.
+    than the density (:mod:`privcut.graph.start`); default the density start's. At least 1:
+    a measured start's bound can be 0 (its noise below the value, an event of probability
+    at most its beta), and no calibration exists for a bound of 0 updates; 1 still bounds
+    them.
 
     Examples
     --------
@@ -565,7 +568,7 @@ def update_bound(
     if idc == "frieze-kannan":
         if potential is None:
             potential = edges.frieze_kannan_start(m)[1]
-        return math.ceil(potential * m / alpha**2)
+        return max(1, math.ceil(potential * m / alpha**2))
     if idc == "multiplicative-weights":
         return MultiplicativeWeights.updates_bound(m + 1, alpha, edges.upper)
     return Median.updates_bound(m + 1, alpha, edges.upper, max_queries)

@@ -290,9 +290,8 @@ def noisy_graph(
     answer by at most two more grid steps (rounding and the float error allowance), so
     the grid-unit sensitivity is ``1 / g + 2`` and the scale is ``(1 + 2 g) / epsilon``
     with ``2 g <= min(1, 1/epsilon) / 1024`` (e.g. ``g = 2**-11`` at epsilon <= 1: scale
-    1.001 / epsilon; ``sampler_tv`` about 6e-11 / epsilon per pair, so 3.1e-5 for 1000
-    nodes at epsilon = 1, far above the integer noise's 1e-13 per pair: the grid-unit
-    scale is about 2048 / epsilon). The
+    1.001 / epsilon; the grid-unit scale is about 2048 / epsilon, and the exact discrete
+    Laplace sampler has no slack at any scale). The
     choice of noise follows the ``weight`` argument alone, never the data.
 
     Accuracy: :meth:`NoisyGraph.error_bound` for one cut, and

@@ -100,10 +100,11 @@ _UNITS = 2**20
 noise)."""
 
 UNIT_SCALE = 2.0**16
-"""The largest scale, in units, of the potential's discrete Laplace noise: its sampler is
-then within about 2e-9 of exact (:func:`~privcut.privacy.noise.discrete_laplace_tv_bound`;
-at 2**20 units and epsilon 0.03 the scale was 3.5e7 and the distance 1e-6, as large as a
-typical delta)."""
+"""The largest scale, in units, of the potential's discrete Laplace noise. Chosen when the
+sampler was a float one, to keep its distance from exact near 2e-9 (at 2**20 units and
+epsilon 0.03 the scale was 3.5e7 and the distance 1e-6, as large as a typical delta); the
+sampler is exact now (:func:`~privcut.privacy.noise.discrete_laplace_tv_bound` is 0), and
+the limit still sets the units."""
 
 
 def _units(epsilon: float) -> int:

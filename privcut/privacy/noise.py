@@ -11,21 +11,26 @@ that ``y + laplace(b)`` in IEEE floats does). :meth:`Noise.for_laplace` and
 float samplers :func:`laplace` and :func:`gaussian` remain for callers that need
 continuous draws, and are *not* safe to add to data.
 
-The integer samplers are vectorised and *not* bit-exact: they use
-floating-point logarithms and exponentials. Their distance from the exact
-distribution is bounded, with the bound proved in the docstrings and the
-floating-point claims it rests on checked by the tests:
-:func:`discrete_laplace_tv_bound` and :func:`discrete_gaussian_tv_bound`
-return it. A mechanism that is (epsilon, delta)-DP with exact noise is
-(epsilon, delta + (1 + e^epsilon) * eta)-DP with noise at total variation
-distance eta from exact; for every scale up to 1e5 (epsilon >= 1e-5 for a count) eta
-is below 1e-8.
+The geometric and discrete Laplace samplers are exact and vectorised: a geometric draw is
+``floor(scale E)`` for ``E = -log U``, by inversion of U's bits, decided in float64 where
+its error bound makes the floor certain and in decimal arithmetic with more of U's bits
+elsewhere (:func:`geometric`), so their law is the exact one (given float64's logarithm
+within :data:`FLOAT_RTOL`, which the tests measure) and :func:`discrete_laplace_tv_bound`
+is 0 up to float64 underflow (it bounds the law's mass beyond 2**53, below
+``exp(-2**13)``). The discrete Gaussian's rejection step compares a uniform float with a
+float64 acceptance probability (Canonne, Kamath, Steinke 2020, Algorithm 3, in floats): its
+distance from exact is bounded, the bound proved in the docstring and the floating-point
+claim it rests on checked by the tests, and :func:`discrete_gaussian_tv_bound` returns it.
+A mechanism that is (epsilon, delta)-DP with exact noise is (epsilon, delta + (1 +
+e^epsilon) * eta)-DP with noise at total variation distance eta from exact.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Context, Decimal, localcontext
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -60,17 +65,16 @@ GRID = 2.0**-53
 """Resolution of ``Generator.random()``: it returns ``k * GRID`` for uniform ``k < 2**53``."""
 
 FLOAT_RTOL = 2.0**-48
-"""Bound on the relative error of ``-scale * log(u)`` and on the absolute error of the
-discrete Gaussian's acceptance probability, as computed in float64 (about 32 ulp; the tests
-measure the actual error against 40-digit arithmetic)."""
+"""Bound on the absolute error of the discrete Gaussian's acceptance probability as computed
+in float64 (about 32 ulp; the tests measure the actual error against 40-digit arithmetic)."""
 
 POINT_MASS_SIGMA = 1.0 / 32.0
 """Below this sigma the discrete Gaussian sampler returns 0: the exact law's mass off 0 is
 below ``3 exp(-512)`` there (and sigma**2 may underflow, which the rejection loop needs)."""
 
 MAX_SCALE = 2.0**40
-"""Largest scale the integer samplers take: every draw then stays below 2**46, where float64
-holds integers exactly."""
+"""Largest scale the integer samplers take: a draw then reaches 2**53, where float64 stops
+holding integers exactly, with probability below ``exp(-2**13)``."""
 
 
 def _check_scale(value: object, name: str) -> float:
@@ -186,55 +190,125 @@ def gaussian(sigma: float, size: Size = None, *, rng: RandomState = None) -> np.
     return check_random_state(rng).normal(0.0, sigma, shape)
 
 
-def _geometric(scale: float, shape: tuple[int, ...], generator: np.random.Generator) -> np.ndarray:
-    """``floor(scale * E)`` with ``E = -log(U)`` exponential, as floats holding integers.
+_CHUNK = 2**15
+"""Draws whose fast path (:func:`_certain`) runs at once: its dozen array passes then stay in
+the CPU's cache."""
 
-    Exactly, ``P(result >= m) = exp(-m / scale)``: a geometric variable on
-    {0, 1, ...}. ``U = 1 - random()`` is uniform on the grid {GRID, 2 GRID, ..., 1}.
+
+def _certain(w: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_geometric`'s fast path for the first 64 bits ``w`` of ``U``: per draw, the
+    floor of ``scale E`` (``E = -log U``) and whether it is certain. ``U`` lies in ``[w, w
+    + 1) 2^-64``, so for ``w >= 1`` ``scale E`` lies in ``(low*, low* + scale / w]`` with
+    ``low* = -scale log((w + 1) 2^-64)`` (``log((w + 1) / w) <= 1 / w``). The computed
+    ``low`` is within ``error = 2 FLOAT_RTOL low + scale 2^-50`` of ``low*``: the
+    logarithm's bound doubled, and the rounding of ``w + 1`` and of its scaling, below
+    ``2^-52`` relative, which moves the logarithm by at most that much; the few roundings
+    of the sums below are far inside that doubling. The floor is certain when ``low -
+    error`` and ``low + error + scale / w`` have the same."""
+    wide = w.astype(float)
+    low = wide + 1.0
+    low *= 2.0**-64
+    np.log(low, out=low)
+    low *= -scale
+    error = low * (2.0 * FLOAT_RTOL)
+    error += scale * 2.0**-50
+    floor = np.floor(low - error)
+    low += error
+    np.maximum(wide, 1.0, out=wide)
+    np.divide(scale, wide, out=wide)
+    low += wide
+    certain = np.floor(low, out=low) == floor
+    certain &= w != 0  # w = 0: scale E is unbounded above
+    return floor, certain
+
+
+def _exact_floor(w: int, scale: float, generator: np.random.Generator) -> int:
+    """:func:`_geometric`'s exact path for one draw: ``floor(scale E)`` for ``E = -log U``,
+    ``U`` uniform in ``[w, w + 1) 2^-64`` (its first 64 bits ``w``), in decimal arithmetic.
+    With ``U`` in ``[a, b)`` (``a = num / 2^bits``), the floor is ``m`` when ``exp(-(m +
+    1) / scale) < a`` and ``b <= exp(-m / scale)``; ``m`` is taken from the middle of the
+    range, and both inequalities are checked with a relative margin far above the decimal
+    arithmetic's error (correctly rounded ``exp`` and ``ln`` at ``digits`` digits, the
+    exponent ``-m s / t`` of the rational ``scale = t / s`` divided once). Undecided (a
+    bound ``exp(-m / scale)`` within the margin of the range), ``U``'s next 64 bits are
+    drawn and the digits raised, until decided: with probability 1, since the range
+    shrinks to a point that a.s. is no bound. Only bits of ``U`` are drawn, so the law of
+    the floor is exact."""
+    fraction = Fraction(scale)
+    numerator, bits, digits = int(w), 64, 40
+    while True:
+        with localcontext(Context(prec=digits)):  # every operation at `digits`, whatever
+            low = Decimal(numerator) / 2**bits  # the caller's decimal context
+            high = Decimal(numerator + 1) / 2**bits
+            inverse = Decimal(fraction.denominator) / fraction.numerator  # 1 / scale
+            m = int(-((low + high) / 2).ln() / inverse)
+            margin = 1 + Decimal(10) ** (12 - digits)
+            below, above = (-(m + 1) * inverse).exp(), (-m * inverse).exp()
+            if m >= 0 and below * margin < low and high * margin <= above:
+                return m
+        numerator = (numerator << 64) | int(_words(1, generator)[0])
+        bits, digits = bits + 64, digits + 20
+
+
+_TOP = np.uint64(2**64 - 1)
+
+_FULL_WORDS = frozenset({"PCG64", "PCG64DXSM", "Philox", "SFC64", "AESCounter"})
+"""Bit generators whose raw outputs are uniform 64-bit words (NumPy's, and randomgen's
+AES-CTR of :func:`~privcut.privacy.random.secure_generator`); MT19937's have 32 bits."""
+
+
+def _words(size: int, generator: np.random.Generator) -> np.ndarray:
+    """``size`` uniform 64-bit words: the raw outputs of a :data:`_FULL_WORDS` bit generator
+    (a tenth of ``Generator.integers``' call overhead), else ``Generator.integers``."""
+    bits = generator.bit_generator
+    if type(bits).__name__ in _FULL_WORDS:
+        return bits.random_raw(size)
+    return generator.integers(0, _TOP, size=size, endpoint=True, dtype=np.uint64)
+
+
+def _geometric(scale: float, shape: tuple[int, ...], generator: np.random.Generator) -> np.ndarray:
+    """Exact geometric draws on {0, 1, ...} with ``P(G >= m) = exp(-m / scale)``, int64:
+    ``G = floor(scale E)`` for an exponential ``E = -log U``, by inversion with a certified
+    floating-point path. ``U`` is uniform on (0, 1): its first 64 bits ``w`` are drawn (a
+    uniform 64-bit word), the rest only when needed. Most draws' floor is certain from
+    ``w`` and a float64 logarithm with its error bounded (:func:`_certain`); the others
+    (about ``scale 2^-44`` of them: none in practice below scale 2^20, a few per cent at
+    2^40) are decided exactly in decimal arithmetic with more of ``U``'s bits
+    (:func:`_exact_floor`). So the law is the exact one, not within some distance of it
+    (Mironov 2012 showed what floating-point noise can leak; the float sampler this
+    replaces was within ``3.1e-14`` per unit of scale), as long as the float64 logarithm
+    errs by at most :data:`FLOAT_RTOL` (measured against 40-digit arithmetic by the tests;
+    about 32 ulp, NumPy's is within a few). O(size) time, as one float sampler.
     """
-    u = generator.random(shape)
-    np.subtract(1.0, u, out=u)
-    np.log(u, out=u)
-    u *= -scale
-    return np.floor(u, out=u)
+    draws = np.empty(math.prod(shape), dtype=np.int64)
+    for at in range(0, draws.size, _CHUNK):  # the words a chunk at a time: 8 bytes a draw
+        w = _words(min(_CHUNK, draws.size - at), generator)
+        floor, certain = _certain(w, scale)
+        draws[at : at + w.size] = floor
+        for where in np.flatnonzero(~certain):
+            draws[at + where] = _exact_floor(w[where], scale, generator)
+    return draws.reshape(shape)
 
 
 def _geometric_tv_bound(scale: float) -> float:
-    """Total variation distance between :func:`_geometric` and the exact geometric law.
-
-    Two sources of error, added:
-
-    * the grid: couple a continuous uniform ``V`` with ``U = GRID * ceil(V / GRID)``;
-      the floors differ only if a boundary ``exp(-m / scale)`` lies between ``V`` and
-      ``U`` or ``V < GRID``: probability at most ``(53 ln2 * scale + 2) * GRID``;
-    * rounding: the computed ``x'`` has ``|x' - x| <= FLOAT_RTOL * x``, so the floor
-      moves only when ``x`` is within relative FLOAT_RTOL of an integer ``m``, a set of
-      probability at most ``2.02 * FLOAT_RTOL * (m / scale) * q**m`` (``q = exp(-1/scale)``)
-      plus one grid step; summed over m this is at most
-      ``2.02 * FLOAT_RTOL * (scale + 2 + 1 / scale)`` plus the grid term again.
-
-    Below scale ``1 / (53 ln 2)`` every draw is 0 (``-log U <= 53 ln 2``) and the distance
-    is exactly the exact law's ``P(G >= 1) = exp(-1 / scale)``.
-    """
-    if scale * 53.0 * math.log(2.0) < 1.0:
-        # -log(U) <= 53 ln 2 < 1 / scale: every draw is 0, and the exact law is 0 with
-        # probability 1 - exp(-1 / scale), so that is the distance.
-        return max(math.exp(-1.0 / scale), math.ulp(0.0))  # the true value, or above it
-    boundaries = 53.0 * math.log(2.0) * scale + 2.0
-    return 2.02 * FLOAT_RTOL * (scale + 2.0 + 1.0 / scale) + 2.0 * boundaries * GRID
+    """The mass of the exact law where a :func:`_geometric` draw G would not be held
+    exactly downstream: ``P(G >= 2**53) = exp(-2**53 / scale)`` (float64 holds the
+    integers below 2**53; the sampler itself is exact). At most ``exp(-2**13)`` for every
+    scale up to :data:`MAX_SCALE`: 0.0 in float64, a bound of 0 up to that underflow."""
+    return math.exp(-(2.0**53) / scale)
 
 
 def discrete_laplace_tv_bound(scale: float) -> float:
-    """Bound on the total variation distance of :func:`discrete_laplace` from exact.
-
-    The sampler returns the difference of two independent draws of a geometric
-    sampler; each is within the bound documented in ``_geometric_tv_bound``,
-    so the difference is within twice that.
+    """Bound on the total variation distance of :func:`discrete_laplace` from exact, as a
+    mechanism's slack: the sampler is exact (the difference of two exact geometric draws),
+    and the bound is the law's mass where a draw is not held exactly in float64
+    downstream, ``2 exp(-2**53 / scale)``: 0.0 for every scale up to 2**40 (below
+    ``exp(-2**13)``, which underflows).
 
     Examples
     --------
-    >>> discrete_laplace_tv_bound(1.0) < 1e-13
-    True
+    >>> discrete_laplace_tv_bound(1.0), discrete_laplace_tv_bound(2.0**40)
+    (0.0, 0.0)
     """
     return 2.0 * _geometric_tv_bound(_check_scale(scale, "scale"))
 
@@ -244,13 +318,15 @@ def discrete_laplace(scale: float, size: Size = None, *, rng: RandomState = None
 
     Adding ``discrete_laplace(sensitivity / epsilon)`` to an integer query of l1
     sensitivity ``sensitivity`` is (epsilon, 0)-DP (Ghosh, Roughgarden,
-    Sundararajan 2009; Canonne, Kamath, Steinke 2020), up to the
-    sampler's distance from exact, :func:`discrete_laplace_tv_bound`.
+    Sundararajan 2009; Canonne, Kamath, Steinke 2020): the sampler is exact
+    (:func:`discrete_laplace_tv_bound` is 0).
 
-    The draw is ``G1 - G2`` for independent geometric ``G = floor(-scale * log U)``
-    (the difference of two i.i.d. geometric variables is two-sided geometric),
-    fully vectorised. The
-    variance is ``2 q / (1 - q)**2`` with ``q = exp(-1 / scale)``.
+    The draw is ``G1 - G2`` for independent exact geometric draws (:func:`geometric`; the
+    difference of two i.i.d. geometric variables is two-sided geometric), vectorised. The
+    variance is ``2 q / (1 - q)**2`` with ``q = exp(-1 / scale)``. O(size) expected time,
+    about that of a float sampler below scale 2**30 (benchmarks/RESULTS.md, "Exact discrete
+    Laplace"); a few times more near 2**40, where a few per cent of the draws take the
+    decimal path.
 
     Parameters
     ----------
@@ -281,7 +357,10 @@ def geometric(scale: float, size: Size = None, *, rng: RandomState = None) -> np
     """Draw geometric noise on {0, 1, ...} with ``P(G >= k) = exp(-k / scale)``.
 
     The one-sided half of :func:`discrete_laplace` (which is the difference of two such
-    draws): ``floor(-scale * log U)``, within :func:`geometric_tv_bound` of exact. A
+    draws), exact: ``floor(scale E)`` for ``E = -log U``, U uniform on (0, 1) drawn 64 bits
+    at a time; the floor is decided in float64 where its error bound makes it certain, and
+    in decimal arithmetic with more of U's bits elsewhere (:func:`geometric_tv_bound` is
+    0). A
     discrete Laplace ``Z`` of this scale conditioned on ``Z >= t`` for an integer
     ``t >= 1`` is exactly ``t + G`` (its tail is geometric), which is how filtered
     randomized response draws the values of the pairs it keeps.
@@ -306,12 +385,14 @@ def geometric(scale: float, size: Size = None, *, rng: RandomState = None) -> np
     """
     scale = _check_scale(scale, "scale")
     shape = _check_size(size)
-    return _geometric(scale, shape, check_random_state(rng)).astype(np.int64)[()]
+    return _geometric(scale, shape, check_random_state(rng))[()]
 
 
 def geometric_tv_bound(scale: float) -> float:
-    """Bound on the total variation distance of one :func:`geometric` draw from exact
-    (half of :func:`discrete_laplace_tv_bound`; the proof is in ``_geometric_tv_bound``).
+    """Bound on the total variation distance of one :func:`geometric` draw from exact, as
+    a mechanism's slack: half of :func:`discrete_laplace_tv_bound`, 0.0 for every scale
+    (the sampler is exact; the law's mass beyond 2**53, ``exp(-2**53 / scale)``,
+    underflows).
 
     Examples
     --------
@@ -420,9 +501,12 @@ def _laplace_draws(
 ) -> np.ndarray:
     """Discrete Laplace draws of ``shape`` as int64 for a scale, shape and generator already
     checked: :func:`discrete_laplace`'s draws, and the discrete Gaussian's proposals."""
-    draws = _geometric(scale, shape, generator)
+    if math.prod(shape) <= _CHUNK:  # one call: a few draws cost the call's overhead
+        first, second = _geometric(scale, (2, *shape), generator)
+        return first - second
+    draws = _geometric(scale, shape, generator)  # two: 16 bytes a draw at the peak
     draws -= _geometric(scale, shape, generator)
-    return draws.astype(np.int64)
+    return draws
 
 
 KINDS = ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
@@ -436,8 +520,9 @@ GRID_RATIO = 1024
 2 sqrt(c) for Gaussian, c the coordinates one neighbour changes): the extra sensitivity
 ``root * gamma`` of rounding and float error then raises the scale by a factor at most
 ``1 + 1 / GRID_RATIO``, and the grid-unit scale is about ``GRID_RATIO * root *
-max(1, scale / sensitivity)`` to twice that, which keeps the sampler's distance from
-exact near ``3.1e-14`` per unit of grid scale (6e-11 per draw at c = 1, epsilon >= 1)."""
+max(1, scale / sensitivity)`` to twice that (the discrete Laplace is exact at any scale;
+the discrete Gaussian's distance from exact, :func:`discrete_gaussian_tv_bound`, does not
+grow with it)."""
 
 MAX_GRID_SCALE = 2.0**39
 """Largest grid-unit scale chosen for real-valued noise (the grid is coarsened past it)."""

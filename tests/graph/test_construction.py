@@ -9,7 +9,7 @@ from privcut.graph.construction import ExactSearch, Exponential, NoisyGraphSearc
 from privcut.linear.iterative import IterativeConstruction, access_epsilon
 from privcut.privacy import discrete_laplace_tv_bound
 from privcut.privacy.calibration import zcdp_budget
-from tests.auditing import record_sampler_tv
+from tests.auditing import float_sampler_slack, record_sampler_tv
 
 
 def first_query(distinguisher):
@@ -248,6 +248,7 @@ def test_paper_accountant_within_its_conditions_composes_to_epsilon():
 def test_iterative_construction_reports_its_samplers_slack(distinguisher, monkeypatch):
     """Issue 15: the report said delta without the integer samplers' total variation slack:
     the noisy edge count and every round's discrete Laplace check."""
+    float_sampler_slack(monkeypatch)
     G = nx.gnp_random_graph(20, 0.3, seed=0)
     drawn = record_sampler_tv(monkeypatch)
     H = iterative_construction(G, 1.0, 1e-3, distinguisher=distinguisher, rng=0)

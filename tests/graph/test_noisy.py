@@ -13,7 +13,7 @@ from privcut.graph.noisy import randomized_response
 from privcut.graph.universe import multiplicity
 from privcut.privacy import discrete_laplace, discrete_laplace_tv_bound
 from privcut.records import Record
-from tests.auditing import assert_on_grid, in_laplace_image
+from tests.auditing import assert_on_grid, float_sampler_slack, in_laplace_image
 
 EPSILON = 0.5
 
@@ -181,9 +181,10 @@ def test_labels_and_cuts_follow_the_input_nodes():
 
 
 @pytest.mark.parametrize("directed", [False, True])
-def test_noisy_graph_reports_its_samplers_slack(directed):
+def test_noisy_graph_reports_its_samplers_slack(directed, monkeypatch):
     """Issue 15: graph releases said delta = 0 without the integer sampler's total variation
     slack that LinearRelease reports; one discrete Laplace draw per vertex pair."""
+    float_sampler_slack(monkeypatch)
     G = nx.gnp_random_graph(12, 0.3, seed=0, directed=directed)
     noisy = noisy_graph(G, 0.5, rng=0)
     pairs = 12 * 11 // multiplicity(directed)
@@ -215,7 +216,8 @@ def test_weighted_noisy_graph_hides_its_low_order_bits(weight):
     assert result.p_value >= 0.01
 
 
-def test_weighted_noisy_graph_releases_multiples_of_its_grid_and_reports_their_slack():
+def test_weighted_noisy_graph_releases_multiples_of_its_grid_and_reports_their_slack(monkeypatch):
+    float_sampler_slack(monkeypatch)
     G, _ = _weighted_pair(0.3)
     G.add_edge(2, 3, weight=0.123456789)
     noisy = noisy_graph(G, 0.7, weight="weight", rng=0)
@@ -236,8 +238,9 @@ def test_grid_noise_too_large_for_any_grid_is_refused_not_a_hang():
         noisy_graph(G, 1e-300, weight="weight", rng=0)
 
 
-def test_sweep37_f3_the_effective_delta_is_at_most_one():
+def test_sweep37_f3_the_effective_delta_is_at_most_one(monkeypatch):
     """Sweep 37 F3: at epsilon 100 the samplers' slack gave an effective delta of 1122."""
+    float_sampler_slack(monkeypatch)
     release = noisy_graph(nx.karate_club_graph(), 100.0, rng=0)
     assert release.effective_delta == 1.0 and release.to_dict()["effective_delta"] == 1.0
 

@@ -24,7 +24,7 @@ from privcut.graph import EdgeUniverse
 from privcut.linear import OnlineRelease, OracleExhaustedWarning
 from privcut.linear.online import SparseVector
 from privcut.privacy import effective_delta
-from tests.auditing import record_sampler_tv
+from tests.auditing import float_sampler_slack, record_sampler_tv
 
 
 def random_cut(rng, n):
@@ -865,6 +865,7 @@ def test_status_holds_the_public_facts():
 def test_oracle_reports_its_samplers_slack(calibration, monkeypatch):
     """Issue 15: the oracle said delta without the integer samplers' total variation slack:
     the noisy edge count, the comparisons, the answers and the thresholds drawn so far."""
+    float_sampler_slack(monkeypatch)
     G = nx.gnp_random_graph(40, 0.5, seed=0)
     drawn = record_sampler_tv(monkeypatch)
     oracle = CutOracle(G, 1.0, 1e-6, max_queries=1000, calibration=calibration, rng=0)
@@ -939,3 +940,17 @@ def test_sweep37_f18_rank1_names_its_mappings():
     with pytest.raises(TypeError, match="node 0 of u has 'a'"):
         oracle.rank1({0: "a"}, {1: 1.0})
     assert oracle.queries_answered == 0
+
+
+def test_a_measured_start_whose_potential_bound_is_zero_still_answers(monkeypatch):
+    """The measured start's potential bound is its noisy value plus its error bound,
+    clipped at 0: an unlucky draw gives 0, and Frieze-Kannan's update bound was then 0
+    updates, for which no calibration exists (CutOracle raised "no tight calibration
+    exists", from the noise alone). The bound is at least one update."""
+    from privcut.graph import start
+
+    measured = start._potential
+    monkeypatch.setattr(start, "_potential", lambda *a, **k: (measured(*a, **k)[0], 0.0))
+    oracle = CutOracle(nx.path_graph(4), 1.0, rng=1)
+    assert oracle.start.potential == 0.0
+    assert np.isfinite(oracle.cut({0, 1}, {2, 3}))

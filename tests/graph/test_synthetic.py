@@ -24,7 +24,7 @@ from privcut.graph.planning import plan_measurements
 from privcut.graph.projection import size_scale
 from privcut.graph.rounding import rounding_bound
 from privcut.privacy import Noise, discrete_laplace_tv_bound
-from tests.auditing import record_sampler_tv
+from tests.auditing import float_sampler_slack, record_sampler_tv
 
 REPORT_KEYS = [
     "mechanism",
@@ -67,8 +67,10 @@ def exact_error(A, B):
 @pytest.mark.parametrize("oracle", ["spectral", "alon-naor"])
 def test_accuracy_against_z_and_clip_on_enumerable_graphs(oracle):
     """Issue 5's grid at n = 10: every run within 2.5x of z's max cut error, every cell's
-    mean within 1.25x of the better of z and clip(z), the bound holding in >= 1 - beta."""
-    beta, seeds, runs, covered = 0.05, 20, 0, 0
+    mean within 1.25x of the better of z and clip(z), the bound holding in >= 1 - beta.
+    Over 40 seeds: at p = 0.5, epsilon 0.5 the alon-naor cell's mean ratio is about 1.2,
+    and over 20 it moved by 0.05 with the noise (1.21, 1.24, 1.30 on three sets of 20)."""
+    beta, seeds, runs, covered = 0.05, 40, 0, 0
     for p, epsilon in itertools.product((0.2, 0.5), (0.5, 1.0, 2.0)):
         errors = {"z": [], "clip": [], "x": []}
         for seed in range(seeds):
@@ -445,6 +447,7 @@ def test_synthetic_graph_reports_its_samplers_slack(monkeypatch):
     """Issue 15: the report said delta = 0 without the integer samplers' total variation
     slack that LinearRelease reports: the low-dimensional measurements' draws, or one
     draw per vertex pair of the randomized response."""
+    float_sampler_slack(monkeypatch)
     G = planted_partition(3, 8, 0.5, 0.1, seed=0)
     drawn = record_sampler_tv(monkeypatch)
     H = synthetic_graph(G, 1.0, measurements=["edge-count", "degrees"], rounding=None, rng=0)
@@ -457,10 +460,11 @@ def test_synthetic_graph_reports_its_samplers_slack(monkeypatch):
     assert report["sampler_tv"] == pytest.approx(pairs * discrete_laplace_tv_bound(2.0))
 
 
-def test_weighted_synthetic_graph_reports_its_grid_noise_slack():
+def test_weighted_synthetic_graph_reports_its_grid_noise_slack(monkeypatch):
     """Weighted graphs' measurements get grid noise (Mironov 2012 fix): its integer draws in
     grid units are in the report's sampler_tv (they were continuous and counted 0): one per
     edge count, one per degree, one per vertex pair."""
+    float_sampler_slack(monkeypatch)
     G = planted_partition(3, 8, 0.5, 0.1, seed=0)
     for index, (u, v) in enumerate(G.edges()):
         G[u][v]["weight"] = 0.2 + 0.6 * ((index * 0.618034) % 1.0)

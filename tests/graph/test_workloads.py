@@ -10,7 +10,7 @@ from privcut.graph import EdgeUniverse, cut_value, workloads
 from privcut.graph.workloads import CutWorkload, answer_cuts
 from privcut.linear import factorization_mechanism
 from privcut.privacy import discrete_laplace_tv_bound
-from tests.auditing import record_sampler_tv
+from tests.auditing import float_sampler_slack, record_sampler_tv
 
 
 def planted(blocks, size, seed=0):
@@ -183,6 +183,7 @@ def test_optimized_strategy_measures_integer_counts_with_integer_noise(delta, mo
 @pytest.mark.parametrize("strategy", ["per-query", "workload", "blocks", "optimized"])
 def test_cut_answers_report_their_samplers_slack(strategy, delta, monkeypatch):
     """Issue 15: CutAnswers said delta without the integer samplers' total variation slack."""
+    float_sampler_slack(monkeypatch)
     G, workload = planted(5, 8)
     drawn = record_sampler_tv(monkeypatch)
     answers = answer_cuts(G, workload, 1.0, delta=delta, strategy=strategy, rng=0)

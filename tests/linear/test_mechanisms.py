@@ -18,7 +18,13 @@ from privcut.linear import (
     small_db,
 )
 from privcut.privacy import Noise
-from tests.auditing import assert_on_grid, audit_answers, audit_twin, in_laplace_image
+from tests.auditing import (
+    assert_on_grid,
+    audit_answers,
+    audit_twin,
+    float_sampler_slack,
+    in_laplace_image,
+)
 
 F = np.array([[1, 1, 0, 0, 1], [0, 1, 1, 0, 0], [0, 1, 1, 1, 1]])
 EPSILON, DELTA = 0.5, 1e-3
@@ -132,7 +138,8 @@ def test_laplace_mechanism_with_real_queries_hides_its_low_order_bits():
 
 
 @pytest.mark.parametrize("mechanism", [laplace_mechanism, gaussian_mechanism])
-def test_real_queries_get_answers_on_the_grid_and_its_slack(mechanism):
+def test_real_queries_get_answers_on_the_grid_and_its_slack(mechanism, monkeypatch):
+    float_sampler_slack(monkeypatch)
     queries = np.array([[1.0, 0.3, 0.0], [0.1, 0.0, 0.7], [0.0, 0.25, 1.0]])
     args = (EPSILON,) if mechanism is laplace_mechanism else (EPSILON, DELTA)
     release = mechanism(queries, [3, 1, 4], *args, rng=0)

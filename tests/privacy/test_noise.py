@@ -1,5 +1,5 @@
 import math
-from decimal import Decimal, getcontext
+from decimal import Context, Decimal, getcontext, localcontext
 
 import numpy as np
 import pytest
@@ -14,8 +14,15 @@ from privcut.privacy import (
     discrete_laplace_tv_bound,
     gaussian,
     laplace,
+    noise,
 )
-from privcut.privacy.noise import FLOAT_RTOL, GRID, MAX_SCALE, laplace_moments
+from privcut.privacy.noise import (
+    FLOAT_RTOL,
+    MAX_SCALE,
+    geometric,
+    geometric_tv_bound,
+    laplace_moments,
+)
 
 FALSE_ALARM = 1e-6
 DRAWS = 200_000
@@ -111,34 +118,8 @@ def test_discrete_gaussian_refuses_sigma_whose_proposals_leave_the_range():
     assert Noise("discrete_gaussian", below).add(np.zeros(2), rng=0).shape == (2,)
 
 
-def exact_log(u, digits=40):
-    getcontext().prec = digits
-    return Decimal(u).ln()
-
-
-def test_float_log_step_meets_the_error_bound_the_tv_bound_assumes():
-    """The TV bounds rest on |fl(-s log u) - (-s log u)| <= FLOAT_RTOL (-s log u)."""
-    rng = np.random.default_rng(6)
-    grid = np.concatenate(
-        [
-            1.0 - rng.random(2000),
-            np.exp(-rng.uniform(0, 36, 2000)),
-            [GRID, 2 * GRID, 0.5, 1.0 - GRID, 1.0 - 2 * GRID],
-        ]
-    )
-    grid = np.round(grid / GRID) * GRID
-    for scale in (0.3, 1.0, 7.77, 1e3, 3.3e6):
-        computed = np.log(grid.copy()) * -scale
-        worst = 0.0
-        for u, value in zip(grid, computed, strict=True):
-            exact = -Decimal(scale) * exact_log(float(u))
-            if exact != 0:
-                worst = max(worst, abs(float((Decimal(float(value)) - exact) / exact)))
-        assert worst <= FLOAT_RTOL, (scale, worst)
-
-
+@pytest.mark.usefixtures("forty_digits")
 def test_float_acceptance_probability_meets_its_error_bound():
-    getcontext().prec = 40
     for sigma in (0.4, 2.5, 10.0, 1234.5):
         t = math.floor(sigma) + 1
         tau = sigma**2 / t
@@ -149,16 +130,133 @@ def test_float_acceptance_probability_meets_its_error_bound():
             assert abs(Decimal(float(value)) - (-z).exp()) <= Decimal(FLOAT_RTOL)
 
 
+class IntegersOnly(np.random.Generator):
+    """A seeded generator that refuses every floating-point draw."""
+
+    def random(self, *args, **kwargs):
+        raise AssertionError("a floating-point uniform draw")
+
+    def standard_exponential(self, *args, **kwargs):
+        raise AssertionError("a floating-point exponential draw")
+
+
+def test_laplace_and_geometric_samplers_draw_bounded_integers_only():
+    """The exact samplers never touch a float draw (a float sampler's law is not exact:
+    Mironov 2012), so their slack is 0; the discrete Gaussian's acceptance step does."""
+    generator = IntegersOnly(np.random.PCG64(3))
+    for scale in (1e-300, 0.3, 1.0, 7.77, 1e6, MAX_SCALE):
+        assert discrete_laplace(scale, 50, rng=generator).dtype == np.int64
+        assert geometric(scale, 50, rng=generator).min() >= 0
+        assert discrete_laplace_tv_bound(scale) == 0.0 == geometric_tv_bound(scale)
+    with pytest.raises(AssertionError, match="floating-point"):
+        discrete_gaussian(2.0, 50, rng=generator)
+    assert 0 < discrete_gaussian_tv_bound(2.0) < 1e-13
+
+
 @pytest.mark.parametrize("scale", [1e-3, 0.5, 1.0, 30.0, 1e4, 1e5])
-def test_tv_bounds_are_tiny_for_practical_scales(scale):
-    assert 0 < discrete_laplace_tv_bound(scale) < 1e-8
-    assert 0 < discrete_gaussian_tv_bound(scale) < 1e-8
+def test_the_discrete_gaussians_slack_is_tiny(scale):
+    assert 0 < discrete_gaussian_tv_bound(scale) < 1e-13
 
 
-def test_tv_bound_grows_with_the_scale():
-    scales = np.geomspace(1.0, 1e9, 20)
-    bounds = [discrete_laplace_tv_bound(s) for s in scales]
-    assert np.all(np.diff(bounds) > 0)
+@pytest.fixture
+def forty_digits():
+    """The decimal context at 40 digits for the test, restored after it."""
+    with localcontext(Context(prec=40)):
+        yield
+
+
+def exact_log(u, digits=40):
+    with localcontext() as context:
+        context.prec = digits
+        return Decimal(u).ln()
+
+
+def test_float_log_step_meets_the_error_bound_the_fast_path_assumes():
+    """The geometric sampler's fast path rests on |fl(-s log u) - (-s log u)| <= FLOAT_RTOL
+    (-s log u) for its u = (w + 1) 2^-64 (floats in (0, 1])."""
+    rng = np.random.default_rng(6)
+    w = np.concatenate(
+        [
+            rng.bit_generator.random_raw(2000),
+            (np.exp(-rng.uniform(0, 44, 2000)) * 2.0**64).astype(np.uint64),
+            np.array([0, 1, 2, 2**63, 2**64 - 2, 2**64 - 1], dtype=np.uint64),
+        ]
+    )
+    grid = (w.astype(float) + 1.0) * 2.0**-64
+    for scale in (0.3, 1.0, 7.77, 1e3, 3.3e6):
+        computed = np.log(grid) * -scale
+        worst = 0.0
+        for u, value in zip(grid, computed, strict=True):
+            exact = -Decimal(scale) * exact_log(float(u))
+            if exact != 0:
+                worst = max(worst, abs(float((Decimal(float(value)) - exact) / exact)))
+        assert worst <= FLOAT_RTOL, (scale, worst)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 0.37, 2.5, 1234.5, 2.0**36])
+def test_the_fast_paths_certain_floors_are_the_exact_ones(scale):
+    """Wherever the float path calls a draw's floor certain, the exact path (decimal
+    arithmetic on the same first 64 bits of U) gives the same floor, also for the bits
+    closest to the bounds exp(-m / scale) where floors change."""
+    rng = np.random.default_rng(7)
+    m = np.arange(0, 40) if scale < 1e4 else np.round(scale * rng.uniform(0, 30, 40))
+    near = np.exp(-m / scale) * 2.0**64
+    w = np.concatenate(
+        [
+            rng.bit_generator.random_raw(300),
+            *[
+                np.clip(near + shift, 0, 2.0**64 - 4096).astype(np.uint64)
+                for shift in (-2048, 0, 2048)
+            ],
+            np.array([0, 1, 2**64 - 1], dtype=np.uint64),
+        ]
+    )
+    floor, certain = noise._certain(w, scale)
+    assert certain.mean() > 0.5
+    for value, down in zip(w[certain], floor[certain], strict=True):
+        assert noise._exact_floor(value, scale, rng) == down
+
+
+@pytest.mark.parametrize("scale", [0.37, 6.5])
+def test_the_exact_path_alone_has_the_law_whatever_the_callers_decimal_context(monkeypatch, scale):
+    """Every draw sent to the exact path (decimal arithmetic, more of U's bits as needed):
+    the discrete Laplace still fits its law, also when the caller's decimal context has 6
+    digits (review 39 F1: some operations ran in it, so the margin vanished, and near a
+    bound the path gave wrong floors or never decided)."""
+    monkeypatch.setattr(
+        noise, "_certain", lambda w, scale: (np.zeros(w.size), np.zeros(w.size, dtype=bool))
+    )
+    support = np.arange(-int(60 * scale) - 30, int(60 * scale) + 31)
+    with localcontext(Context(prec=60)):  # U's first word at the bound m = 3
+        boundary = int((-3 / Decimal(scale)).exp() * 2**64)
+    before = getcontext().prec
+    with localcontext() as context:
+        context.prec = 6
+        draws = discrete_laplace(scale, 5_000, rng=8)
+        floors = [
+            noise._exact_floor(boundary + d, scale, np.random.default_rng(d + 1))
+            for d in (-1, 0, 1)
+        ]
+    assert getcontext().prec == before
+    assert chi_square_p_value(draws, support, discrete_laplace_pmf(support, scale)) > FALSE_ALARM
+    assert floors[0] == 3 and floors[2] == 2 and floors[1] in (2, 3)
+
+
+def test_every_bit_generator_gives_the_sampler_full_words():
+    """Review 39 F2: MT19937's raw outputs have 32 bits; read as 64-bit words, U was below
+    2**-32 and every geometric draw at scale 1 was 22."""
+    draws = geometric(1.0, DRAWS, rng=np.random.Generator(np.random.MT19937(1)))
+    p = math.exp(-1.0)
+    assert abs((draws >= 1).mean() - p) <= 5.5 * math.sqrt(p * (1 - p) / DRAWS)
+
+
+@pytest.mark.parametrize("scale", [1e-3, 0.3, 2.5, 1234.5, 2.0**30])
+def test_geometric_has_its_exact_tail(scale):
+    draws = geometric(scale, DRAWS, rng=5)
+    for m in (1, 2, 5):
+        m = m if scale < 1e4 else int(m * scale / 3)
+        p = math.exp(-m / scale)
+        assert abs((draws >= m).mean() - p) <= 5.5 * math.sqrt(p * (1 - p) / DRAWS) + 1e-12
 
 
 @pytest.mark.parametrize("epsilon", [0.05, 0.7, 1.0, 20.0])
