@@ -20,7 +20,7 @@ import privcut
 from privcut import CutOracle, GraphInputError, PrivacyParameterError, PrivcutError
 from privcut import files as files_module
 from privcut.audit import audit
-from privcut.graph import EdgeUniverse
+from privcut.graph import EdgeUniverse, start
 from privcut.linear import OnlineRelease, OracleExhaustedWarning
 from privcut.linear.online import SparseVector
 from privcut.privacy import effective_delta
@@ -947,8 +947,6 @@ def test_a_measured_start_whose_potential_bound_is_zero_still_answers(monkeypatc
     clipped at 0: an unlucky draw gives 0, and Frieze-Kannan's update bound was then 0
     updates, for which no calibration exists (CutOracle raised "no tight calibration
     exists", from the noise alone). The bound is at least one update."""
-    from privcut.graph import start
-
     measured = start._potential
     monkeypatch.setattr(start, "_potential", lambda *a, **k: (measured(*a, **k)[0], 0.0))
     oracle = CutOracle(nx.path_graph(4), 1.0, rng=1)
